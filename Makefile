@@ -1,0 +1,35 @@
+# The front door: `make` builds, `make test` runs every test, `make bench` measures.
+# It drives CMake; `SANITIZE=1` builds with ASan + UBSan in a separate folder.
+
+BUILD_TYPE ?= RelWithDebInfo
+ifeq ($(SANITIZE),1)
+BUILD ?= build-asan
+CMAKE_FLAGS += -DCLEAVE_SANITIZE=ON
+else
+BUILD ?= build
+endif
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+DEPS = sh cmake/install-deps.sh
+
+.PHONY: all build test bench clean deps
+
+all: build
+
+build:
+	@$(DEPS) build
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+test:
+	@$(DEPS) build test
+	@$(MAKE) --no-print-directory build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+bench:
+	@$(DEPS) build bench
+	@cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DCLEAVE_TESTS=ON >/dev/null
+	@cmake --build build-bench -j $(JOBS) --target cleave_bench
+	@./build-bench/tests/bench/cleave_bench --json build/bench.jsonl
+
+clean:
+	rm -rf build build-asan build-bench
