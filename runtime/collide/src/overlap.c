@@ -108,8 +108,9 @@ static bool round_segment_in_box(clv_vec2 p, clv_vec2 q, float r, clv_vec2 h) {
     float nproj = clv_cross(d, p); /* n = perp(d); n . (p - 0) with the box centre at 0 */
     float next = h.x * clv_absf(d.y) + h.y * clv_absf(d.x);
     bool open_box = (h.x > 0.0f) & (h.y > 0.0f);
+    bool point = (d.x == 0.0f) & (d.y == 0.0f); /* a point has no normal axis to test */
     bool enters = open_box & (sminx < h.x) & (smaxx > -h.x) & (sminy < h.y) & (smaxy > -h.y) &
-                  (clv_absf(nproj) < next);
+                  ((clv_absf(nproj) < next) | point);
     /* Closer than r to the closed box: a closest pair involves a vertex of one of them. */
     float d2 = clv_minf(clv_minf(dist2_point_segment(clv_v2(h.x, h.y), p, q),
                                  dist2_point_segment(clv_v2(-h.x, h.y), p, q)),
