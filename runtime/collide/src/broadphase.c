@@ -1,0 +1,262 @@
+/* The uniform grid, rebuilt every frame by a counting sort (see cleave/broadphase.h). */
+#include "cleave/broadphase.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A record is scattered in one 16-byte store: four separate arrays scattered slower. */
+_Static_assert(sizeof(clv_grid_entry) == 16, "a grid entry must pack into 16 bytes");
+
+/* Beyond this many cells the counts no longer fit comfortably in cache, and a float cell
+ * coordinate stops being exact. */
+#define CLV_GRID_MAX_CELLS ((uint64_t)1 << 24)
+#define CLV_GRID_MAX_CAPACITY ((uint32_t)1 << 30)
+
+/* Candidate lists up to this length are sorted by insertion; longer ones by radix. */
+#define CLV_GRID_SMALL_SORT 32
+
+struct clv_grid {
+    clv_grid_def def;
+    clv_grid_allocator alloc;
+    size_t bytes;
+    float inv_cell;
+    float max_col, max_row; /* cols - 1 and rows - 1, as floats for the clamp */
+    uint32_t buckets;       /* cols * rows cells, plus one bucket for oversized entities */
+    uint32_t count;
+    float rmax; /* largest radius filed under a cell (oversized ones excluded) */
+    /* start[b + 1] is where bucket b begins in entries once the build is done. */
+    uint32_t *start;
+    clv_grid_entry *entries;
+    uint32_t *scratch; /* the build's cell of each entity; a query's sort buffer */
+};
+
+static size_t round_up16(size_t n) { return (n + 15u) & ~(size_t)15u; }
+
+static bool def_valid(const clv_grid_def *def) {
+    if (def == NULL) return false;
+    bool finite = isfinite(def->origin.x) && isfinite(def->origin.y) && isfinite(def->cell_size);
+    return finite && def->cell_size > 0.0f && def->cols >= 1 && def->rows >= 1 &&
+           (uint64_t)def->cols * def->rows <= CLV_GRID_MAX_CELLS && def->capacity >= 1 &&
+           def->capacity <= CLV_GRID_MAX_CAPACITY && isfinite(1.0f / def->cell_size);
+}
+
+/* Layout of the single block: the struct, start[], entries[], scratch[]. */
+static size_t layout(const clv_grid_def *def, size_t *off_start, size_t *off_entries,
+                     size_t *off_scratch) {
+    size_t buckets = (size_t)def->cols * def->rows + 1u;
+    *off_start = round_up16(sizeof(clv_grid));
+    *off_entries = round_up16(*off_start + (buckets + 2u) * sizeof(uint32_t));
+    *off_scratch = round_up16(*off_entries + (size_t)def->capacity * sizeof(clv_grid_entry));
+    return round_up16(*off_scratch + (size_t)def->capacity * sizeof(uint32_t));
+}
+
+clv_grid_def clv_grid_default_def(void) {
+    clv_grid_def def = {{0.0f, 0.0f}, 64.0f, 64u, 64u, 4096u};
+    return def;
+}
+
+size_t clv_grid_memory_size(const clv_grid_def *def) {
+    if (!def_valid(def)) return 0;
+    size_t a, b, c;
+    return layout(def, &a, &b, &c);
+}
+
+static void *default_alloc(size_t size, void *user) {
+    (void)user;
+    return malloc(size);
+}
+
+static void default_free(void *ptr, size_t size, void *user) {
+    (void)size;
+    (void)user;
+    free(ptr);
+}
+
+clv_grid *clv_grid_create(const clv_grid_def *def, const clv_grid_allocator *alloc) {
+    if (!def_valid(def)) return NULL;
+    clv_grid_allocator hook = {default_alloc, default_free, NULL};
+    if (alloc != NULL && alloc->alloc != NULL && alloc->free != NULL) hook = *alloc;
+    size_t off_start, off_entries, off_scratch;
+    size_t bytes = layout(def, &off_start, &off_entries, &off_scratch);
+    unsigned char *block = hook.alloc(bytes, hook.user);
+    if (block == NULL) return NULL;
+    clv_grid *g = (clv_grid *)(void *)block;
+    g->def = *def;
+    g->alloc = hook;
+    g->bytes = bytes;
+    g->inv_cell = 1.0f / def->cell_size;
+    g->max_col = (float)(def->cols - 1u);
+    g->max_row = (float)(def->rows - 1u);
+    g->buckets = def->cols * def->rows + 1u;
+    g->count = 0;
+    g->rmax = 0.0f;
+    g->start = (uint32_t *)(void *)(block + off_start);
+    g->entries = (clv_grid_entry *)(void *)(block + off_entries);
+    g->scratch = (uint32_t *)(void *)(block + off_scratch);
+    memset(g->start, 0, (g->buckets + 2u) * sizeof(uint32_t));
+    return g;
+}
+
+void clv_grid_destroy(clv_grid *grid) {
+    if (grid == NULL) return;
+    clv_grid_allocator hook = grid->alloc;
+    hook.free(grid, grid->bytes, hook.user);
+}
+
+uint32_t clv_grid_count(const clv_grid *grid) { return grid->count; }
+
+/* Column of world x, clamped to the grid. The compare-selects compile to maxss/minss; a NaN
+ * lands in column 0 rather than becoming an undefined conversion. */
+static inline uint32_t col_of(const clv_grid *g, float x) {
+    float f = (x - g->def.origin.x) * g->inv_cell;
+    f = f > 0.0f ? f : 0.0f;
+    f = f < g->max_col ? f : g->max_col;
+    return (uint32_t)f;
+}
+
+static inline uint32_t row_of(const clv_grid *g, float y) {
+    float f = (y - g->def.origin.y) * g->inv_cell;
+    f = f > 0.0f ? f : 0.0f;
+    f = f < g->max_row ? f : g->max_row;
+    return (uint32_t)f;
+}
+
+bool clv_grid_build(clv_grid *grid, const float *x, const float *y, const float *r,
+                    uint32_t count) {
+    clv_grid *g = grid;
+    uint32_t *start = g->start;
+    uint32_t *cell = g->scratch;
+    const uint32_t big = g->buckets - 1u;
+    memset(start, 0, (g->buckets + 2u) * sizeof(uint32_t));
+    g->count = 0;
+    g->rmax = 0.0f;
+    if (count > g->def.capacity || (count > 0 && (x == NULL || y == NULL || r == NULL)))
+        return false;
+
+    /* Count: start[b + 2] holds bucket b's size, so that after the prefix sum start[b + 1]
+     * is b's first slot and the scatter can advance it to b's end (= b + 1's begin). */
+    const uint32_t cols = g->def.cols;
+    const float cell_size = g->def.cell_size;
+    float rmax = 0.0f;
+    for (uint32_t i = 0; i < count; i++) {
+        bool oversized = r[i] > cell_size;
+        uint32_t c = row_of(g, y[i]) * cols + col_of(g, x[i]);
+        c = oversized ? big : c;
+        float rf = oversized ? 0.0f : r[i];
+        rmax = rf > rmax ? rf : rmax;
+        cell[i] = c;
+        start[c + 2u]++;
+    }
+    for (uint32_t b = 2; b < g->buckets + 2u; b++) start[b] += start[b - 1u];
+
+    /* Scatter in index order: each bucket's slice stays sorted by index. */
+    clv_grid_entry *entries = g->entries;
+    for (uint32_t i = 0; i < count; i++) {
+        clv_grid_entry e = {x[i], y[i], r[i], i};
+        entries[start[cell[i] + 1u]++] = e;
+    }
+    g->count = count;
+    g->rmax = rmax;
+    return true;
+}
+
+/* Appends the ids of entries[lo..hi) whose square meets q; the push has no branch. */
+static inline uint32_t scan(const clv_grid_entry *entries, uint32_t lo, uint32_t hi, clv_aabb q,
+                            uint32_t *out, uint32_t n) {
+    for (uint32_t k = lo; k < hi; k++) {
+        clv_grid_entry e = entries[k];
+        bool hit = (e.x - e.r <= q.max.x) & (e.x + e.r >= q.min.x) & (e.y - e.r <= q.max.y) &
+                   (e.y + e.r >= q.min.y);
+        out[n] = e.id;
+        n += (uint32_t)hit;
+    }
+    return n;
+}
+
+static inline uint32_t count_hits(const clv_grid_entry *entries, uint32_t lo, uint32_t hi,
+                                  clv_aabb q) {
+    uint32_t n = 0;
+    for (uint32_t k = lo; k < hi; k++) {
+        clv_grid_entry e = entries[k];
+        n += (uint32_t)((e.x - e.r <= q.max.x) & (e.x + e.r >= q.min.x) &
+                        (e.y - e.r <= q.max.y) & (e.y + e.r >= q.min.y));
+    }
+    return n;
+}
+
+static void insertion_sort(uint32_t *a, uint32_t n) {
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = a[i], j = i;
+        while (j > 0 && a[j - 1u] > v) {
+            a[j] = a[j - 1u];
+            j--;
+        }
+        a[j] = v;
+    }
+}
+
+/* LSD radix sort on 8-bit digits, only as many digits as the largest id needs. */
+static void radix_sort(uint32_t *a, uint32_t n, uint32_t *tmp) {
+    uint32_t maxv = 0;
+    for (uint32_t i = 0; i < n; i++) maxv = a[i] > maxv ? a[i] : maxv;
+    uint32_t *src = a, *dst = tmp;
+    for (uint32_t shift = 0; shift < 32u && (maxv >> shift) != 0u; shift += 8u) {
+        uint32_t hist[257];
+        memset(hist, 0, sizeof hist);
+        for (uint32_t i = 0; i < n; i++) hist[((src[i] >> shift) & 255u) + 1u]++;
+        for (uint32_t d = 1; d < 257u; d++) hist[d] += hist[d - 1u];
+        for (uint32_t i = 0; i < n; i++) dst[hist[(src[i] >> shift) & 255u]++] = src[i];
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a) memcpy(a, src, (size_t)n * sizeof(uint32_t));
+}
+
+uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t cap) {
+    const clv_grid *g = grid;
+    if (g->count == 0) return 0;
+    /* Widen by the largest radius, and by a few ulps of the coordinates so that rounding in
+     * the widened bounds can never leave out a cell whose entity passes the square test. */
+    float e = g->rmax;
+    float lox = box.min.x - e, hix = box.max.x + e, loy = box.min.y - e, hiy = box.max.y + e;
+    lox -= fabsf(lox) * 0x1p-20f;
+    loy -= fabsf(loy) * 0x1p-20f;
+    hix += fabsf(hix) * 0x1p-20f;
+    hiy += fabsf(hiy) * 0x1p-20f;
+    if (!((lox <= hix) & (loy <= hiy))) return 0; /* an empty or NaN box meets nothing */
+    uint32_t c0 = col_of(g, lox), c1 = col_of(g, hix);
+    uint32_t r0 = row_of(g, loy), r1 = row_of(g, hiy);
+    const uint32_t cols = g->def.cols;
+    const uint32_t *start = g->start;
+    const clv_grid_entry *entries = g->entries;
+
+    uint32_t n = 0;
+    bool fits = true;
+    for (uint32_t row = r0; row <= r1; row++) {
+        /* The cells c0..c1 of one row are one contiguous slice of entries. */
+        uint32_t lo = start[row * cols + c0], hi = start[row * cols + c1 + 1u];
+        if (fits && n + (hi - lo) <= cap) {
+            n = scan(entries, lo, hi, box, out, n);
+        } else {
+            fits = false;
+            n += count_hits(entries, lo, hi, box);
+        }
+    }
+    uint32_t big = g->buckets - 1u;
+    uint32_t lo = start[big], hi = start[big + 1u];
+    if (fits && n + (hi - lo) <= cap) {
+        n = scan(entries, lo, hi, box, out, n);
+    } else {
+        fits = false;
+        n += count_hits(entries, lo, hi, box);
+    }
+    if (!fits || n > cap) return n;
+    if (n <= CLV_GRID_SMALL_SORT) {
+        insertion_sort(out, n);
+    } else {
+        radix_sort(out, n, grid->scratch);
+    }
+    return n;
+}

@@ -1,0 +1,224 @@
+/* The grid against brute force: same candidates, same order, on random scenes. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "cleave/broadphase.h"
+#include "harness.h"
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+
+static uint32_t rnd_u32(void) {
+    /* splitmix64: a fixed seed, so every run tests the same scenes */
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+static float rnd_f(float lo, float hi) {
+    return lo + (hi - lo) * (float)(rnd_u32() >> 8) * 0x1p-24f;
+}
+
+/* The documented candidate rule, evaluated with the same float expressions. */
+static uint32_t brute(const float *x, const float *y, const float *r, uint32_t n, clv_aabb q,
+                      uint32_t *out) {
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if ((x[i] - r[i] <= q.max.x) & (x[i] + r[i] >= q.min.x) & (y[i] - r[i] <= q.max.y) &
+            (y[i] + r[i] >= q.min.y))
+            out[k++] = i;
+    }
+    return k;
+}
+
+/* A counting allocator: the grid's memory goes through the hook and all of it comes back. */
+typedef struct counter {
+    size_t live;
+    int allocs;
+    int frees;
+    int fail;
+} counter;
+
+static void *count_alloc(size_t size, void *user) {
+    counter *c = user;
+    if (c->fail) return NULL;
+    c->live += size;
+    c->allocs++;
+    return malloc(size);
+}
+
+static void count_free(void *ptr, size_t size, void *user) {
+    counter *c = user;
+    c->live -= size;
+    c->frees++;
+    free(ptr);
+}
+
+static clv_grid_def scene_def(uint32_t capacity) {
+    clv_grid_def def = clv_grid_default_def();
+    def.origin = clv_v2(-500.0f, -300.0f);
+    def.cell_size = 48.0f;
+    def.cols = 40;
+    def.rows = 25;
+    def.capacity = capacity;
+    return def;
+}
+
+static void test_matches_brute_force(void) {
+    enum { N = 6000, QUERIES = 400 };
+    float *x = malloc(N * sizeof(float)), *y = malloc(N * sizeof(float));
+    float *r = malloc(N * sizeof(float));
+    uint32_t *got = malloc(N * sizeof(uint32_t)), *want = malloc(N * sizeof(uint32_t));
+    clv_grid_def def = scene_def(N);
+    counter cnt = {0, 0, 0, 0};
+    clv_grid_allocator hook = {count_alloc, count_free, &cnt};
+    clv_grid *g = clv_grid_create(&def, &hook);
+    CHECK(g != NULL);
+    CHECK(cnt.allocs == 1);
+    CHECK(cnt.live == clv_grid_memory_size(&def));
+    const uint32_t sizes[] = {0, 1, 2, 33, 500, N};
+    long total = 0, mismatches = 0;
+    for (unsigned s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        uint32_t n = sizes[s];
+        for (uint32_t i = 0; i < n; i++) {
+            /* Mostly inside the area, some far outside it (clamped to border cells), a few
+             * oversized (kept aside), some exactly on cell borders and some stacked. */
+            uint32_t kind = rnd_u32() % 20u;
+            x[i] = rnd_f(-700.0f, 1700.0f);
+            y[i] = rnd_f(-500.0f, 1100.0f);
+            r[i] = rnd_f(0.0f, 30.0f);
+            if (kind == 0) r[i] = rnd_f(48.0f, 400.0f);
+            if (kind == 1) x[i] = -500.0f + 48.0f * (float)(rnd_u32() % 41u);
+            if (kind == 2) y[i] = -300.0f + 48.0f * (float)(rnd_u32() % 26u);
+            if (kind == 3) r[i] = 0.0f;
+            if (kind == 4) x[i] = rnd_f(-1e5f, 1e5f);
+            if (kind == 5 && i > 0) {
+                x[i] = x[i - 1];
+                y[i] = y[i - 1];
+            }
+        }
+        CHECK(clv_grid_build(g, x, y, r, n));
+        CHECK(clv_grid_count(g) == n);
+        int allocs_before = cnt.allocs;
+        for (int q = 0; q < QUERIES; q++) {
+            float cx = rnd_f(-800.0f, 1800.0f), cy = rnd_f(-600.0f, 1200.0f);
+            float hw = rnd_f(0.0f, 120.0f), hh = rnd_f(0.0f, 120.0f);
+            if (q % 50 == 0) hw = hh = 5000.0f; /* everything */
+            if (q % 50 == 1) hw = hh = 0.0f;    /* a point */
+            clv_aabb box = {{cx - hw, cy - hh}, {cx + hw, cy + hh}};
+            uint32_t k = brute(x, y, r, n, box, want);
+            uint32_t m = clv_grid_query(g, box, got, N);
+            total += k;
+            if (m != k || memcmp(got, want, k * sizeof(uint32_t)) != 0) mismatches++;
+        }
+        CHECK(cnt.allocs == allocs_before); /* building and querying never allocate */
+    }
+    printf("broadphase: %ld candidates over %d queries per scene, %ld mismatches\n", total,
+           QUERIES, mismatches);
+    CHECK(mismatches == 0);
+    CHECK(total > 10000); /* the scenes are not trivially empty */
+    clv_grid_destroy(g);
+    CHECK(cnt.frees == 1);
+    CHECK(cnt.live == 0);
+    free(x), free(y), free(r), free(got), free(want);
+}
+
+static void test_order_is_ascending_and_unique(void) {
+    /* Entities filed in many different cells come out by index, never twice. */
+    enum { N = 1000 };
+    float x[N], y[N], r[N];
+    uint32_t out[N];
+    for (uint32_t i = 0; i < N; i++) {
+        x[i] = rnd_f(0.0f, 1000.0f);
+        y[i] = rnd_f(0.0f, 1000.0f);
+        r[i] = rnd_f(0.0f, 100.0f);
+    }
+    clv_grid_def def = clv_grid_default_def();
+    def.capacity = N;
+    def.cols = def.rows = 16;
+    clv_grid *g = clv_grid_create(&def, NULL);
+    CHECK(g != NULL);
+    CHECK(clv_grid_build(g, x, y, r, N));
+    clv_aabb box = {{100.0f, 100.0f}, {700.0f, 650.0f}};
+    uint32_t n = clv_grid_query(g, box, out, N);
+    CHECK(n > 100);
+    int ascending = 1;
+    for (uint32_t i = 1; i < n; i++) ascending &= out[i - 1] < out[i];
+    CHECK(ascending);
+    clv_grid_destroy(g);
+}
+
+static void test_cap_too_small_reports_count(void) {
+    enum { N = 100 };
+    float x[N], y[N], r[N];
+    uint32_t out[N];
+    for (uint32_t i = 0; i < N; i++) {
+        x[i] = 10.0f + (float)i;
+        y[i] = 10.0f;
+        r[i] = 1.0f;
+    }
+    clv_grid_def def = clv_grid_default_def();
+    def.capacity = N;
+    clv_grid *g = clv_grid_create(&def, NULL);
+    CHECK(clv_grid_build(g, x, y, r, N));
+    clv_aabb all = {{0.0f, 0.0f}, {200.0f, 20.0f}};
+    CHECK(clv_grid_query(g, all, out, 10) == N); /* too small: the count, to retry with */
+    CHECK(clv_grid_query(g, all, out, N) == N);
+    CHECK(out[0] == 0 && out[N - 1] == N - 1);
+    /* Touching counts: the square of entity 0 ends at x = 11. */
+    clv_aabb touch = {{-5.0f, 0.0f}, {9.0f, 20.0f}};
+    CHECK(clv_grid_query(g, touch, out, N) == 1);
+    CHECK(out[0] == 0);
+    clv_aabb nan_box = {{NAN, 0.0f}, {1.0f, 1.0f}};
+    CHECK(clv_grid_query(g, nan_box, out, N) == 0);
+    clv_grid_destroy(g);
+}
+
+static void test_errors(void) {
+    clv_grid_def def = clv_grid_default_def();
+    def.capacity = 4;
+    clv_grid_def bad = def;
+    bad.cell_size = 0.0f;
+    CHECK(clv_grid_create(&bad, NULL) == NULL);
+    CHECK(clv_grid_memory_size(&bad) == 0);
+    bad = def;
+    bad.cols = 0;
+    CHECK(clv_grid_create(&bad, NULL) == NULL);
+    bad = def;
+    bad.origin.x = NAN;
+    CHECK(clv_grid_create(&bad, NULL) == NULL);
+    bad = def;
+    bad.capacity = 0;
+    CHECK(clv_grid_create(&bad, NULL) == NULL);
+    bad = def;
+    bad.cols = bad.rows = 1u << 13; /* 2^26 cells: too many */
+    CHECK(clv_grid_create(&bad, NULL) == NULL);
+    CHECK(clv_grid_create(NULL, NULL) == NULL);
+
+    counter cnt = {0, 0, 0, 1};
+    clv_grid_allocator failing = {count_alloc, count_free, &cnt};
+    CHECK(clv_grid_create(&def, &failing) == NULL);
+    clv_grid_destroy(NULL);
+
+    float x[5] = {1, 2, 3, 4, 5}, y[5] = {1, 2, 3, 4, 5}, r[5] = {1, 1, 1, 1, 1};
+    uint32_t out[5];
+    clv_grid *g = clv_grid_create(&def, NULL);
+    CHECK(clv_grid_build(g, x, y, r, 4));
+    CHECK(clv_grid_count(g) == 4);
+    CHECK(!clv_grid_build(g, x, y, r, 5)); /* over capacity: refused, grid left empty */
+    CHECK(clv_grid_count(g) == 0);
+    clv_aabb all = {{-100.0f, -100.0f}, {100.0f, 100.0f}};
+    CHECK(clv_grid_query(g, all, out, 5) == 0);
+    CHECK(!clv_grid_build(g, NULL, y, r, 2));
+    CHECK(clv_grid_build(g, NULL, NULL, NULL, 0));
+    clv_grid_destroy(g);
+}
+
+int main(int argc, char **argv) {
+    clv_test_init(argc, argv);
+    RUN(test_matches_brute_force);
+    RUN(test_order_is_ascending_and_unique);
+    RUN(test_cap_too_small_reports_count);
+    RUN(test_errors);
+    return clv_test_report();
+}
