@@ -1,0 +1,8 @@
+-- luacheck configuration: Lua 5.4 everywhere, busted's globals in specs.
+std = "lua54"
+max_line_length = 100
+exclude_files = { "build/", "build-*/" }
+
+files["tests/lua"] = { std = "+busted" }
+files["mods/**/spec"] = { std = "+busted" }
+files["**/*_spec.lua"] = { std = "+busted" }
