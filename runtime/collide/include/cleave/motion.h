@@ -1,0 +1,188 @@
+/* cleave motion: shapes that move during a step, and rotation of weapon-local hitboxes.
+ *
+ * Conventions are those of collide.h (y down, radians, +x toward +y). Added here:
+ * - Time of impact is CLOSED: a sweep reports the first t at which the two shapes touch or
+ *   overlap, i.e. the first t at which their closures meet. Touching counts as contact for a
+ *   sweep even though clv_overlap() calls touching no overlap. So a sweep hit at t means "at t
+ *   the surfaces meet"; whether they then overlap depends on the motion (a graze only touches).
+ * - A pose (x, y, angle) places weapon-local space in the world: rotate about the local origin
+ *   (the wielder) by angle, then translate by (x, y).
+ * - Between two poses the motion is linear in position AND in angle, with the angle difference
+ *   taken as given (p1.angle - p0.angle, no wrapping), so a swing of more than half a turn can
+ *   be expressed. clv_pose_shortest() rewrites p1 to take the shortest arc instead.
+ * - Rotation cache and exact rotation work on quantized angles: CLV_ROT_STEPS steps per turn.
+ * Every function is pure (no global state, no allocation); caches are caller-owned structs.
+ * See docs/motion.md for the guarantees and formulas.
+ */
+#ifndef CLEAVE_MOTION_H
+#define CLEAVE_MOTION_H
+
+#include "cleave/collide.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Swept tests (translation only) ---- */
+
+/// Moves `moving` by t * delta for t in [0, 1] against the still `target`. Returns true and the
+/// first t of contact (touch or overlap, see above; 0 when they touch or overlap at the start)
+/// in *out_t (out_t may be NULL); false when they never meet. Any pair of the 5 shape types.
+/// Shapes must be valid (clv_shape_valid); a non-finite delta returns false. The returned t is
+/// rounded down to a float, never past the contact computed in double precision.
+bool clv_sweep(const clv_shape *moving, clv_vec2 delta, const clv_shape *target, float *out_t);
+
+/// Time of impact of a circle (centre c, radius r >= 0) moving by delta against a still circle;
+/// the closed-form seed method with one square root. Same result rules as clv_sweep.
+bool clv_sweep_circle_circle(const clv_circle *moving, clv_vec2 delta, const clv_circle *target,
+                             float *out_t);
+
+/// Time of impact of a moving circle against a still capsule (a point or segment core when
+/// r = 0); at most two square roots (one for the side, one for an end cap). Rules of clv_sweep.
+bool clv_sweep_circle_capsule(const clv_circle *moving, clv_vec2 delta, const clv_capsule *target,
+                              float *out_t);
+
+/* ---- Poses and swept hitboxes (translation + rotation) ---- */
+
+/// Where weapon-local space sits in the world: rotation `angle` (radians) about the local
+/// origin, then translation by (x, y).
+typedef struct clv_pose {
+    float x, y;
+    float angle;
+} clv_pose;
+
+/// Most sub-steps clv_sweep_pose will use; a tighter tolerance is capped here (see
+/// clv_pose_overcover for the bound actually achieved).
+#define CLV_POSE_MAX_SUBSTEPS 65536
+
+/// Makes a pose.
+static inline clv_pose clv_make_pose(float x, float y, float angle) {
+    clv_pose p = {x, y, angle};
+    return p;
+}
+
+/// p1 with its angle moved by whole turns to within half a turn of p0.angle (shortest arc).
+clv_pose clv_pose_shortest(clv_pose p0, clv_pose p1);
+
+/// The local capsule placed at pose p (rotated with cosf/sinf of p.angle, then translated).
+clv_capsule clv_pose_apply(const clv_capsule *local, clv_pose p);
+
+/// Bound on how far (world units) the region tested by clv_sweep_pose with n sub-steps may reach
+/// beyond the area the hitbox truly sweeps from p0 to p1. n >= 1. Formula in docs/motion.md.
+float clv_pose_overcover(const clv_capsule *local, clv_pose p0, clv_pose p1, int n);
+
+/// Fewest sub-steps n in [1, CLV_POSE_MAX_SUBSTEPS] with clv_pose_overcover(n) <= tolerance,
+/// from the angular speed, the farthest local point from the pivot and the translation.
+/// tolerance must be > 0 (anything else gives CLV_POSE_MAX_SUBSTEPS).
+int clv_pose_substeps(const clv_capsule *local, clv_pose p0, clv_pose p1, float tolerance);
+
+/// Swept hitbox between two poses against a still target. Never misses: if the hitbox touches
+/// or overlaps the target at any instant of the motion, returns true. Reports only targets
+/// within clv_pose_overcover(n) <= tolerance of the swept area (n = clv_pose_substeps). *out_t
+/// (may be NULL) gets k/n for the first sub-step k whose region touches the target: the true
+/// first contact, if any, is at or after it, and the hitbox comes within tolerance of the
+/// target during [k/n, (k+1)/n].
+bool clv_sweep_pose(const clv_capsule *local, clv_pose p0, clv_pose p1, const clv_shape *target,
+                    float tolerance, float *out_t);
+
+/// Same as clv_sweep_pose with the sub-step count given (n >= 1); over-covers by at most
+/// clv_pose_overcover(n). For callers that test one motion against many targets.
+bool clv_sweep_pose_n(const clv_capsule *local, clv_pose p0, clv_pose p1, const clv_shape *target,
+                      int n, float *out_t);
+
+/// A box holding every point within `tolerance` of the area the hitbox sweeps from p0 to p1,
+/// hence every region clv_sweep_pose uses with that tolerance: the broadphase query. Closed
+/// form (arc bounds of each end plus the translation), no sub-steps.
+clv_aabb clv_sweep_pose_bounds(const clv_capsule *local, clv_pose p0, clv_pose p1,
+                               float tolerance);
+
+/// true when the convex hull of two capsules' cores, grown by r, touches or overlaps the target
+/// (closed). With c0 and c1 one hitbox on consecutive frames this is the stretched hitbox of
+/// translation; the capsules' own radii are ignored, r is used.
+bool clv_hull_touches(const clv_capsule *c0, const clv_capsule *c1, float r,
+                      const clv_shape *target);
+
+/* ---- Quantized angles and the integer sin/cos table ---- */
+
+/// Angle steps per turn: 4096 (about 0.088 degrees, 1.53e-3 radians each).
+#define CLV_ROT_STEPS 4096u
+/// Steps per quarter turn.
+#define CLV_ROT_QUARTER (CLV_ROT_STEPS / 4u)
+/// 1.0 in the Q30 fixed point of the table.
+#define CLV_Q30_ONE ((int32_t)1 << 30)
+
+/// The step nearest to an angle in radians, wrapped to [0, CLV_ROT_STEPS). A non-finite angle
+/// gives 0.
+uint32_t clv_angle_quantize(float radians);
+
+/// The angle of a step in radians, in [0, 2 pi). step is taken modulo CLV_ROT_STEPS.
+float clv_angle_of_step(uint32_t step);
+
+/// sin(2 pi step / CLV_ROT_STEPS) in Q30, correctly rounded to nearest, from a constant table.
+/// step is taken modulo CLV_ROT_STEPS. Bit-identical on every machine.
+int32_t clv_isin_q30(uint32_t step);
+
+/// cos(2 pi step / CLV_ROT_STEPS) in Q30, correctly rounded (the sin table a quarter on).
+int32_t clv_icos_q30(uint32_t step);
+
+/// sin(pi/2 * k / CLV_ROT_QUARTER) in Q30 for k in [0, CLV_ROT_QUARTER], computed with integers
+/// only (a 128-bit fixed-point series); slow, for checking the table. Returns -1 and sets
+/// *ambiguous (may be NULL) when the value is too close to a rounding boundary to round with
+/// certainty (it never is for this table); k out of range returns -1.
+int32_t clv_isin_q30_compute(uint32_t k, bool *ambiguous);
+
+/// (cos, sin) of a step as floats: the Q30 table converted (error <= 2^-24 + 2^-31 each).
+clv_vec2 clv_rot_unit(uint32_t step);
+
+/// Rotates the integer point (x, y) by a step: round((x*C - y*S) / 2^30), round((x*S + y*C) /
+/// 2^30) with C, S the Q30 table values, each rounded to nearest with ties away from zero (so
+/// rotating -p gives exactly -(rotating p)). |x|, |y| <= 2^31. Integers only.
+void clv_exact_rotate(int64_t x, int64_t y, uint32_t step, int64_t *out_x, int64_t *out_y);
+
+/// An exact local shape rotated by a step, then translated by (tx, ty): integers only,
+/// bit-reproducible. Points, circles and capsules rotate at any step; an aabb only by whole
+/// quarter turns (its corners map onto a box), any other step gives type CLV_SHAPE_TYPE_COUNT,
+/// which clv_ishape_valid rejects. The caller keeps the result within CLV_EXACT_LIMIT (a local
+/// point at distance d from the pivot lands within d + 1 of the translation).
+clv_ishape clv_exact_place(const clv_ishape *local, uint32_t step, int64_t tx, int64_t ty);
+
+/* ---- Rotation of float hitboxes: direct, by table, cached ---- */
+
+/// The local capsule rotated by `radians` with cosf/sinf computed each call (the baseline).
+clv_capsule clv_rotate_capsule_sincos(const clv_capsule *local, float radians);
+
+/// The local capsule rotated by a step using the table (no sin/cos call, no cache).
+clv_capsule clv_rotate_capsule_step(const clv_capsule *local, uint32_t step);
+
+/// Slots in a rotation cache; a hitbox seen at more facings than this recomputes (from the
+/// table) the facings that were evicted.
+#define CLV_ROT_CACHE_SLOTS 8
+
+/// A per-hitbox cache of rotated endpoints keyed by step: CLV_ROT_CACHE_SLOTS slots searched in
+/// full, refilled round-robin. Fixed size (no allocation): sizeof(clv_rot_cache) <= 256 bytes.
+/// Caller-owned; make one with clv_rot_cache_init. Do not share between threads without a
+/// lock (a read may fill a slot).
+typedef struct clv_rot_cache {
+    clv_capsule local;
+    uint32_t next;
+    uint32_t key[CLV_ROT_CACHE_SLOTS];
+    clv_vec2 a[CLV_ROT_CACHE_SLOTS];
+    clv_vec2 b[CLV_ROT_CACHE_SLOTS];
+} clv_rot_cache;
+
+/// Empties the cache and binds it to a local capsule (copied).
+void clv_rot_cache_init(clv_rot_cache *cache, const clv_capsule *local);
+
+/// The local capsule rotated by a step: from the cache, or from the table (then cached). Gives
+/// exactly clv_rotate_capsule_step(local, step).
+clv_capsule clv_rot_cache_get(clv_rot_cache *cache, uint32_t step);
+
+/// The local capsule placed at a pose with the pose's angle quantized: the cached rotation,
+/// then the translation.
+clv_capsule clv_rot_cache_place(clv_rot_cache *cache, clv_pose pose);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
