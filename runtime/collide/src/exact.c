@@ -1,0 +1,249 @@
+/* Exact overlap of points, circles, capsules and aabbs with integer coordinates.
+ *
+ * The answer is decided with integers only, so it is never wrong, touching included. Every
+ * round shape is reduced to a core (a point or a segment) and a radius; the rules are those of
+ * collide.h: round-round overlaps when the cores are closer than rA + rB, round-box when the
+ * core comes closer than r to the closed box or (r = 0) enters its open interior, box-box when
+ * the open interiors intersect.
+ *
+ * Bit bounds. clv_ishape_valid() guarantees |coordinate| <= 2^30 and 0 <= r <= 2^30. Then:
+ *   B1  a difference of two coordinates: |dx| <= 2^31.                                  int64
+ *   B2  a product of two differences: |dx * dy| <= 2^62.                                int64
+ *   B3  a squared length dx^2 + dy^2 <= 2^62 + 2^62 = 2^63: one past INT64_MAX.        uint64
+ *   B4  a sum of two radii R <= 2^31, R^2 <= 2^62; a single radius squared <= 2^60.      uint64
+ *   B5  a dot product (b - a) . (c - a) of in-range points reaches 2^63 in magnitude (a at
+ *       one corner of the range, b = c at the opposite one): never formed in int64. Only its
+ *       sign and its order against a squared length (B3) are needed: it is formed in int128 as
+ *       the sum of two int64 products (B2).
+ *   B6  a cross product cross(b - a, c - a) of three in-range points is twice the signed area
+ *       of a triangle inside a square of side 2^31, so |cross| <= 2^62 (the bound is reached:
+ *       it is linear in each point, so extreme at corners of the square, where it is +-2^62).
+ *       Its two products are <= 2^62 each (B2) and so is their exact difference: int64
+ *       throughout, although two arbitrary 2^62 products could differ by 2^63.
+ *   B7  cross^2 <= 2^124 against R^2 * |d|^2 <= 2^62 * 2^63 = 2^125 (B4, B3): both sides are
+ *       unsigned int128 (< 2^128), compared and never subtracted. A point p is closer than R
+ *       to the line through a, b (|d| = |b - a| > 0) exactly when cross(d, p - a)^2 < R^2|d|^2.
+ *       This replaces the seed article's comparison against segLenSq^2 * R^2 (with the offset
+ *       to the projected point scaled by segLenSq), which reaches 2^126 * 2^62 = 2^188.
+ *   B8  a box's distance along one axis max(x0 - px, 0, px - x1) <= 2^31 (B1); the sum of the
+ *       two squares <= 2^63 (B3).
+ * Nothing else is multiplied.
+ */
+#include "cleave/collide.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+__extension__ typedef __int128 clv_i128;
+__extension__ typedef unsigned __int128 clv_u128;
+
+/* Points and radii after validation: a point is a circle of radius 0, a circle is a capsule
+ * whose ends are equal. */
+typedef struct exact_seg {
+    int64_t ax, ay, bx, by;
+} exact_seg;
+
+static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* dx^2 + dy^2 for differences of in-range coordinates: <= 2^63 (B3). */
+static inline uint64_t len2(int64_t dx, int64_t dy) {
+    return (uint64_t)(dx * dx) + (uint64_t)(dy * dy);
+}
+
+/* cross(d, w) = dx * wy - dy * wx where d and w are differences of in-range points that form a
+ * triangle (d = b - a, w = c - a): each product <= 2^62 (B2) and the exact difference <= 2^62
+ * (B6), so no step leaves int64. */
+static inline int64_t cross_tri(int64_t dx, int64_t dy, int64_t wx, int64_t wy) {
+    return dx * wy - dy * wx;
+}
+
+/* d . w for differences of in-range coordinates: |.| <= 2^63 (B5), in int128. */
+static inline clv_i128 dot128(int64_t dx, int64_t dy, int64_t wx, int64_t wy) {
+    return (clv_i128)(dx * wx) + (clv_i128)(dy * wy);
+}
+
+/* c^2 for |c| <= 2^62: <= 2^124 (B7). */
+static inline clv_u128 square128(int64_t c) { return (clv_u128)((clv_i128)c * c); }
+
+/* Is p closer than R (R2 = R^2 <= 2^62) to the segment a..b? The closest point is an end, or the
+ * foot of the perpendicular when the projection of p falls strictly inside the segment. Every
+ * branch is evaluated and the results combined with bitwise operators: on unpredictable input
+ * a branch per region would mispredict half the time. */
+static bool point_seg_closer(int64_t px, int64_t py, exact_seg s, uint64_t r2) {
+    int64_t dx = s.bx - s.ax, dy = s.by - s.ay;
+    int64_t wx = px - s.ax, wy = py - s.ay;
+    uint64_t l = len2(dx, dy);                                   /* B3 */
+    uint64_t ea = len2(wx, wy), eb = len2(px - s.bx, py - s.by); /* B3 */
+    bool ends = (ea < r2) | (eb < r2);                           /* vs B4 */
+    clv_i128 t = dot128(dx, dy, wx, wy);                         /* B5 */
+    bool inside = (t > 0) & (t < (clv_i128)l);
+    int64_t c = cross_tri(dx, dy, wx, wy);       /* B6 */
+    bool line = square128(c) < (clv_u128)r2 * l; /* B7 */
+    return ends | (inside & line);
+}
+
+static inline int sign64(int64_t v) { return (v > 0) - (v < 0); }
+
+/* Are the segments p and q closer than R (R2 = R^2, 0 < R <= 2^31)?
+ * Either they cross properly (each one's ends strictly on both sides of the other's line), or
+ * their distance is reached at an end of one of them: the distance from an end to the other
+ * segment. The orientations of the crossing test are the same cross products as the
+ * point-to-line distances, so they are computed once. Touching segments (an end on the other
+ * segment, collinear overlap) are found by the end distances, which are then 0 < R. */
+static bool seg_seg_closer(exact_seg p, exact_seg q, uint64_t r2) {
+    int64_t d1x = p.bx - p.ax, d1y = p.by - p.ay; /* B1 */
+    int64_t d2x = q.bx - q.ax, d2y = q.by - q.ay;
+    int64_t acx = q.ax - p.ax, acy = q.ay - p.ay; /* q.a - p.a */
+    int64_t adx = q.bx - p.ax, ady = q.by - p.ay; /* q.b - p.a */
+    int64_t cax = -acx, cay = -acy;               /* p.a - q.a */
+    int64_t cbx = p.bx - q.ax, cby = p.by - q.ay; /* p.b - q.a */
+
+    /* Orientations, B6: each a triangle of in-range points. */
+    int64_t o1 = cross_tri(d1x, d1y, acx, acy); /* q.a against line p */
+    int64_t o2 = cross_tri(d1x, d1y, adx, ady); /* q.b against line p */
+    int64_t o3 = cross_tri(d2x, d2y, cax, cay); /* p.a against line q */
+    int64_t o4 = cross_tri(d2x, d2y, cbx, cby); /* p.b against line q */
+    int side_q = sign64(o1) * sign64(o2), side_p = sign64(o3) * sign64(o4);
+    bool crossing = (side_q < 0) & (side_p < 0);
+
+    /* End to end, B3 against B4. */
+    uint64_t e1 = len2(acx, acy), e2 = len2(adx, ady);
+    uint64_t e3 = len2(q.ax - p.bx, q.ay - p.by), e4 = len2(q.bx - p.bx, q.by - p.by);
+    bool ends = (e1 < r2) | (e2 < r2) | (e3 < r2) | (e4 < r2);
+
+    /* End to the inside of the other segment, B5 and B7. */
+    uint64_t l1 = len2(d1x, d1y), l2 = len2(d2x, d2y);
+    clv_u128 rl1 = (clv_u128)r2 * l1, rl2 = (clv_u128)r2 * l2;
+    clv_i128 t1 = dot128(d1x, d1y, acx, acy), t2 = dot128(d1x, d1y, adx, ady);
+    clv_i128 t3 = dot128(d2x, d2y, cax, cay), t4 = dot128(d2x, d2y, cbx, cby);
+    bool near1 = (t1 > 0) & (t1 < (clv_i128)l1) & (square128(o1) < rl1);
+    bool near2 = (t2 > 0) & (t2 < (clv_i128)l1) & (square128(o2) < rl1);
+    bool near3 = (t3 > 0) & (t3 < (clv_i128)l2) & (square128(o3) < rl2);
+    bool near4 = (t4 > 0) & (t4 < (clv_i128)l2) & (square128(o4) < rl2);
+    return crossing | ends | near1 | near2 | near3 | near4;
+}
+
+/* Squared distance from p to the closed box, B8. */
+static inline uint64_t point_box_dist2(int64_t px, int64_t py, const clv_ishape *box) {
+    int64_t ex = max64(max64(box->ax - px, px - box->bx), 0);
+    int64_t ey = max64(max64(box->ay - py, py - box->by), 0);
+    return len2(ex, ey);
+}
+
+static inline bool point_in_open_box(int64_t px, int64_t py, const clv_ishape *box) {
+    return (box->ax < px) & (px < box->bx) & (box->ay < py) & (py < box->by);
+}
+
+/* A segment grown by r >= 0 against a box (a = min, b = max). */
+static bool seg_box(exact_seg s, int64_t r, const clv_ishape *box) {
+    int64_t x0 = box->ax, y0 = box->ay, x1 = box->bx, y1 = box->by;
+    int64_t sx0 = min64(s.ax, s.bx), sx1 = max64(s.ax, s.bx);
+    int64_t sy0 = min64(s.ay, s.by), sy1 = max64(s.ay, s.by);
+    int64_t dx = s.bx - s.ax, dy = s.by - s.ay;
+    /* The box's corners against the segment's line, B6 (corner, a and b are in range). */
+    int64_t k0 = cross_tri(dx, dy, x0 - s.ax, y0 - s.ay);
+    int64_t k1 = cross_tri(dx, dy, x1 - s.ax, y0 - s.ay);
+    int64_t k2 = cross_tri(dx, dy, x0 - s.ax, y1 - s.ay);
+    int64_t k3 = cross_tri(dx, dy, x1 - s.ax, y1 - s.ay);
+    bool all_pos = (k0 > 0) & (k1 > 0) & (k2 > 0) & (k3 > 0);
+    bool all_neg = (k0 < 0) & (k1 < 0) & (k2 < 0) & (k3 < 0);
+    if (r == 0) {
+        /* Enters the open interior: strict SAT on x, y and the segment's normal (the normal
+         * is no axis when the segment is a point). An empty interior is never entered. */
+        bool degenerate = (dx == 0) & (dy == 0);
+        return (x0 < x1) & (y0 < y1) & (sx0 < x1) & (sx1 > x0) & (sy0 < y1) & (sy1 > y0) &
+               (degenerate | (((k0 > 0) | (k1 > 0) | (k2 > 0) | (k3 > 0)) &
+                              ((k0 < 0) | (k1 < 0) | (k2 < 0) | (k3 < 0))));
+    }
+    /* Meets the closed box (distance 0 < r): SAT with weak inequalities on the same axes. */
+    bool meets = (sx0 <= x1) & (sx1 >= x0) & (sy0 <= y1) & (sy1 >= y0) & !all_pos & !all_neg;
+    if (meets) {
+        return true;
+    }
+    /* Apart: the closest pair has a vertex of one of them (an end or a corner). */
+    uint64_t r2 = (uint64_t)(r * r); /* B4 */
+    uint64_t ea = point_box_dist2(s.ax, s.ay, box), eb = point_box_dist2(s.bx, s.by, box);
+    bool c0 = point_seg_closer(x0, y0, s, r2), c1 = point_seg_closer(x1, y0, s, r2);
+    bool c2 = point_seg_closer(x0, y1, s, r2), c3 = point_seg_closer(x1, y1, s, r2);
+    return (ea < r2) | (eb < r2) | c0 | c1 | c2 | c3;
+}
+
+static inline bool in_range(int64_t v) { return v >= -CLV_EXACT_LIMIT && v <= CLV_EXACT_LIMIT; }
+
+bool clv_ishape_valid(const clv_ishape *s) {
+    if (s == NULL) {
+        return false;
+    }
+    bool a = in_range(s->ax) && in_range(s->ay);
+    bool b = in_range(s->bx) && in_range(s->by);
+    bool r = s->r >= 0 && s->r <= CLV_EXACT_LIMIT;
+    switch (s->type) {
+    case CLV_POINT:
+        return a;
+    case CLV_CIRCLE:
+        return a && r;
+    case CLV_CAPSULE:
+        return a && b && r;
+    case CLV_AABB:
+        return a && b && s->ax <= s->bx && s->ay <= s->by;
+    default:
+        return false;
+    }
+}
+
+/* The core of a round shape: its segment (ends equal for a point or circle). */
+static inline exact_seg core_of(const clv_ishape *s) {
+    exact_seg g = {s->ax, s->ay, s->ax, s->ay};
+    if (s->type == CLV_CAPSULE) {
+        g.bx = s->bx;
+        g.by = s->by;
+    }
+    return g;
+}
+
+static inline int64_t radius_of(const clv_ishape *s) { return s->type == CLV_POINT ? 0 : s->r; }
+
+bool clv_exact_overlap(const clv_ishape *a, const clv_ishape *b) {
+    /* One order per pair (round before box, point before circle before capsule), so that the
+     * answer is symmetric by construction. */
+    if (a->type > b->type) {
+        const clv_ishape *t = a;
+        a = b;
+        b = t;
+    }
+    if ((int)a->type < (int)CLV_POINT || (int)b->type > (int)CLV_AABB) {
+        return false; /* obb or not a shape type: no exact answer (clv_ishape_valid says so) */
+    }
+    if (b->type == CLV_AABB) {
+        if (a->type == CLV_AABB) {
+            /* Open interiors intersect: max of the mins below min of the maxes, per axis. This
+             * also makes a zero-width box overlap nothing. */
+            int64_t x0 = max64(a->ax, b->ax), x1 = min64(a->bx, b->bx);
+            int64_t y0 = max64(a->ay, b->ay), y1 = min64(a->by, b->by);
+            return (x0 < x1) & (y0 < y1);
+        }
+        int64_t r = radius_of(a);
+        if (a->type == CLV_CAPSULE) {
+            return seg_box(core_of(a), r, b);
+        }
+        if (r == 0) {
+            return point_in_open_box(a->ax, a->ay, b);
+        }
+        return point_box_dist2(a->ax, a->ay, b) < (uint64_t)(r * r); /* B8 vs B4 */
+    }
+    /* Two round shapes. R = 0 never overlaps: a distance is never below 0. */
+    int64_t rr = radius_of(a) + radius_of(b); /* B4 */
+    if (rr == 0) {
+        return false;
+    }
+    uint64_t r2 = (uint64_t)(rr * rr);
+    if (b->type != CLV_CAPSULE) {
+        return len2(b->ax - a->ax, b->ay - a->ay) < r2; /* B3 vs B4 */
+    }
+    if (a->type != CLV_CAPSULE) {
+        return point_seg_closer(a->ax, a->ay, core_of(b), r2);
+    }
+    return seg_seg_closer(core_of(a), core_of(b), r2);
+}
