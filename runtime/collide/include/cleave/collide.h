@@ -182,10 +182,12 @@ typedef struct clv_ishape {
     int64_t r;
 } clv_ishape;
 
-/// true when the type is point/circle/capsule/aabb and every value is within the limits.
+/// true when the type is point/circle/capsule/aabb and every value that type uses is within
+/// the limits (a point ignores b and r, a circle ignores b, an aabb ignores r).
 bool clv_ishape_valid(const clv_ishape *s);
 
-/// Exact overlap with the same open-set rule as clv_overlap. Symmetric. s must be valid.
+/// Exact overlap with the same open-set rule as clv_overlap. Symmetric. Both shapes must be
+/// valid (clv_ishape_valid): out-of-range values are not checked here and give wrong answers.
 bool clv_exact_overlap(const clv_ishape *a, const clv_ishape *b);
 
 #ifdef __cplusplus
