@@ -1,5 +1,7 @@
 /* The float queries: thin wrappers over the collide API; shapes first, so each one is also a
  * method of cleave.Shape. Geometry goes out as plain numbers, never as small tables. */
+#include "cleave/motion.h"
+
 #include "internal.h"
 
 /* Both shapes of a pair query, and nothing more. */
@@ -85,7 +87,30 @@ static int l_raycast(lua_State *L) {
     return 3;
 }
 
+/// sweep(moving, dx, dy, target) -> nil | t in [0, 1], the first time the surfaces meet
+static int l_sweep(lua_State *L) {
+    const char *fname = "cleave.sweep";
+    clv_lshape *moving = clv_lua_check_lshape(L, 1, fname);
+    clv_lnum dx = clv_lua_check_lnum(L, 2, fname, "dx");
+    clv_lnum dy = clv_lua_check_lnum(L, 3, fname, "dy");
+    clv_lshape *target = clv_lua_check_lshape(L, 4, fname);
+    clv_lua_check_nargs(L, 4, fname);
+    clv_vec2 delta = clv_v2(clv_lua_lnum_float(dx), clv_lua_lnum_float(dy));
+    float t;
+    if (!clv_sweep(&moving->f, delta, &target->f, &t)) {
+        lua_pushnil(L);
+        return 1;
+    }
+    push_float(L, t);
+    return 1;
+}
+
 const luaL_Reg clv_lua_query_funcs[] = {
-    {"overlaps", l_overlaps}, {"distance", l_distance}, {"contact", l_contact},
-    {"closest", l_closest},   {"raycast", l_raycast},   {NULL, NULL},
+    {"overlaps", l_overlaps},
+    {"distance", l_distance},
+    {"contact", l_contact},
+    {"closest", l_closest},
+    {"raycast", l_raycast},
+    {"sweep", l_sweep},
+    {NULL, NULL},
 };
