@@ -49,9 +49,27 @@ static inline int crosses(float a0x, float a0y, float a1x, float a1y, float b0x,
     return ab & ba;
 }
 
+/* For each 4-bit hit mask, the positions of its set bits, packed to the front. */
+static const uint32_t clv_pack4[16][4] = {
+    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0},
+    {1, 2, 0, 0}, {0, 1, 2, 0}, {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+    {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+
+/* Appends base + k for every k < m with hit[k] set. Four at a time: one 16-byte store of the
+ * packed positions and one count, with no branch on the data. The store may write up to three
+ * slots past the last hit, never past out[base + m - 1]: count <= base + k before each group. */
 static inline uint32_t push_hits(const int *hit, uint32_t m, uint32_t base, uint32_t *out,
                                  uint32_t n) {
-    for (uint32_t k = 0; k < m; k++) {
+    uint32_t k = 0;
+    for (; k + 4u <= m; k += 4u) {
+        uint32_t mask = (uint32_t)hit[k] | (uint32_t)hit[k + 1u] << 1 |
+                        (uint32_t)hit[k + 2u] << 2 | (uint32_t)hit[k + 3u] << 3;
+        uint32_t v[4];
+        for (int j = 0; j < 4; j++) v[j] = base + k + clv_pack4[mask][j];
+        memcpy(out + n, v, sizeof v);
+        n += (uint32_t)(hit[k] + hit[k + 1u] + hit[k + 2u] + hit[k + 3u]);
+    }
+    for (; k < m; k++) {
         out[n] = base + k;
         n += (uint32_t)hit[k];
     }

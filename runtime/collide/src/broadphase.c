@@ -33,6 +33,19 @@ struct clv_grid {
 
 static size_t round_up16(size_t n) { return (n + 15u) & ~(size_t)15u; }
 
+/* `c ? a : b` on floats as a bitwise select: a ternary on a float compare stays a branch for
+ * gcc (unless -fno-trapping-math), and a branch keeps a loop from being vectorized. */
+static inline float select_f(int c, float a, float b) {
+    uint32_t ua, ub;
+    memcpy(&ua, &a, sizeof ua);
+    memcpy(&ub, &b, sizeof ub);
+    uint32_t m = 0u - (uint32_t)c;
+    uint32_t u = (ua & m) | (ub & ~m);
+    float out;
+    memcpy(&out, &u, sizeof out);
+    return out;
+}
+
 static bool def_valid(const clv_grid_def *def) {
     if (def == NULL) return false;
     bool finite = isfinite(def->origin.x) && isfinite(def->origin.y) && isfinite(def->cell_size);
@@ -137,18 +150,38 @@ bool clv_grid_build(clv_grid *grid, const float *x, const float *y, const float 
     /* Count: start[b + 2] holds bucket b's size, so that after the prefix sum start[b + 1]
      * is b's first slot and the scatter can advance it to b's end (= b + 1's begin). */
     const uint32_t cols = g->def.cols;
-    const float cell_size = g->def.cell_size;
-    float rmax = 0.0f;
+    const float cell_size = g->def.cell_size, inv = g->inv_cell;
+    const float ox = g->def.origin.x, oy = g->def.origin.y;
+    const float max_col = g->max_col, max_row = g->max_row;
+    /* The cells first, in a loop of selects only, which gcc vectorizes; then the counts. */
+    /* rmax as the largest bit pattern: for floats >= 0 the order of the bits is the order of
+     * the values, and an integer max reduction vectorizes. */
+    uint32_t rmax_bits = 0;
     for (uint32_t i = 0; i < count; i++) {
-        bool oversized = r[i] > cell_size;
-        uint32_t c = row_of(g, y[i]) * cols + col_of(g, x[i]);
-        c = oversized ? big : c;
-        float rf = oversized ? 0.0f : r[i];
-        rmax = rf > rmax ? rf : rmax;
-        cell[i] = c;
-        start[c + 2u]++;
+        float fx = (x[i] - ox) * inv, fy = (y[i] - oy) * inv;
+        fx = select_f(fx > 0.0f, fx, 0.0f);
+        fx = select_f(fx < max_col, fx, max_col);
+        fy = select_f(fy > 0.0f, fy, 0.0f);
+        fy = select_f(fy < max_row, fy, max_row);
+        uint32_t c = (uint32_t)(int32_t)fy * cols + (uint32_t)(int32_t)fx;
+        uint32_t m = 0u - (uint32_t)(r[i] > cell_size);
+        cell[i] = (big & m) | (c & ~m);
+        uint32_t rb;
+        memcpy(&rb, &r[i], sizeof rb);
+        rb &= 0x7fffffffu & ~m;
+        rmax_bits = rb > rmax_bits ? rb : rmax_bits;
     }
-    for (uint32_t b = 2; b < g->buckets + 2u; b++) start[b] += start[b - 1u];
+    float rmax;
+    memcpy(&rmax, &rmax_bits, sizeof rmax);
+    for (uint32_t i = 0; i < count; i++) start[cell[i] + 2u]++;
+    /* The running sum stays in a register: summing in place would chain every bucket through
+     * a store and a reload. */
+    const uint32_t end = g->buckets + 2u;
+    uint32_t sum = 0;
+    for (uint32_t b = 2; b < end; b++) {
+        sum += start[b];
+        start[b] = sum;
+    }
 
     /* Scatter in index order: each bucket's slice stays sorted by index. */
     clv_grid_entry *entries = g->entries;
