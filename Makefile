@@ -29,7 +29,14 @@ bench:
 	@$(DEPS) build bench
 	@cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DCLEAVE_TESTS=ON >/dev/null
 	@cmake --build build-bench -j $(JOBS) --target cleave_bench
+	@mkdir -p build
 	@./build-bench/tests/bench/cleave_bench --json build/bench.jsonl
+	@if [ -f tests/bench/bench_arena.c ]; then \
+	  cmake --build build-bench -j $(JOBS) --target cleave_bench_arena && \
+	  ./build-bench/tests/bench/cleave_bench_arena --json build/bench_arena.jsonl && \
+	  cat build/bench_arena.jsonl >> build/bench.jsonl; \
+	fi
+	@echo "figures: build/bench.jsonl"
 
 clean:
 	rm -rf build build-asan build-bench

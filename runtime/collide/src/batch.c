@@ -50,10 +50,10 @@ static inline int crosses(float a0x, float a0y, float a1x, float a1y, float b0x,
 }
 
 /* For each 4-bit hit mask, the positions of its set bits, packed to the front. */
-static const uint32_t clv_pack4[16][4] = {
-    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0},
-    {1, 2, 0, 0}, {0, 1, 2, 0}, {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
-    {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+static const uint32_t clv_pack4[16][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
+                                          {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+                                          {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+                                          {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
 
 /* Appends base + k for every k < m with hit[k] set. Four at a time: one 16-byte store of the
  * packed positions and one count, with no branch on the data. The store may write up to three
@@ -62,10 +62,11 @@ static inline uint32_t push_hits(const int *hit, uint32_t m, uint32_t base, uint
                                  uint32_t n) {
     uint32_t k = 0;
     for (; k + 4u <= m; k += 4u) {
-        uint32_t mask = (uint32_t)hit[k] | (uint32_t)hit[k + 1u] << 1 |
-                        (uint32_t)hit[k + 2u] << 2 | (uint32_t)hit[k + 3u] << 3;
+        uint32_t mask = (uint32_t)hit[k] | (uint32_t)hit[k + 1u] << 1 | (uint32_t)hit[k + 2u] << 2 |
+                        (uint32_t)hit[k + 3u] << 3;
         uint32_t v[4];
-        for (int j = 0; j < 4; j++) v[j] = base + k + clv_pack4[mask][j];
+        for (int j = 0; j < 4; j++)
+            v[j] = base + k + clv_pack4[mask][j];
         memcpy(out + n, v, sizeof v);
         n += (uint32_t)(hit[k] + hit[k + 1u] + hit[k + 2u] + hit[k + 3u]);
     }
@@ -101,8 +102,8 @@ uint32_t clv_batch_capsule_circles(const clv_capsule *a, const float *x, const f
 }
 
 static inline void capsules_block(const clv_capsule *a, const float *qax, const float *qay,
-                                  const float *qbx, const float *qby, const float *qr,
-                                  uint32_t m, int *hit) {
+                                  const float *qbx, const float *qby, const float *qr, uint32_t m,
+                                  int *hit) {
     const float pax = a->a.x, pay = a->a.y, pbx = a->b.x, pby = a->b.y, pr = a->r;
     for (uint32_t k = 0; k < m; k++) {
         /* Origin at the midpoint of the two first ends, as the typed test does. */

@@ -47,7 +47,8 @@ static inline float select_f(int c, float a, float b) {
 }
 
 static bool def_valid(const clv_grid_def *def) {
-    if (def == NULL) return false;
+    if (def == NULL)
+        return false;
     bool finite = isfinite(def->origin.x) && isfinite(def->origin.y) && isfinite(def->cell_size);
     return finite && def->cell_size > 0.0f && def->cols >= 1 && def->rows >= 1 &&
            (uint64_t)def->cols * def->rows <= CLV_GRID_MAX_CELLS && def->capacity >= 1 &&
@@ -70,7 +71,8 @@ clv_grid_def clv_grid_default_def(void) {
 }
 
 size_t clv_grid_memory_size(const clv_grid_def *def) {
-    if (!def_valid(def)) return 0;
+    if (!def_valid(def))
+        return 0;
     size_t a, b, c;
     return layout(def, &a, &b, &c);
 }
@@ -87,13 +89,16 @@ static void default_free(void *ptr, size_t size, void *user) {
 }
 
 clv_grid *clv_grid_create(const clv_grid_def *def, const clv_grid_allocator *alloc) {
-    if (!def_valid(def)) return NULL;
+    if (!def_valid(def))
+        return NULL;
     clv_grid_allocator hook = {default_alloc, default_free, NULL};
-    if (alloc != NULL && alloc->alloc != NULL && alloc->free != NULL) hook = *alloc;
+    if (alloc != NULL && alloc->alloc != NULL && alloc->free != NULL)
+        hook = *alloc;
     size_t off_start, off_entries, off_scratch;
     size_t bytes = layout(def, &off_start, &off_entries, &off_scratch);
     unsigned char *block = hook.alloc(bytes, hook.user);
-    if (block == NULL) return NULL;
+    if (block == NULL)
+        return NULL;
     clv_grid *g = (clv_grid *)(void *)block;
     g->def = *def;
     g->alloc = hook;
@@ -112,7 +117,8 @@ clv_grid *clv_grid_create(const clv_grid_def *def, const clv_grid_allocator *all
 }
 
 void clv_grid_destroy(clv_grid *grid) {
-    if (grid == NULL) return;
+    if (grid == NULL)
+        return;
     clv_grid_allocator hook = grid->alloc;
     hook.free(grid, grid->bytes, hook.user);
 }
@@ -173,7 +179,8 @@ bool clv_grid_build(clv_grid *grid, const float *x, const float *y, const float 
     }
     float rmax;
     memcpy(&rmax, &rmax_bits, sizeof rmax);
-    for (uint32_t i = 0; i < count; i++) start[cell[i] + 2u]++;
+    for (uint32_t i = 0; i < count; i++)
+        start[cell[i] + 2u]++;
     /* The running sum stays in a register: summing in place would chain every bucket through
      * a store and a reload. */
     const uint32_t end = g->buckets + 2u;
@@ -212,8 +219,8 @@ static inline uint32_t count_hits(const clv_grid_entry *entries, uint32_t lo, ui
     uint32_t n = 0;
     for (uint32_t k = lo; k < hi; k++) {
         clv_grid_entry e = entries[k];
-        n += (uint32_t)((e.x - e.r <= q.max.x) & (e.x + e.r >= q.min.x) &
-                        (e.y - e.r <= q.max.y) & (e.y + e.r >= q.min.y));
+        n += (uint32_t)((e.x - e.r <= q.max.x) & (e.x + e.r >= q.min.x) & (e.y - e.r <= q.max.y) &
+                        (e.y + e.r >= q.min.y));
     }
     return n;
 }
@@ -232,24 +239,30 @@ static void insertion_sort(uint32_t *a, uint32_t n) {
 /* LSD radix sort on 8-bit digits, only as many digits as the largest id needs. */
 static void radix_sort(uint32_t *a, uint32_t n, uint32_t *tmp) {
     uint32_t maxv = 0;
-    for (uint32_t i = 0; i < n; i++) maxv = a[i] > maxv ? a[i] : maxv;
+    for (uint32_t i = 0; i < n; i++)
+        maxv = a[i] > maxv ? a[i] : maxv;
     uint32_t *src = a, *dst = tmp;
     for (uint32_t shift = 0; shift < 32u && (maxv >> shift) != 0u; shift += 8u) {
         uint32_t hist[257];
         memset(hist, 0, sizeof hist);
-        for (uint32_t i = 0; i < n; i++) hist[((src[i] >> shift) & 255u) + 1u]++;
-        for (uint32_t d = 1; d < 257u; d++) hist[d] += hist[d - 1u];
-        for (uint32_t i = 0; i < n; i++) dst[hist[(src[i] >> shift) & 255u]++] = src[i];
+        for (uint32_t i = 0; i < n; i++)
+            hist[((src[i] >> shift) & 255u) + 1u]++;
+        for (uint32_t d = 1; d < 257u; d++)
+            hist[d] += hist[d - 1u];
+        for (uint32_t i = 0; i < n; i++)
+            dst[hist[(src[i] >> shift) & 255u]++] = src[i];
         uint32_t *t = src;
         src = dst;
         dst = t;
     }
-    if (src != a) memcpy(a, src, (size_t)n * sizeof(uint32_t));
+    if (src != a)
+        memcpy(a, src, (size_t)n * sizeof(uint32_t));
 }
 
 uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t cap) {
     const clv_grid *g = grid;
-    if (g->count == 0) return 0;
+    if (g->count == 0)
+        return 0;
     /* Widen by the largest radius, and by a few ulps of the coordinates so that rounding in
      * the widened bounds can never leave out a cell whose entity passes the square test. */
     float e = g->rmax;
@@ -258,7 +271,8 @@ uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t ca
     loy -= fabsf(loy) * 0x1p-20f;
     hix += fabsf(hix) * 0x1p-20f;
     hiy += fabsf(hiy) * 0x1p-20f;
-    if (!((lox <= hix) & (loy <= hiy))) return 0; /* an empty or NaN box meets nothing */
+    if (!((lox <= hix) & (loy <= hiy)))
+        return 0; /* an empty or NaN box meets nothing */
     uint32_t c0 = col_of(g, lox), c1 = col_of(g, hix);
     uint32_t r0 = row_of(g, loy), r1 = row_of(g, hiy);
     const uint32_t cols = g->def.cols;
@@ -285,7 +299,8 @@ uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t ca
         fits = false;
         n += count_hits(entries, lo, hi, box);
     }
-    if (!fits || n > cap) return n;
+    if (!fits || n > cap)
+        return n;
     if (n <= CLV_GRID_SMALL_SORT) {
         insertion_sort(out, n);
     } else {

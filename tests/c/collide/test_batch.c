@@ -28,8 +28,8 @@ static clv_capsule rnd_capsule(int style, float scale) {
     c.a = clv_v2(rnd_coord(style, scale), rnd_coord(style, scale));
     c.b = (rnd_u32() % 8u == 0) ? c.a : clv_v2(rnd_coord(style, scale), rnd_coord(style, scale));
     c.r = (rnd_u32() % 10u == 0) ? 0.0f
-          : style == 0          ? (float)(rnd_u32() % 6u)
-                                : rnd_f(0.0f, scale * 0.3f);
+          : style == 0           ? (float)(rnd_u32() % 6u)
+                                 : rnd_f(0.0f, scale * 0.3f);
     return c;
 }
 
@@ -53,7 +53,8 @@ static void test_circles_agree(void) {
         uint32_t k = 0;
         for (uint32_t i = 0; i < n; i++) {
             clv_circle c = {{x[i], y[i]}, r[i]};
-            if (!clv_overlap_circle_capsule(&c, &cap)) continue;
+            if (!clv_overlap_circle_capsule(&c, &cap))
+                continue;
             wrong += (k >= m || out[k] != i);
             k++;
         }
@@ -87,7 +88,8 @@ static void test_capsules_agree(void) {
         uint32_t k = 0;
         for (uint32_t i = 0; i < n; i++) {
             clv_capsule c = {{ax[i], ay[i]}, {bx[i], by[i]}, r[i]};
-            if (!clv_overlap_capsule_capsule(&cap, &c)) continue;
+            if (!clv_overlap_capsule_capsule(&cap, &c))
+                continue;
             wrong += (k >= m || out[k] != i);
             k++;
         }

@@ -41,7 +41,8 @@ typedef struct counter {
 
 static void *count_alloc(size_t size, void *user) {
     counter *c = user;
-    if (c->fail) return NULL;
+    if (c->fail)
+        return NULL;
     c->live += size;
     c->allocs++;
     return malloc(size);
@@ -87,11 +88,16 @@ static void test_matches_brute_force(void) {
             x[i] = rnd_f(-700.0f, 1700.0f);
             y[i] = rnd_f(-500.0f, 1100.0f);
             r[i] = rnd_f(0.0f, 30.0f);
-            if (kind == 0) r[i] = rnd_f(48.0f, 400.0f);
-            if (kind == 1) x[i] = -500.0f + 48.0f * (float)(rnd_u32() % 41u);
-            if (kind == 2) y[i] = -300.0f + 48.0f * (float)(rnd_u32() % 26u);
-            if (kind == 3) r[i] = 0.0f;
-            if (kind == 4) x[i] = rnd_f(-1e5f, 1e5f);
+            if (kind == 0)
+                r[i] = rnd_f(48.0f, 400.0f);
+            if (kind == 1)
+                x[i] = -500.0f + 48.0f * (float)(rnd_u32() % 41u);
+            if (kind == 2)
+                y[i] = -300.0f + 48.0f * (float)(rnd_u32() % 26u);
+            if (kind == 3)
+                r[i] = 0.0f;
+            if (kind == 4)
+                x[i] = rnd_f(-1e5f, 1e5f);
             if (kind == 5 && i > 0) {
                 x[i] = x[i - 1];
                 y[i] = y[i - 1];
@@ -103,18 +109,21 @@ static void test_matches_brute_force(void) {
         for (int q = 0; q < QUERIES; q++) {
             float cx = rnd_f(-800.0f, 1800.0f), cy = rnd_f(-600.0f, 1200.0f);
             float hw = rnd_f(0.0f, 120.0f), hh = rnd_f(0.0f, 120.0f);
-            if (q % 50 == 0) hw = hh = 5000.0f; /* everything */
-            if (q % 50 == 1) hw = hh = 0.0f;    /* a point */
+            if (q % 50 == 0)
+                hw = hh = 5000.0f; /* everything */
+            if (q % 50 == 1)
+                hw = hh = 0.0f; /* a point */
             clv_aabb box = {{cx - hw, cy - hh}, {cx + hw, cy + hh}};
             uint32_t k = brute(x, y, r, n, box, want);
             uint32_t m = clv_grid_query(g, box, got, N);
             total += k;
-            if (m != k || memcmp(got, want, k * sizeof(uint32_t)) != 0) mismatches++;
+            if (m != k || memcmp(got, want, k * sizeof(uint32_t)) != 0)
+                mismatches++;
         }
         CHECK(cnt.allocs == allocs_before); /* building and querying never allocate */
     }
-    printf("broadphase: %ld candidates over %d queries per scene, %ld mismatches\n", total,
-           QUERIES, mismatches);
+    printf("broadphase: %ld candidates over %d queries per scene, %ld mismatches\n", total, QUERIES,
+           mismatches);
     CHECK(mismatches == 0);
     CHECK(total > 10000); /* the scenes are not trivially empty */
     clv_grid_destroy(g);
@@ -143,7 +152,8 @@ static void test_order_is_ascending_and_unique(void) {
     uint32_t n = clv_grid_query(g, box, out, N);
     CHECK(n > 100);
     int ascending = 1;
-    for (uint32_t i = 1; i < n; i++) ascending &= out[i - 1] < out[i];
+    for (uint32_t i = 1; i < n; i++)
+        ascending &= out[i - 1] < out[i];
     CHECK(ascending);
     clv_grid_destroy(g);
 }

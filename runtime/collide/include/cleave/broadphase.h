@@ -77,8 +77,7 @@ void clv_grid_destroy(clv_grid *grid);
 /// Replaces the grid's content by entities 0..count-1 with centres (x[i], y[i]) and radii
 /// r[i] (finite, r >= 0). Returns false, leaving the grid empty, when count exceeds the
 /// capacity or an argument is NULL while count > 0. Never allocates.
-bool clv_grid_build(clv_grid *grid, const float *x, const float *y, const float *r,
-                    uint32_t count);
+bool clv_grid_build(clv_grid *grid, const float *x, const float *y, const float *r, uint32_t count);
 
 /// Number of entities of the last build.
 uint32_t clv_grid_count(const clv_grid *grid);
