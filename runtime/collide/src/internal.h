@@ -4,11 +4,27 @@
 
 #include "cleave/collide.h"
 
-/* `a < b ? a : b` (not fminf) so that gcc emits minss/maxss instead of a libm call. */
+#include <math.h>
+#if defined(__SSE__) || defined(_M_X64)
+#include <xmmintrin.h>
+#endif
+
+/* min and max without a branch: at -O2 without fast-math, gcc turns fminf into a libm call
+ * and a clamp written with ?: into jumps, which mispredict on unpredictable pairs. minss and
+ * maxss return the second operand when the first is not less (greater): the same as ?: here. */
+#if defined(__SSE__) || defined(_M_X64)
+static inline float clv_minf(float a, float b) {
+    return _mm_cvtss_f32(_mm_min_ss(_mm_set_ss(a), _mm_set_ss(b)));
+}
+static inline float clv_maxf(float a, float b) {
+    return _mm_cvtss_f32(_mm_max_ss(_mm_set_ss(a), _mm_set_ss(b)));
+}
+#else
 static inline float clv_minf(float a, float b) { return a < b ? a : b; }
 static inline float clv_maxf(float a, float b) { return a > b ? a : b; }
+#endif
 static inline float clv_clampf(float x, float lo, float hi) { return clv_minf(clv_maxf(x, lo), hi); }
-static inline float clv_absf(float a) { return a < 0.0f ? -a : a; }
+static inline float clv_absf(float a) { return fabsf(a); }
 
 static inline clv_vec2 clv_sub(clv_vec2 a, clv_vec2 b) { return clv_v2(a.x - b.x, a.y - b.y); }
 static inline clv_vec2 clv_add(clv_vec2 a, clv_vec2 b) { return clv_v2(a.x + b.x, a.y + b.y); }

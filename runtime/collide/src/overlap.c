@@ -13,25 +13,51 @@ static inline float dist2_point_segment(clv_vec2 p, clv_vec2 a, clv_vec2 b) {
     return clv_dot(q, q);
 }
 
-/* true when the segments cross at a point interior to both (every other kind of intersection
- * puts an endpoint of one on the other, which the endpoint distances see). */
-static inline bool segments_cross(clv_vec2 a0, clv_vec2 a1, clv_vec2 b0, clv_vec2 b1) {
-    clv_vec2 da = clv_sub(a1, a0), db = clv_sub(b1, b0);
-    float o1 = clv_cross(da, clv_sub(b0, a0));
-    float o2 = clv_cross(da, clv_sub(b1, a0));
-    float o3 = clv_cross(db, clv_sub(a0, b0));
-    float o4 = clv_cross(db, clv_sub(a1, b0));
-    bool ab = ((o1 < 0.0f) & (o2 > 0.0f)) | ((o1 > 0.0f) & (o2 < 0.0f));
-    bool ba = ((o3 < 0.0f) & (o4 > 0.0f)) | ((o3 > 0.0f) & (o4 < 0.0f));
-    return ab & ba;
-}
-
-/* Squared distance between two segments; symmetric in the pair of segments. */
+/* Squared distance between segments a0..a1 and b0..b1; symmetric in the two segments.
+ * Four lanes, each an end of one segment against the other segment: lane i measures p[i]
+ * against s[i] + t*d[i]. The same lanes' cross products tell whether the segments cross at a
+ * point interior to both (every other kind of intersection puts an end of one on the other,
+ * which the end distances see). With SSE the four lanes are one vector. */
+#if defined(__SSE__) || defined(_M_X64)
 static inline float dist2_segment_segment(clv_vec2 a0, clv_vec2 a1, clv_vec2 b0, clv_vec2 b1) {
-    float d = clv_minf(clv_minf(dist2_point_segment(a0, b0, b1), dist2_point_segment(a1, b0, b1)),
-                       clv_minf(dist2_point_segment(b0, a0, a1), dist2_point_segment(b1, a0, a1)));
-    return segments_cross(a0, a1, b0, b1) ? 0.0f : d;
+    clv_vec2 da = clv_sub(a1, a0), db = clv_sub(b1, b0);
+    __m128 wx = _mm_sub_ps(_mm_setr_ps(a0.x, a1.x, b0.x, b1.x), _mm_setr_ps(b0.x, b0.x, a0.x, a0.x));
+    __m128 wy = _mm_sub_ps(_mm_setr_ps(a0.y, a1.y, b0.y, b1.y), _mm_setr_ps(b0.y, b0.y, a0.y, a0.y));
+    __m128 dx = _mm_setr_ps(db.x, db.x, da.x, da.x), dy = _mm_setr_ps(db.y, db.y, da.y, da.y);
+    __m128 len2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
+    __m128 dot = _mm_add_ps(_mm_mul_ps(wx, dx), _mm_mul_ps(wy, dy));
+    __m128 t = _mm_div_ps(dot, _mm_max_ps(len2, _mm_set1_ps(1e-30f)));
+    t = _mm_min_ps(_mm_max_ps(t, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+    __m128 qx = _mm_sub_ps(wx, _mm_mul_ps(t, dx)), qy = _mm_sub_ps(wy, _mm_mul_ps(t, dy));
+    __m128 d2 = _mm_add_ps(_mm_mul_ps(qx, qx), _mm_mul_ps(qy, qy));
+    __m128 o = _mm_sub_ps(_mm_mul_ps(dx, wy), _mm_mul_ps(dy, wx));
+    /* Lanes 0,1 and 2,3 multiplied pairwise: both products negative means a crossing. */
+    __m128 side = _mm_mul_ps(o, _mm_shuffle_ps(o, o, _MM_SHUFFLE(2, 3, 0, 1)));
+    bool cross = _mm_movemask_ps(_mm_cmplt_ps(side, _mm_setzero_ps())) == 0xF;
+    __m128 m = _mm_min_ps(d2, _mm_shuffle_ps(d2, d2, _MM_SHUFFLE(2, 3, 0, 1)));
+    m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    return cross ? 0.0f : _mm_cvtss_f32(m);
 }
+#else
+static inline float dist2_segment_segment(clv_vec2 a0, clv_vec2 a1, clv_vec2 b0, clv_vec2 b1) {
+    clv_vec2 da = clv_sub(a1, a0), db = clv_sub(b1, b0);
+    const float px[4] = {a0.x, a1.x, b0.x, b1.x}, py[4] = {a0.y, a1.y, b0.y, b1.y};
+    const float sx[4] = {b0.x, b0.x, a0.x, a0.x}, sy[4] = {b0.y, b0.y, a0.y, a0.y};
+    const float dx[4] = {db.x, db.x, da.x, da.x}, dy[4] = {db.y, db.y, da.y, da.y};
+    float d2[4], o[4];
+    for (int i = 0; i < 4; i++) {
+        float wx = px[i] - sx[i], wy = py[i] - sy[i];
+        float len2 = dx[i] * dx[i] + dy[i] * dy[i];
+        float t = clv_clampf((wx * dx[i] + wy * dy[i]) / clv_maxf(len2, 1e-30f), 0.0f, 1.0f);
+        float qx = wx - t * dx[i], qy = wy - t * dy[i];
+        d2[i] = qx * qx + qy * qy;
+        o[i] = dx[i] * wy - dy[i] * wx;
+    }
+    bool cross = (o[0] * o[1] < 0.0f) & (o[2] * o[3] < 0.0f);
+    float d = clv_minf(clv_minf(d2[0], d2[1]), clv_minf(d2[2], d2[3]));
+    return cross ? 0.0f : d;
+}
+#endif
 
 bool clv_overlap_point_point(clv_vec2 a, clv_vec2 b) {
     (void)a;
@@ -147,22 +173,20 @@ bool clv_overlap_aabb_aabb(const clv_aabb *a, const clv_aabb *b) {
            (clv_maxf(a->min.y, b->min.y) < clv_minf(a->max.y, b->max.y));
 }
 
-/* Half width of box (u, h) projected on axis n. */
-static inline float box_extent(clv_vec2 u, clv_vec2 h, clv_vec2 n) {
-    return h.x * clv_absf(clv_dot(u, n)) + h.y * clv_absf(clv_dot(clv_perp(u), n));
-}
-
-/* Open boxes (centre, axis, half extents) overlap when no axis of either separates them. */
+/* Open boxes (centre c, unit x axis u, half extents h) overlap when no axis of either
+ * separates them. r[i][j] = (axis i of a) . (axis j of b); the test reads the same with a and b
+ * exchanged (r becomes its transpose and t changes sign), so it is exactly symmetric. */
 static bool boxes_overlap(clv_vec2 ca, clv_vec2 ua, clv_vec2 ha, clv_vec2 cb, clv_vec2 ub,
                           clv_vec2 hb) {
-    clv_vec2 d = clv_sub(cb, ca);
-    clv_vec2 axes[4] = {ua, clv_perp(ua), ub, clv_perp(ub)};
-    bool overlap = (ha.x > 0.0f) & (ha.y > 0.0f) & (hb.x > 0.0f) & (hb.y > 0.0f);
-    for (int i = 0; i < 4; i++) {
-        float ext = box_extent(ua, ha, axes[i]) + box_extent(ub, hb, axes[i]);
-        overlap &= clv_absf(clv_dot(d, axes[i])) < ext;
-    }
-    return overlap;
+    clv_vec2 va = clv_perp(ua), vb = clv_perp(ub), d = clv_sub(cb, ca);
+    float r00 = clv_absf(clv_dot(ua, ub)), r01 = clv_absf(clv_dot(ua, vb));
+    float r10 = clv_absf(clv_dot(va, ub)), r11 = clv_absf(clv_dot(va, vb));
+    bool sep_a = (clv_absf(clv_dot(d, ua)) >= ha.x + (hb.x * r00 + hb.y * r01)) |
+                 (clv_absf(clv_dot(d, va)) >= ha.y + (hb.x * r10 + hb.y * r11));
+    bool sep_b = (clv_absf(clv_dot(d, ub)) >= hb.x + (ha.x * r00 + ha.y * r10)) |
+                 (clv_absf(clv_dot(d, vb)) >= hb.y + (ha.x * r01 + ha.y * r11));
+    bool open = (ha.x > 0.0f) & (ha.y > 0.0f) & (hb.x > 0.0f) & (hb.y > 0.0f);
+    return open & !sep_a & !sep_b;
 }
 
 bool clv_overlap_aabb_obb(const clv_aabb *a, const clv_obb *b) {
