@@ -327,11 +327,15 @@ void clv_rot_cache_init(clv_rot_cache *cache, const clv_capsule *local) {
 
 clv_capsule clv_rot_cache_get(clv_rot_cache *cache, uint32_t step) {
     step &= CLV_ROT_STEPS - 1u;
+    /* Scan every slot without an early exit: which slot holds a facing is unpredictable, a
+     * hit-or-miss branch is not. */
+    int slot = -1;
     for (int i = 0; i < CLV_ROT_CACHE_SLOTS; i++) {
-        if (cache->key[i] == step) {
-            clv_capsule w = {cache->a[i], cache->b[i], cache->local.r};
-            return w;
-        }
+        slot = cache->key[i] == step ? i : slot;
+    }
+    if (slot >= 0) {
+        clv_capsule w = {cache->a[slot], cache->b[slot], cache->local.r};
+        return w;
     }
     clv_capsule w = clv_rotate_capsule_step(&cache->local, step);
     uint32_t i = cache->next;
