@@ -1,0 +1,460 @@
+/* cleave hit: weapons, hit rules and a deterministic arena for 2D melee games.
+ *
+ * The important parts, in the order a game meets them:
+ *
+ * 1. A WEAPON holds named ATTACKS; an attack is a number of frames, and each frame a list of
+ *    HITBOXES in weapon-local space (the attacker at (0,0), facing +x). Build one with
+ *    clv_weapon_create(), clv_weapon_add_attack() and clv_weapon_add_hitbox(); every call
+ *    validates its definition and, on error, fills a clv_hit_diag naming the field.
+ * 2. An ARENA owns everything that changes: entities with hurtboxes, attacks in progress, the
+ *    hit bookkeeping of each swing, timers and status effects. clv_arena_add_weapon() copies a
+ *    weapon into it; clv_arena_start_attack() swings one from an owner's pose.
+ * 3. clv_arena_step() advances one fixed 60 Hz frame in the order documented in
+ *    docs/hit-rules.md; afterwards clv_arena_hits(), clv_arena_misses() and clv_arena_ticks()
+ *    give that frame's events, in a deterministic order.
+ * 4. clv_arena_snapshot() / clv_arena_restore() copy the whole mutable state into a byte buffer
+ *    and back (rollback netcode, tests); clv_arena_hash() digests it into 64 bits.
+ *
+ * Conventions are those of cleave/collide.h: world units, +y down, radians, an angle rotates
+ * +x toward +y. Time is counted in frames. Ids are handles with a generation counter: a handle
+ * to a removed object is refused with CLV_HIT_ERR_STALE_ID, never dereferenced.
+ * No function keeps a pointer it was given; no global state; all memory comes from the
+ * allocator of the owning object and is returned by its destroy function.
+ */
+#ifndef CLEAVE_HIT_H
+#define CLEAVE_HIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cleave/collide.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Longest name (hitbox id, attack name, effect name) in bytes, including the final NUL.
+#define CLV_HIT_NAME_MAX 32
+/// Most hurtboxes one entity may have.
+#define CLV_MAX_HURTBOXES 4
+/// Most status effects one hitbox may apply.
+#define CLV_HITBOX_MAX_EFFECTS 4
+/// Most status effects running on one entity at once (the oldest is replaced when full).
+#define CLV_ENTITY_MAX_EFFECTS 8
+/// Longest attack, in frames.
+#define CLV_ATTACK_MAX_FRAMES 65535
+/// A hitlag or hitstun field set to this is computed from the hit (see docs/hit-rules.md).
+#define CLV_FRAMES_AUTO (-1)
+/// The group value of a hitbox that forms a group of its own (it never shares a hit).
+#define CLV_GROUP_NONE (-1)
+
+/// Result of every fallible call. 0 is success.
+typedef enum clv_hit_status {
+    CLV_HIT_OK = 0,
+    CLV_HIT_ERR_NULL = 1,        ///< a required pointer argument is NULL
+    CLV_HIT_ERR_NUMBER = 2,      ///< a number is NaN, infinite or out of its range
+    CLV_HIT_ERR_SHAPE = 3,       ///< a shape is of a refused type or invalid
+    CLV_HIT_ERR_NAME = 4,        ///< a name is empty, too long or already used
+    CLV_HIT_ERR_INDEX = 5,       ///< an attack, frame or hitbox index is out of range
+    CLV_HIT_ERR_STALE_ID = 6,    ///< an id names nothing (removed, ended or never made)
+    CLV_HIT_ERR_NO_MEMORY = 7,   ///< the allocator returned NULL; nothing was changed
+    CLV_HIT_ERR_SNAPSHOT = 8,    ///< a snapshot buffer is too small, corrupt or incompatible
+    CLV_HIT_ERR_ENUM = 9         ///< an enumeration value is out of range
+} clv_hit_status;
+
+/// Where and why a call failed. Fields that do not apply are -1 (indices) or "" (strings).
+/// message reads like "attack 'swing' frame 6 hitbox 2 ('blade'): radius must be >= 0 (got -3)".
+typedef struct clv_hit_diag {
+    clv_hit_status code;
+    int32_t attack;  ///< attack index in the weapon, or -1
+    int32_t frame;   ///< first frame concerned, or -1
+    int32_t hitbox;  ///< position of the hitbox in its frame's list (0-based), or -1
+    char field[32];  ///< the offending field, e.g. "shape.r", "max_hits"
+    char message[224];
+} clv_hit_diag;
+
+/// A short, lowercase name for a status ("stale id").
+const char *clv_hit_status_name(clv_hit_status status);
+
+/// Allocator hook. alloc returns size bytes aligned for any type, or NULL; free receives the
+/// size that was asked for. Leave both NULL for malloc/free.
+typedef struct clv_allocator {
+    void *(*alloc)(size_t size, void *ctx);
+    void (*free)(void *ptr, size_t size, void *ctx);
+    void *ctx;
+} clv_allocator;
+
+/* ------------------------------------------------------------------------------------------
+ * Weapons
+ * ------------------------------------------------------------------------------------------ */
+
+/// How a hit pushes its target. The result is divided by the target's weight.
+typedef enum clv_knockback_kind {
+    CLV_KNOCKBACK_NONE = 0,    ///< no push
+    CLV_KNOCKBACK_FIXED = 1,   ///< vector (weapon-local), turned with the attacker's pose
+    CLV_KNOCKBACK_SCALING = 2, ///< base + growth * damage along angle (weapon-local radians)
+    CLV_KNOCKBACK_RADIAL = 3   ///< base + growth * damage away from the hitbox (contact normal)
+} clv_knockback_kind;
+
+/// Knockback of a hitbox. Speeds are world units per frame.
+typedef struct clv_knockback {
+    clv_knockback_kind kind;
+    clv_vec2 vector; ///< FIXED: the velocity given to a weight-1 target, weapon-local
+    float angle;     ///< SCALING: launch direction, weapon-local radians
+    float base;      ///< SCALING, RADIAL: speed at 0 damage, >= 0
+    float growth;    ///< SCALING, RADIAL: extra speed per point of the hit's damage, >= 0
+} clv_knockback;
+
+/// A status effect a hitbox applies (bleed, burn, slow...). C keeps its timer and emits a tick
+/// every period frames while it lasts; a tick of a damaging effect removes magnitude hp.
+typedef struct clv_effect_def {
+    char name[CLV_HIT_NAME_MAX]; ///< non-empty; the same name on a target refreshes the effect
+    int32_t duration;            ///< frames it lasts, >= 1
+    int32_t period;              ///< frames between ticks, 1..duration
+    float magnitude;             ///< per tick (hp for a damaging effect), finite, >= 0
+    bool damages;                ///< ticks remove magnitude hp
+} clv_effect_def;
+
+/// One hitbox of one or more frames of an attack.
+typedef struct clv_hitbox_def {
+    char id[CLV_HIT_NAME_MAX];   ///< non-empty name, e.g. "blade"; unique within a frame
+    clv_shape shape;             ///< capsule, circle or obb in weapon-local space
+    int32_t group;               ///< >= 0 shares hits with the same group; CLV_GROUP_NONE alone
+    float damage;                ///< >= 0
+    clv_knockback knockback;
+    int32_t max_hits;            ///< distinct targets damaged per frame, 0 = no limit
+    bool knockback_ignores_hit_count; ///< targets beyond max_hits are still pushed
+    int32_t hitlag;              ///< frames both sides freeze, or CLV_FRAMES_AUTO
+    float hitlag_scale;          ///< multiplier of the automatic hitlag, >= 0 (default 1)
+    int32_t hitstun;             ///< frames the target stays stunned, or CLV_FRAMES_AUTO
+    int32_t priority;            ///< higher wins over list order; equal falls back to order
+    bool sweep;                  ///< cover the path from the previous frame (default true)
+    int32_t effect_count;        ///< 0..CLV_HITBOX_MAX_EFFECTS
+    clv_effect_def effects[CLV_HITBOX_MAX_EFFECTS];
+} clv_hitbox_def;
+
+/// An attack of a weapon: its length and its per-swing rules.
+typedef struct clv_attack_def {
+    char name[CLV_HIT_NAME_MAX]; ///< non-empty, unique in the weapon, e.g. "swing"
+    int32_t frames;              ///< length, 1..CLV_ATTACK_MAX_FRAMES
+    int32_t max_targets;         ///< distinct targets one swing may hit, 0 = no limit
+    int32_t rehit;               ///< frames before a group may hit a target again, 0 = once
+    int32_t lockout;             ///< frames a hit target is immune to the swing's other groups
+} clv_attack_def;
+
+/// Options of a new weapon.
+typedef struct clv_weapon_def {
+    char name[CLV_HIT_NAME_MAX]; ///< may be empty
+    clv_allocator allocator;
+} clv_weapon_def;
+
+/// An editable weapon. Copy it into an arena with clv_arena_add_weapon().
+typedef struct clv_weapon clv_weapon;
+
+/// Defaults: a circle of radius 8 at the origin, group 0, damage 1, no knockback, no limits,
+/// automatic hitlag (scale 1) and hitstun, priority 0, sweep on, no effects.
+clv_hitbox_def clv_default_hitbox_def(void);
+/// Defaults: frames 1, no target limit, rehit 0 (once per swing), lockout 0. Name empty.
+clv_attack_def clv_default_attack_def(void);
+/// Defaults: an effect named "", duration 60, period 10, magnitude 1, damaging.
+clv_effect_def clv_default_effect_def(void);
+/// Defaults: empty name, malloc/free.
+clv_weapon_def clv_default_weapon_def(void);
+
+/// Checks a hitbox definition alone; returns CLV_HIT_OK or fills diag (may be NULL).
+clv_hit_status clv_hitbox_def_check(const clv_hitbox_def *def, clv_hit_diag *diag);
+/// Checks an attack definition alone (not the uniqueness of its name).
+clv_hit_status clv_attack_def_check(const clv_attack_def *def, clv_hit_diag *diag);
+
+/// A new empty weapon, or NULL (diag says why). def may be NULL for the defaults.
+clv_weapon *clv_weapon_create(const clv_weapon_def *def, clv_hit_diag *diag);
+/// Frees the weapon and everything it owns. NULL is ignored.
+void clv_weapon_destroy(clv_weapon *weapon);
+/// Appends an attack; *out_index (may be NULL) receives its index (0, 1, ...).
+clv_hit_status clv_weapon_add_attack(clv_weapon *weapon, const clv_attack_def *def,
+                                     int32_t *out_index, clv_hit_diag *diag);
+/// Appends a hitbox to frames first..last (0-based, inclusive) of an attack. In each frame the
+/// hitboxes keep the order they were added in: that order is their precedence.
+clv_hit_status clv_weapon_add_hitbox(clv_weapon *weapon, int32_t attack, int32_t first_frame,
+                                     int32_t last_frame, const clv_hitbox_def *def,
+                                     clv_hit_diag *diag);
+/// Index of the attack named name, or -1.
+int32_t clv_weapon_find_attack(const clv_weapon *weapon, const char *name);
+/// Number of attacks.
+int32_t clv_weapon_attack_count(const clv_weapon *weapon);
+/// Number of hitboxes active on one frame of an attack (0 for bad indices).
+int32_t clv_weapon_frame_hitbox_count(const clv_weapon *weapon, int32_t attack, int32_t frame);
+
+/* ------------------------------------------------------------------------------------------
+ * Arena
+ * ------------------------------------------------------------------------------------------ */
+
+/// Handle of an entity. index1 is the slot + 1 (0 is the null id); gen counts slot reuse.
+typedef struct clv_entity_id {
+    uint32_t index1;
+    uint16_t gen;
+} clv_entity_id;
+
+/// Handle of an attack in progress; same scheme as clv_entity_id.
+typedef struct clv_attack_id {
+    uint32_t index1;
+    uint16_t gen;
+} clv_attack_id;
+
+/// Index of a weapon copied into an arena (weapons are never removed).
+typedef struct clv_weapon_id {
+    uint32_t index1;
+} clv_weapon_id;
+
+/// How an entity takes hits.
+typedef enum clv_hurt_state {
+    CLV_HURT_NORMAL = 0,     ///< hits land
+    CLV_HURT_INVINCIBLE = 1, ///< hits connect and are used up; no damage, push, stun or effect
+    CLV_HURT_INTANGIBLE = 2  ///< hits pass through and stay available
+} clv_hurt_state;
+
+/// Why a candidate did not become a hit. Every rejected candidate gets exactly one.
+typedef enum clv_miss_reason {
+    CLV_MISS_OUT_OF_REACH = 0, ///< the shapes do not overlap (near misses, see miss_margin)
+    CLV_MISS_TEAM = 1,         ///< target is the owner or on the owner's team
+    CLV_MISS_DEAD = 2,         ///< target has no hp left
+    CLV_MISS_INTANGIBLE = 3,   ///< target is intangible
+    CLV_MISS_REHIT = 4,        ///< this group already hit this target (rehit pending)
+    CLV_MISS_LOCKOUT = 5,      ///< another group of the swing hit this target too recently
+    CLV_MISS_PRECEDENCE = 6,   ///< a hitbox of higher precedence in the same group won
+    CLV_MISS_MAX_HITS = 7,     ///< the hitbox already damaged max_hits targets this frame
+    CLV_MISS_MAX_TARGETS = 8,  ///< the swing already hit max_targets targets
+    CLV_MISS_REASON_COUNT = 9
+} clv_miss_reason;
+
+/// A short lowercase name of a reason ("max_hits").
+const char *clv_miss_reason_name(clv_miss_reason reason);
+
+/// Options of a new arena.
+typedef struct clv_arena_def {
+    clv_allocator allocator;
+    int32_t entity_capacity;  ///< slots reserved up front (grows when needed), >= 0
+    float miss_margin;        ///< record OUT_OF_REACH misses closer than this, >= 0; 0 = off
+    /// Optional clock for clv_arena_profile (nanoseconds, any origin). NULL = no profiling.
+    uint64_t (*clock_ns)(void *ctx);
+    void *clock_ctx;
+} clv_arena_def;
+
+/// Defaults: malloc/free, capacity 64, miss_margin 0, no clock.
+clv_arena_def clv_default_arena_def(void);
+
+/// An entity to spawn.
+typedef struct clv_entity_def {
+    clv_vec2 position;
+    clv_vec2 velocity;       ///< units per frame
+    float weight;            ///< > 0; knockback is divided by it
+    float friction;          ///< >= 0, speed lost per frame
+    float hp;                ///< > 0
+    int32_t team;            ///< targets on the attacker's team are refused
+    clv_hurt_state state;
+    int32_t hurtbox_count;   ///< 0..CLV_MAX_HURTBOXES
+    clv_shape hurtboxes[CLV_MAX_HURTBOXES]; ///< relative to position, not rotated; any type
+    uint64_t user;           ///< the game's tag, kept and returned as is
+} clv_entity_def;
+
+/// Defaults: at the origin, at rest, weight 1, friction 0, hp 100, team 0, normal, one circle
+/// hurtbox of radius 8, user 0.
+clv_entity_def clv_default_entity_def(void);
+
+/// The state of an entity (read with clv_arena_entity()).
+typedef struct clv_entity_info {
+    clv_vec2 position;
+    clv_vec2 velocity;
+    float weight;
+    float friction;
+    float hp;
+    float damage_taken;     ///< total damage received
+    int32_t team;
+    clv_hurt_state state;
+    int32_t state_frames;   ///< frames until state returns to normal, 0 = until changed
+    bool alive;             ///< hp > 0
+    int32_t hitlag;         ///< frames it stays frozen
+    int32_t hitstun;        ///< frames of stun left
+    int32_t effect_count;
+    int32_t hurtbox_count;
+    uint64_t user;
+} clv_entity_info;
+
+/// Starting an attack: which one, by whom, from where.
+typedef struct clv_attack_start_def {
+    clv_weapon_id weapon;
+    int32_t attack;       ///< index in the weapon (clv_arena_find_attack)
+    clv_entity_id owner;  ///< must be alive; its team is the swing's team
+    clv_vec2 position;    ///< pose origin (an offset from the owner when follow_owner)
+    float facing;         ///< radians
+    bool mirror;          ///< flip weapon-local y before turning (a side view facing left)
+    bool follow_owner;    ///< the pose moves with the owner's position
+} clv_attack_start_def;
+
+/// Defaults: no weapon, attack 0, no owner, pose at the origin facing +x, no mirror, follow.
+clv_attack_start_def clv_default_attack_start_def(void);
+
+/// The state of an attack in progress.
+typedef struct clv_attack_info {
+    clv_weapon_id weapon;
+    int32_t attack;
+    clv_entity_id owner;
+    int32_t frame;         ///< current frame of the attack, -1 before its first step
+    int32_t elapsed;       ///< frames advanced so far (hitlag frames excluded)
+    int32_t targets_hit;   ///< distinct targets hit by this swing
+    clv_vec2 position;     ///< world pose of this frame
+    float facing;
+    bool mirror;
+} clv_attack_info;
+
+/// Flags of a hit event.
+enum {
+    CLV_HIT_FLAG_PUSH_ONLY = 1,  ///< beyond max_hits with knockback_ignores_hit_count: pushed only
+    CLV_HIT_FLAG_INVINCIBLE = 2, ///< target was invincible: connected, used up, nothing applied
+    CLV_HIT_FLAG_KILLED = 4      ///< this hit took the target's last hp
+};
+
+/// A hit of one frame.
+typedef struct clv_hit_event {
+    int64_t frame;          ///< arena frame (clv_arena_frame() after the step)
+    clv_attack_id attack;
+    clv_entity_id attacker;
+    clv_entity_id target;
+    clv_weapon_id weapon;
+    int32_t attack_index;   ///< attack in the weapon
+    int32_t attack_frame;   ///< frame of the attack
+    int32_t hitbox;         ///< position of the hitbox in that frame's list
+    int32_t group;
+    float damage;           ///< hp removed (0 for push-only and invincible hits)
+    clv_vec2 knockback;     ///< velocity given to the target
+    clv_vec2 point;         ///< contact point, world
+    float blade_t;          ///< where on the hitbox's segment, 0..1 (0 for circles and boxes)
+    int32_t hitlag;         ///< frames both sides freeze
+    int32_t hitstun;        ///< frames the target is stunned
+    uint32_t effects;       ///< bit i: the hitbox's effect i was applied
+    uint32_t flags;         ///< CLV_HIT_FLAG_*
+} clv_hit_event;
+
+/// A candidate that did not become a hit, and why.
+typedef struct clv_miss_record {
+    int64_t frame;
+    clv_attack_id attack;
+    clv_entity_id target;
+    int32_t attack_index;
+    int32_t attack_frame;
+    int32_t hitbox;         ///< position in the frame's list
+    int32_t group;
+    clv_miss_reason reason;
+    float distance;         ///< gap between the hitbox and the nearest hurtbox (0 when touching)
+} clv_miss_record;
+
+/// A status effect tick (or the end of an effect without a tick on its last frame).
+typedef struct clv_tick_event {
+    int64_t frame;
+    clv_entity_id target;
+    char name[CLV_HIT_NAME_MAX];
+    float magnitude;
+    float damage;          ///< hp removed by this tick
+    bool expired;          ///< the effect ended on this frame
+    bool killed;           ///< this tick took the target's last hp
+} clv_tick_event;
+
+/// Time spent in the last step, by phase, in the units of the def's clock_ns. Zeros without a
+/// clock. Counts are filled in every case.
+typedef struct clv_arena_profile {
+    uint64_t integrate;    ///< timers, movement, effects
+    uint64_t place;        ///< advancing attacks and placing hitboxes
+    uint64_t broadphase;
+    uint64_t narrowphase;
+    uint64_t rules;        ///< sort, filter, select, compute, apply, events
+    int64_t candidates;    ///< broadphase pairs
+    int64_t contacts;      ///< overlapping pairs
+} clv_arena_profile;
+
+/// An arena: entities, attacks, weapons, events. Opaque.
+typedef struct clv_arena clv_arena;
+
+/// A new arena, or NULL (diag says why). def may be NULL for the defaults.
+clv_arena *clv_arena_create(const clv_arena_def *def, clv_hit_diag *diag);
+/// Frees the arena and everything it owns. NULL is ignored.
+void clv_arena_destroy(clv_arena *arena);
+
+/// Copies a weapon (its current content) into the arena.
+clv_hit_status clv_arena_add_weapon(clv_arena *arena, const clv_weapon *weapon,
+                                    clv_weapon_id *out, clv_hit_diag *diag);
+/// Index of the attack called name in an arena weapon, or -1.
+int32_t clv_arena_find_attack(const clv_arena *arena, clv_weapon_id weapon, const char *name);
+/// The definition of a hitbox of an arena weapon (for event ids), or NULL for bad indices.
+const clv_hitbox_def *clv_arena_hitbox(const clv_arena *arena, clv_weapon_id weapon,
+                                       int32_t attack, int32_t frame, int32_t hitbox);
+
+/// Spawns an entity.
+clv_hit_status clv_arena_spawn(clv_arena *arena, const clv_entity_def *def, clv_entity_id *out,
+                               clv_hit_diag *diag);
+/// Removes an entity and ends its attacks.
+clv_hit_status clv_arena_remove(clv_arena *arena, clv_entity_id id);
+/// true when id names a spawned, not removed, entity (alive or not).
+bool clv_arena_entity_valid(const clv_arena *arena, clv_entity_id id);
+/// Reads an entity.
+clv_hit_status clv_arena_entity(const clv_arena *arena, clv_entity_id id, clv_entity_info *out);
+/// Moves an entity (finite coordinates).
+clv_hit_status clv_arena_set_position(clv_arena *arena, clv_entity_id id, clv_vec2 position);
+/// Sets an entity's velocity (finite, units per frame).
+clv_hit_status clv_arena_set_velocity(clv_arena *arena, clv_entity_id id, clv_vec2 velocity);
+/// Sets how an entity takes hits, for frames frames (>= 0; 0 = until changed again).
+clv_hit_status clv_arena_set_state(clv_arena *arena, clv_entity_id id, clv_hurt_state state,
+                                   int32_t frames);
+/// Sets hp (finite; <= 0 kills, > 0 revives).
+clv_hit_status clv_arena_set_hp(clv_arena *arena, clv_entity_id id, float hp);
+/// Replaces an entity's hurtboxes (count 0..CLV_MAX_HURTBOXES, valid shapes).
+clv_hit_status clv_arena_set_hurtboxes(clv_arena *arena, clv_entity_id id, const clv_shape *shapes,
+                                       int32_t count, clv_hit_diag *diag);
+/// Number of entity slots in use.
+int32_t clv_arena_entity_count(const clv_arena *arena);
+
+/// Starts an attack. Its first frame is active on the next clv_arena_step().
+clv_hit_status clv_arena_start_attack(clv_arena *arena, const clv_attack_start_def *def,
+                                      clv_attack_id *out, clv_hit_diag *diag);
+/// Moves an attack's pose (position is an offset from the owner when it follows the owner).
+clv_hit_status clv_arena_set_attack_pose(clv_arena *arena, clv_attack_id id, clv_vec2 position,
+                                         float facing, bool mirror);
+/// Ends an attack now.
+clv_hit_status clv_arena_cancel_attack(clv_arena *arena, clv_attack_id id);
+/// true while the attack runs (it ends after its last frame).
+bool clv_arena_attack_valid(const clv_arena *arena, clv_attack_id id);
+/// Reads an attack.
+clv_hit_status clv_arena_attack(const clv_arena *arena, clv_attack_id id, clv_attack_info *out);
+
+/// Advances one frame (see docs/hit-rules.md for the order). Returns CLV_HIT_ERR_NO_MEMORY when
+/// a candidate or event buffer could not grow: the frame is then left half done (restore a
+/// snapshot to recover). Buffers only grow, so a steady game stops allocating.
+clv_hit_status clv_arena_step(clv_arena *arena);
+/// Frames stepped so far.
+int64_t clv_arena_frame(const clv_arena *arena);
+
+/// Hit events of the last step, sorted by (attack, target, hitbox). Valid until the next step.
+const clv_hit_event *clv_arena_hits(const clv_arena *arena, int32_t *count);
+/// Miss records of the last step, in candidate order.
+const clv_miss_record *clv_arena_misses(const clv_arena *arena, int32_t *count);
+/// Status effect ticks of the last step, by entity id then effect slot.
+const clv_tick_event *clv_arena_ticks(const clv_arena *arena, int32_t *count);
+/// Timing and counts of the last step.
+clv_arena_profile clv_arena_last_profile(const clv_arena *arena);
+
+/// Bytes a snapshot of the current state needs.
+size_t clv_arena_snapshot_size(const clv_arena *arena);
+/// Writes the whole mutable state into buffer (capacity bytes); *written gets the size used.
+clv_hit_status clv_arena_snapshot(const clv_arena *arena, void *buffer, size_t capacity,
+                                  size_t *written);
+/// Restores a snapshot taken from an arena holding the same weapons (at least as many). Events
+/// of the last step are cleared. On error the arena is unchanged.
+clv_hit_status clv_arena_restore(clv_arena *arena, const void *buffer, size_t size);
+/// A 64-bit digest of the state (frame, entities, attacks, hit records); equal states give
+/// equal hashes in every build.
+uint64_t clv_arena_hash(const clv_arena *arena);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,717 @@
+/* The arena's lifetime, its weapons, entities and attacks (everything but the frame). */
+#include "hit_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+clv_arena_def clv_default_arena_def(void) {
+    clv_arena_def d;
+    memset(&d, 0, sizeof d);
+    d.entity_capacity = 64;
+    return d;
+}
+
+clv_entity_def clv_default_entity_def(void) {
+    clv_entity_def d;
+    memset(&d, 0, sizeof d);
+    d.weight = 1.0f;
+    d.hp = 100.0f;
+    d.state = CLV_HURT_NORMAL;
+    d.hurtbox_count = 1;
+    d.hurtboxes[0].type = CLV_CIRCLE;
+    d.hurtboxes[0].u.circle.r = 8.0f;
+    return d;
+}
+
+clv_attack_start_def clv_default_attack_start_def(void) {
+    clv_attack_start_def d;
+    memset(&d, 0, sizeof d);
+    d.follow_owner = true;
+    return d;
+}
+
+/* Grows the four per-entity arrays together, so they always share one capacity. */
+bool clv__entity_reserve(clv_arena *a, int32_t need) {
+    if (need <= a->ent_cap) {
+        return true;
+    }
+    int32_t c1 = a->ent_cap, c2 = a->ent_cap, c3 = a->ent_cap * CLV_ENTITY_MAX_EFFECTS,
+            c4 = a->ent_cap;
+    clv__entity *e = NULL;
+    clv__hurt *h = NULL;
+    clv__effect *f = NULL;
+    clv_aabb *b = NULL;
+    int32_t cap = need < 64 ? 64 : need;
+    if (cap < a->ent_cap * 2) {
+        cap = a->ent_cap * 2;
+    }
+    if (cap > INT32_MAX / CLV_ENTITY_MAX_EFFECTS) {
+        return false;
+    }
+    int32_t n1 = 0, n2 = 0, n3 = 0, n4 = 0;
+    bool ok = clv__reserve(&a->al, (void **)&e, &n1, cap, sizeof *e) &&
+              clv__reserve(&a->al, (void **)&h, &n2, cap, sizeof *h) &&
+              clv__reserve(&a->al, (void **)&f, &n3, cap * CLV_ENTITY_MAX_EFFECTS, sizeof *f) &&
+              clv__reserve(&a->al, (void **)&b, &n4, cap, sizeof *b);
+    if (!ok || n1 != n2 || n1 != n4 || n3 != n1 * CLV_ENTITY_MAX_EFFECTS) {
+        clv__free(&a->al, e, (size_t)n1 * sizeof *e);
+        clv__free(&a->al, h, (size_t)n2 * sizeof *h);
+        clv__free(&a->al, f, (size_t)n3 * sizeof *f);
+        clv__free(&a->al, b, (size_t)n4 * sizeof *b);
+        return false;
+    }
+    if (a->ent_cap > 0) {
+        memcpy(e, a->ent, (size_t)c1 * sizeof *e);
+        memcpy(h, a->hurt, (size_t)c2 * sizeof *h);
+        memcpy(f, a->fx, (size_t)c3 * sizeof *f);
+        memcpy(b, a->bounds, (size_t)c4 * sizeof *b);
+    }
+    clv__free(&a->al, a->ent, (size_t)c1 * sizeof *e);
+    clv__free(&a->al, a->hurt, (size_t)c2 * sizeof *h);
+    clv__free(&a->al, a->fx, (size_t)c3 * sizeof *f);
+    clv__free(&a->al, a->bounds, (size_t)c4 * sizeof *b);
+    a->ent = e;
+    a->hurt = h;
+    a->fx = f;
+    a->bounds = b;
+    a->ent_cap = n1;
+    return true;
+}
+
+clv_arena *clv_arena_create(const clv_arena_def *def, clv_hit_diag *diag) {
+    clv__diag_clear(diag);
+    clv_arena_def d = def != NULL ? *def : clv_default_arena_def();
+    if ((d.allocator.alloc == NULL) != (d.allocator.free == NULL)) {
+        clv__diag_set(diag, CLV_HIT_ERR_NULL, "allocator",
+                      "allocator needs both alloc and free, or neither");
+        return NULL;
+    }
+    if (d.entity_capacity < 0 || d.entity_capacity > (INT32_MAX / CLV_ENTITY_MAX_EFFECTS)) {
+        clv__diag_set(diag, CLV_HIT_ERR_NUMBER, "entity_capacity",
+                      "entity_capacity must be in 0..%d (got %d)",
+                      (int)(INT32_MAX / CLV_ENTITY_MAX_EFFECTS), (int)d.entity_capacity);
+        return NULL;
+    }
+    if (!clv__finite(d.miss_margin) || d.miss_margin < 0.0f) {
+        clv__diag_set(diag, CLV_HIT_ERR_NUMBER, "miss_margin",
+                      "miss_margin must be finite and >= 0 (got %g)", (double)d.miss_margin);
+        return NULL;
+    }
+    clv_arena *a = clv__alloc(&d.allocator, sizeof *a);
+    if (a == NULL) {
+        clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
+        return NULL;
+    }
+    memset(a, 0, sizeof *a);
+    a->al = d.allocator;
+    a->miss_margin = d.miss_margin;
+    a->clock_ns = d.clock_ns;
+    a->clock_ctx = d.clock_ctx;
+    if (d.entity_capacity > 0 && !clv__entity_reserve(a, d.entity_capacity)) {
+        clv_arena_destroy(a);
+        clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
+        return NULL;
+    }
+    return a;
+}
+
+static void weapon_free(clv_arena *a, clv__aweapon *w) {
+    clv__free(&a->al, w->attacks, (size_t)w->attack_count * sizeof *w->attacks);
+    clv__free(&a->al, w->frame_base, (size_t)w->attack_count * sizeof *w->frame_base);
+    clv__free(&a->al, w->frame_start, (size_t)(w->frame_total + 1) * sizeof *w->frame_start);
+    clv__free(&a->al, w->list, (size_t)w->list_count * sizeof *w->list);
+    clv__free(&a->al, w->boxes, (size_t)w->box_count * sizeof *w->boxes);
+    memset(w, 0, sizeof *w);
+}
+
+void clv_arena_destroy(clv_arena *a) {
+    if (a == NULL) {
+        return;
+    }
+    clv_allocator al = a->al;
+    for (int32_t i = 0; i < a->weapon_count; i++) {
+        weapon_free(a, &a->weapons[i]);
+    }
+    clv__free(&al, a->weapons, (size_t)a->weapon_cap * sizeof *a->weapons);
+    clv__free(&al, a->ent, (size_t)a->ent_cap * sizeof *a->ent);
+    clv__free(&al, a->hurt, (size_t)a->ent_cap * sizeof *a->hurt);
+    clv__free(&al, a->fx, (size_t)a->ent_cap * CLV_ENTITY_MAX_EFFECTS * sizeof *a->fx);
+    clv__free(&al, a->bounds, (size_t)a->ent_cap * sizeof *a->bounds);
+    clv__free(&al, a->att, (size_t)a->att_cap * sizeof *a->att);
+    clv__free(&al, a->rec, (size_t)a->rec_cap * sizeof *a->rec);
+    clv__free(&al, a->placed, (size_t)a->placed_cap * sizeof *a->placed);
+    clv__free(&al, a->cand, (size_t)a->cand_cap * sizeof *a->cand);
+    clv__free(&al, a->new_rec, (size_t)a->new_rec_cap * sizeof *a->new_rec);
+    clv__free(&al, a->scratch, (size_t)a->scratch_cap * sizeof *a->scratch);
+    clv__free(&al, a->hits, (size_t)a->hit_cap * sizeof *a->hits);
+    clv__free(&al, a->misses, (size_t)a->miss_cap * sizeof *a->misses);
+    clv__free(&al, a->ticks, (size_t)a->tick_cap * sizeof *a->ticks);
+    clv__free(&al, a, sizeof *a);
+}
+
+/* ---- weapons ---- */
+
+clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_weapon_id *out,
+                                    clv_hit_diag *diag) {
+    clv__diag_clear(diag);
+    if (a == NULL || src == NULL) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NULL, a == NULL ? "arena" : "weapon", "%s is NULL",
+                             a == NULL ? "arena" : "weapon");
+    }
+    if (src->attack_count == 0) {
+        return clv__diag_set(diag, CLV_HIT_ERR_INDEX, "attacks", "weapon has no attack");
+    }
+    if (!clv__reserve(&a->al, (void **)&a->weapons, &a->weapon_cap, a->weapon_count + 1,
+                      sizeof *a->weapons)) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
+    }
+    clv__aweapon w;
+    memset(&w, 0, sizeof w);
+    w.attack_count = src->attack_count;
+    int32_t frames = 0;
+    int64_t listed = 0;
+    for (int32_t i = 0; i < src->attack_count; i++) {
+        frames += src->attacks[i].frames;
+    }
+    for (int32_t i = 0; i < src->box_count; i++) {
+        listed += src->boxes[i].last - src->boxes[i].first + 1;
+    }
+    if (listed > INT32_MAX / 2) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "weapon too large");
+    }
+    w.frame_total = frames;
+    w.list_count = (int32_t)listed;
+    w.box_count = src->box_count;
+    w.attacks = clv__alloc(&a->al, (size_t)w.attack_count * sizeof *w.attacks);
+    w.frame_base = clv__alloc(&a->al, (size_t)w.attack_count * sizeof *w.frame_base);
+    w.frame_start = clv__alloc(&a->al, (size_t)(frames + 1) * sizeof *w.frame_start);
+    w.list = clv__alloc(&a->al, (size_t)w.list_count * sizeof *w.list);
+    w.boxes = clv__alloc(&a->al, (size_t)w.box_count * sizeof *w.boxes);
+    if (w.attacks == NULL || w.frame_base == NULL || w.frame_start == NULL || w.list == NULL ||
+        w.boxes == NULL) {
+        weapon_free(a, &w);
+        return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
+    }
+    memcpy(w.attacks, src->attacks, (size_t)w.attack_count * sizeof *w.attacks);
+    for (int32_t i = 0; i < w.box_count; i++) {
+        w.boxes[i].def = src->boxes[i].def;
+        w.boxes[i].group_key =
+            src->boxes[i].def.group == CLV_GROUP_NONE ? -1 - i : src->boxes[i].def.group;
+    }
+    /* Frame lists in insertion order: the order hitboxes were added is their precedence. */
+    int32_t f = 0, n = 0;
+    for (int32_t at = 0; at < w.attack_count; at++) {
+        w.frame_base[at] = f;
+        for (int32_t fr = 0; fr < w.attacks[at].frames; fr++, f++) {
+            w.frame_start[f] = n;
+            for (int32_t i = 0; i < src->box_count; i++) {
+                const clv__hitbox_entry *e = &src->boxes[i];
+                if (e->attack == at && e->first <= fr && fr <= e->last) {
+                    w.list[n++] = i;
+                }
+            }
+        }
+    }
+    w.frame_start[f] = n;
+    a->weapons[a->weapon_count] = w;
+    a->weapon_count++;
+    if (out != NULL) {
+        out->index1 = (uint32_t)a->weapon_count;
+    }
+    return CLV_HIT_OK;
+}
+
+static const clv__aweapon *weapon_get(const clv_arena *a, clv_weapon_id id) {
+    if (a == NULL || id.index1 == 0 || id.index1 > (uint32_t)a->weapon_count) {
+        return NULL;
+    }
+    return &a->weapons[id.index1 - 1];
+}
+
+int32_t clv_arena_find_attack(const clv_arena *a, clv_weapon_id weapon, const char *name) {
+    const clv__aweapon *w = weapon_get(a, weapon);
+    if (w == NULL || name == NULL) {
+        return -1;
+    }
+    for (int32_t i = 0; i < w->attack_count; i++) {
+        if (strncmp(w->attacks[i].name, name, CLV_HIT_NAME_MAX) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+const clv_hitbox_def *clv_arena_hitbox(const clv_arena *a, clv_weapon_id weapon, int32_t attack,
+                                       int32_t frame, int32_t hitbox) {
+    const clv__aweapon *w = weapon_get(a, weapon);
+    if (w == NULL || attack < 0 || attack >= w->attack_count || frame < 0 ||
+        frame >= w->attacks[attack].frames) {
+        return NULL;
+    }
+    int32_t f = w->frame_base[attack] + frame;
+    int32_t count = w->frame_start[f + 1] - w->frame_start[f];
+    if (hitbox < 0 || hitbox >= count) {
+        return NULL;
+    }
+    return &w->boxes[w->list[w->frame_start[f] + hitbox]].def;
+}
+
+/* ---- entities ---- */
+
+static int32_t entity_slot(const clv_arena *a, clv_entity_id id) {
+    if (a == NULL || id.index1 == 0 || id.index1 > (uint32_t)a->ent_count) {
+        return -1;
+    }
+    int32_t s = (int32_t)(id.index1 - 1);
+    if (!a->ent[s].used || a->ent[s].gen != id.gen) {
+        return -1;
+    }
+    return s;
+}
+
+void clv__entity_update_bounds(clv_arena *a, int32_t s) {
+    const clv__entity *e = &a->ent[s];
+    clv_aabb *b = &a->bounds[s];
+    if (!e->used || a->hurt[s].count == 0) {
+        /* touches nothing: the broadphase scans this array alone */
+        b->min = clv_v2(3.0e38f, 3.0e38f);
+        b->max = clv_v2(-3.0e38f, -3.0e38f);
+        return;
+    }
+    b->min.x = e->local_bounds.min.x + e->pos.x;
+    b->min.y = e->local_bounds.min.y + e->pos.y;
+    b->max.x = e->local_bounds.max.x + e->pos.x;
+    b->max.y = e->local_bounds.max.y + e->pos.y;
+}
+
+void clv__entity_refresh_bounds(clv_arena *a, int32_t s) {
+    const clv__hurt *h = &a->hurt[s];
+    clv_aabb *lb = &a->ent[s].local_bounds;
+    memset(lb, 0, sizeof *lb);
+    for (int32_t i = 0; i < h->count; i++) {
+        clv_aabb b = clv_shape_bounds(&h->shapes[i]);
+        if (i == 0) {
+            *lb = b;
+        } else {
+            lb->min.x = b.min.x < lb->min.x ? b.min.x : lb->min.x;
+            lb->min.y = b.min.y < lb->min.y ? b.min.y : lb->min.y;
+            lb->max.x = b.max.x > lb->max.x ? b.max.x : lb->max.x;
+            lb->max.y = b.max.y > lb->max.y ? b.max.y : lb->max.y;
+        }
+    }
+    clv__entity_update_bounds(a, s);
+}
+
+static clv_hit_status check_hurtboxes(const clv_shape *shapes, int32_t count, clv_hit_diag *diag) {
+    if (count < 0 || count > CLV_MAX_HURTBOXES) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, "hurtbox_count",
+                             "hurtbox_count must be in 0..%d (got %d)", CLV_MAX_HURTBOXES,
+                             (int)count);
+    }
+    if (count > 0 && shapes == NULL) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NULL, "hurtboxes", "hurtboxes is NULL");
+    }
+    for (int32_t i = 0; i < count; i++) {
+        char field[32];
+        snprintf(field, sizeof field, "hurtboxes[%d]", (int)i);
+        clv_hit_status st = clv__check_shape(&shapes[i], field, diag);
+        if (st != CLV_HIT_OK) {
+            return st;
+        }
+    }
+    return CLV_HIT_OK;
+}
+
+static void set_hurtboxes(clv_arena *a, int32_t s, const clv_shape *shapes, int32_t count) {
+    clv__hurt *h = &a->hurt[s];
+    memset(h, 0, sizeof *h);
+    h->count = count;
+    for (int32_t i = 0; i < count; i++) {
+        h->shapes[i] = shapes[i];
+    }
+    clv__entity_refresh_bounds(a, s);
+}
+
+clv_hit_status clv_arena_spawn(clv_arena *a, const clv_entity_def *d, clv_entity_id *out,
+                               clv_hit_diag *diag) {
+    clv__diag_clear(diag);
+    if (a == NULL || d == NULL) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NULL, a == NULL ? "arena" : "def", "%s is NULL",
+                             a == NULL ? "arena" : "def");
+    }
+    const struct {
+        float v;
+        const char *name;
+        float lo;
+        bool strict;
+    } nums[] = {
+        {d->position.x, "position.x", -3.0e38f, false}, {d->position.y, "position.y", -3.0e38f, false},
+        {d->velocity.x, "velocity.x", -3.0e38f, false}, {d->velocity.y, "velocity.y", -3.0e38f, false},
+        {d->weight, "weight", 0.0f, true},               {d->friction, "friction", 0.0f, false},
+        {d->hp, "hp", 0.0f, true},
+    };
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        if (!clv__finite(nums[i].v)) {
+            return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, nums[i].name,
+                                 "%s must be finite (got %g)", nums[i].name, (double)nums[i].v);
+        }
+        if (nums[i].strict ? !(nums[i].v > nums[i].lo) : !(nums[i].v >= nums[i].lo)) {
+            return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, nums[i].name, "%s must be %s %g (got %g)",
+                                 nums[i].name, nums[i].strict ? ">" : ">=", (double)nums[i].lo,
+                                 (double)nums[i].v);
+        }
+    }
+    if ((int)d->state < (int)CLV_HURT_NORMAL || (int)d->state > (int)CLV_HURT_INTANGIBLE) {
+        return clv__diag_set(diag, CLV_HIT_ERR_ENUM, "state",
+                             "state must be normal, invincible or intangible (got %d)",
+                             (int)d->state);
+    }
+    clv_hit_status st = check_hurtboxes(d->hurtboxes, d->hurtbox_count, diag);
+    if (st != CLV_HIT_OK) {
+        return st;
+    }
+    int32_t s = a->ent_free_hint;
+    while (s < a->ent_count && a->ent[s].used) {
+        s++;
+    }
+    if (s == a->ent_count) {
+        if (a->ent_count == INT32_MAX / CLV_ENTITY_MAX_EFFECTS || !clv__entity_reserve(a, s + 1)) {
+            return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
+        }
+        memset(&a->ent[s], 0, sizeof a->ent[s]);
+        a->ent_count++;
+    }
+    a->ent_free_hint = s + 1;
+    clv__entity *e = &a->ent[s];
+    uint16_t gen = e->gen;
+    memset(e, 0, sizeof *e);
+    e->gen = gen;
+    e->used = 1;
+    e->pos = d->position;
+    e->vel = d->velocity;
+    e->weight = d->weight;
+    e->friction = d->friction;
+    e->hp = d->hp;
+    e->team = d->team;
+    e->state = (int32_t)d->state;
+    e->user = d->user;
+    memset(&a->fx[(size_t)s * CLV_ENTITY_MAX_EFFECTS], 0,
+           CLV_ENTITY_MAX_EFFECTS * sizeof *a->fx);
+    set_hurtboxes(a, s, d->hurtboxes, d->hurtbox_count);
+    a->ent_live++;
+    if (out != NULL) {
+        out->index1 = (uint32_t)s + 1;
+        out->gen = gen;
+    }
+    return CLV_HIT_OK;
+}
+
+clv_hit_status clv_arena_remove(clv_arena *a, clv_entity_id id) {
+    int32_t s = entity_slot(a, id);
+    if (s < 0) {
+        return a == NULL ? CLV_HIT_ERR_NULL : CLV_HIT_ERR_STALE_ID;
+    }
+    for (int32_t i = 0; i < a->att_count; i++) {
+        if (a->att[i].used && a->att[i].owner.index1 == id.index1 && a->att[i].owner.gen == id.gen) {
+            clv__attack_end(a, i);
+        }
+    }
+    a->ent[s].used = 0;
+    a->ent[s].gen = (uint16_t)(a->ent[s].gen + 1);
+    clv__entity_update_bounds(a, s);
+    a->ent_live--;
+    if (s < a->ent_free_hint) {
+        a->ent_free_hint = s;
+    }
+    return CLV_HIT_OK;
+}
+
+bool clv_arena_entity_valid(const clv_arena *a, clv_entity_id id) {
+    return entity_slot(a, id) >= 0;
+}
+
+int32_t clv_arena_entity_count(const clv_arena *a) {
+    return a != NULL ? a->ent_live : 0;
+}
+
+clv_hit_status clv_arena_entity(const clv_arena *a, clv_entity_id id, clv_entity_info *out) {
+    if (a == NULL || out == NULL) {
+        return CLV_HIT_ERR_NULL;
+    }
+    int32_t s = entity_slot(a, id);
+    if (s < 0) {
+        return CLV_HIT_ERR_STALE_ID;
+    }
+    const clv__entity *e = &a->ent[s];
+    memset(out, 0, sizeof *out);
+    out->position = e->pos;
+    out->velocity = e->vel;
+    out->weight = e->weight;
+    out->friction = e->friction;
+    out->hp = e->hp;
+    out->damage_taken = e->damage_taken;
+    out->team = e->team;
+    out->state = (clv_hurt_state)e->state;
+    out->state_frames = e->state_frames;
+    out->alive = e->hp > 0.0f;
+    out->hitlag = e->hitlag;
+    out->hitstun = e->hitstun;
+    out->effect_count = e->effect_count;
+    out->hurtbox_count = a->hurt[s].count;
+    out->user = e->user;
+    return CLV_HIT_OK;
+}
+
+clv_hit_status clv_arena_set_position(clv_arena *a, clv_entity_id id, clv_vec2 p) {
+    int32_t s = entity_slot(a, id);
+    if (s < 0) {
+        return a == NULL ? CLV_HIT_ERR_NULL : CLV_HIT_ERR_STALE_ID;
+    }
+    if (!clv__finite(p.x) || !clv__finite(p.y)) {
+        return CLV_HIT_ERR_NUMBER;
+    }
+    a->ent[s].pos = p;
+    clv__entity_update_bounds(a, s);
+    return CLV_HIT_OK;
+}
+
+clv_hit_status clv_arena_set_velocity(clv_arena *a, clv_entity_id id, clv_vec2 v) {
+    int32_t s = entity_slot(a, id);
+    if (s < 0) {
+        return a == NULL ? CLV_HIT_ERR_NULL : CLV_HIT_ERR_STALE_ID;
+    }
+    if (!clv__finite(v.x) || !clv__finite(v.y)) {
+        return CLV_HIT_ERR_NUMBER;
+    }
+    a->ent[s].vel = v;
+    return CLV_HIT_OK;
+}
+
+clv_hit_status clv_arena_set_state(clv_arena *a, clv_entity_id id, clv_hurt_state state,
+                                   int32_t frames) {
+    int32_t s = entity_slot(a, id);
+    if (s < 0) {
+        return a == NULL ? CLV_HIT_ERR_NULL : CLV_HIT_ERR_STALE_ID;
+    }
+    if ((int)state < (int)CLV_HURT_NORMAL || (int)state > (int)CLV_HURT_INTANGIBLE) {
+        return CLV_HIT_ERR_ENUM;
+    }
+    if (frames < 0) {
+        return CLV_HIT_ERR_NUMBER;
+    }
+    a->ent[s].state = (int32_t)state;
+    a->ent[s].state_frames = state == CLV_HURT_NORMAL ? 0 : frames;
+    return CLV_HIT_OK;
+}
+
+clv_hit_status clv_arena_set_hp(clv_arena *a, clv_entity_id id, float hp) {
+    int32_t s = entity_slot(a, id);
+    if (s < 0) {
+        return a == NULL ? CLV_HIT_ERR_NULL : CLV_HIT_ERR_STALE_ID;
+    }
+    if (!clv__finite(hp)) {
+        return CLV_HIT_ERR_NUMBER;
+    }
+    a->ent[s].hp = hp;
+    return CLV_HIT_OK;
+}
+
+clv_hit_status clv_arena_set_hurtboxes(clv_arena *a, clv_entity_id id, const clv_shape *shapes,
+                                       int32_t count, clv_hit_diag *diag) {
+    clv__diag_clear(diag);
+    if (a == NULL) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NULL, "arena", "arena is NULL");
+    }
+    int32_t s = entity_slot(a, id);
+    if (s < 0) {
+        return clv__diag_set(diag, CLV_HIT_ERR_STALE_ID, "id", "entity id is stale");
+    }
+    clv_hit_status st = check_hurtboxes(shapes, count, diag);
+    if (st != CLV_HIT_OK) {
+        return st;
+    }
+    set_hurtboxes(a, s, shapes, count);
+    return CLV_HIT_OK;
+}
+
+/* ---- attacks ---- */
+
+static int32_t attack_slot(const clv_arena *a, clv_attack_id id) {
+    if (a == NULL || id.index1 == 0 || id.index1 > (uint32_t)a->att_count) {
+        return -1;
+    }
+    int32_t s = (int32_t)(id.index1 - 1);
+    if (!a->att[s].used || a->att[s].gen != id.gen) {
+        return -1;
+    }
+    return s;
+}
+
+void clv__attack_end(clv_arena *a, int32_t s) {
+    clv__attack *at = &a->att[s];
+    at->used = 0;
+    at->active = 0;
+    at->gen = (uint16_t)(at->gen + 1);
+    if (s < a->att_free_hint) {
+        a->att_free_hint = s;
+    }
+    uint32_t key = (uint32_t)s + 1;
+    int32_t n = 0;
+    for (int32_t i = 0; i < a->rec_count; i++) {
+        if (a->rec[i].attack1 != key) {
+            a->rec[n++] = a->rec[i];
+        }
+    }
+    a->rec_count = n;
+}
+
+clv_hit_status clv_arena_start_attack(clv_arena *a, const clv_attack_start_def *d,
+                                      clv_attack_id *out, clv_hit_diag *diag) {
+    clv__diag_clear(diag);
+    if (a == NULL || d == NULL) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NULL, a == NULL ? "arena" : "def", "%s is NULL",
+                             a == NULL ? "arena" : "def");
+    }
+    const clv__aweapon *w = weapon_get(a, d->weapon);
+    if (w == NULL) {
+        return clv__diag_set(diag, CLV_HIT_ERR_STALE_ID, "weapon",
+                             "weapon id %u is not in this arena", (unsigned)d->weapon.index1);
+    }
+    if (d->attack < 0 || d->attack >= w->attack_count) {
+        return clv__diag_set(diag, CLV_HIT_ERR_INDEX, "attack",
+                             "attack must be in 0..%d (got %d)", (int)w->attack_count - 1,
+                             (int)d->attack);
+    }
+    if (entity_slot(a, d->owner) < 0) {
+        return clv__diag_set(diag, CLV_HIT_ERR_STALE_ID, "owner", "owner id is stale");
+    }
+    if (!clv__finite(d->position.x) || !clv__finite(d->position.y) || !clv__finite(d->facing)) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, "position",
+                             "pose must be finite (got %g, %g, %g)", (double)d->position.x,
+                             (double)d->position.y, (double)d->facing);
+    }
+    int32_t s = a->att_free_hint;
+    while (s < a->att_count && a->att[s].used) {
+        s++;
+    }
+    if (s == a->att_count) {
+        if (!clv__reserve(&a->al, (void **)&a->att, &a->att_cap, s + 1, sizeof *a->att)) {
+            return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
+        }
+        memset(&a->att[s], 0, sizeof a->att[s]);
+        a->att_count++;
+    }
+    a->att_free_hint = s + 1;
+    clv__attack *at = &a->att[s];
+    uint16_t gen = at->gen;
+    memset(at, 0, sizeof *at);
+    at->gen = gen;
+    at->used = 1;
+    at->weapon1 = d->weapon.index1;
+    at->attack = d->attack;
+    at->owner = d->owner;
+    at->frame = -1;
+    at->offset = d->position;
+    at->facing = d->facing;
+    at->mirror = d->mirror ? 1 : 0;
+    at->follow = d->follow_owner ? 1 : 0;
+    if (out != NULL) {
+        out->index1 = (uint32_t)s + 1;
+        out->gen = gen;
+    }
+    return CLV_HIT_OK;
+}
+
+clv_hit_status clv_arena_set_attack_pose(clv_arena *a, clv_attack_id id, clv_vec2 position,
+                                         float facing, bool mirror) {
+    int32_t s = attack_slot(a, id);
+    if (s < 0) {
+        return a == NULL ? CLV_HIT_ERR_NULL : CLV_HIT_ERR_STALE_ID;
+    }
+    if (!clv__finite(position.x) || !clv__finite(position.y) || !clv__finite(facing)) {
+        return CLV_HIT_ERR_NUMBER;
+    }
+    a->att[s].offset = position;
+    a->att[s].facing = facing;
+    a->att[s].mirror = mirror ? 1 : 0;
+    return CLV_HIT_OK;
+}
+
+clv_hit_status clv_arena_cancel_attack(clv_arena *a, clv_attack_id id) {
+    int32_t s = attack_slot(a, id);
+    if (s < 0) {
+        return a == NULL ? CLV_HIT_ERR_NULL : CLV_HIT_ERR_STALE_ID;
+    }
+    clv__attack_end(a, s);
+    return CLV_HIT_OK;
+}
+
+bool clv_arena_attack_valid(const clv_arena *a, clv_attack_id id) {
+    return attack_slot(a, id) >= 0;
+}
+
+clv_hit_status clv_arena_attack(const clv_arena *a, clv_attack_id id, clv_attack_info *out) {
+    if (a == NULL || out == NULL) {
+        return CLV_HIT_ERR_NULL;
+    }
+    int32_t s = attack_slot(a, id);
+    if (s < 0) {
+        return CLV_HIT_ERR_STALE_ID;
+    }
+    const clv__attack *at = &a->att[s];
+    memset(out, 0, sizeof *out);
+    out->weapon.index1 = at->weapon1;
+    out->attack = at->attack;
+    out->owner = at->owner;
+    out->frame = at->frame;
+    out->elapsed = at->elapsed;
+    out->targets_hit = at->targets_hit;
+    out->position = at->offset;
+    int32_t o = entity_slot(a, at->owner);
+    if (at->follow && o >= 0) {
+        out->position.x = at->offset.x + a->ent[o].pos.x;
+        out->position.y = at->offset.y + a->ent[o].pos.y;
+    }
+    out->facing = at->facing;
+    out->mirror = at->mirror != 0;
+    return CLV_HIT_OK;
+}
+
+/* ---- events ---- */
+
+void clv__events_clear(clv_arena *a) {
+    a->hit_count = 0;
+    a->miss_count = 0;
+    a->tick_count = 0;
+}
+
+int64_t clv_arena_frame(const clv_arena *a) {
+    return a != NULL ? a->frame : 0;
+}
+
+const clv_hit_event *clv_arena_hits(const clv_arena *a, int32_t *count) {
+    if (count != NULL) {
+        *count = a != NULL ? a->hit_count : 0;
+    }
+    return a != NULL ? a->hits : NULL;
+}
+
+const clv_miss_record *clv_arena_misses(const clv_arena *a, int32_t *count) {
+    if (count != NULL) {
+        *count = a != NULL ? a->miss_count : 0;
+    }
+    return a != NULL ? a->misses : NULL;
+}
+
+const clv_tick_event *clv_arena_ticks(const clv_arena *a, int32_t *count) {
+    if (count != NULL) {
+        *count = a != NULL ? a->tick_count : 0;
+    }
+    return a != NULL ? a->ticks : NULL;
+}
+
+clv_arena_profile clv_arena_last_profile(const clv_arena *a) {
+    clv_arena_profile p;
+    memset(&p, 0, sizeof p);
+    return a != NULL ? a->profile : p;
+}

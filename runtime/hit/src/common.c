@@ -1,0 +1,265 @@
+/* Allocation, diagnostics, validation helpers and deterministic trigonometry. */
+#include "hit_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *clv__alloc(const clv_allocator *al, size_t size) {
+    if (size == 0) {
+        size = 1;
+    }
+    if (al->alloc != NULL) {
+        return al->alloc(size, al->ctx);
+    }
+    return malloc(size);
+}
+
+void clv__free(const clv_allocator *al, void *ptr, size_t size) {
+    if (ptr == NULL) {
+        return;
+    }
+    if (size == 0) {
+        size = 1;
+    }
+    if (al->free != NULL) {
+        al->free(ptr, size, al->ctx);
+    } else {
+        free(ptr);
+    }
+}
+
+bool clv__reserve(const clv_allocator *al, void **ptr, int32_t *cap, int32_t need, size_t elem) {
+    if (need <= *cap) {
+        return true;
+    }
+    int64_t grown = *cap < 8 ? 8 : (int64_t)*cap * 2;
+    while (grown < need) {
+        grown *= 2;
+    }
+    if (grown > INT32_MAX) {
+        grown = INT32_MAX;
+    }
+    if (grown < need || (uint64_t)grown > SIZE_MAX / elem) {
+        return false;
+    }
+    void *fresh = clv__alloc(al, (size_t)grown * elem);
+    if (fresh == NULL) {
+        return false;
+    }
+    /* Zeroed so that padding bytes (copied by snapshots) are the same on every run. */
+    memset(fresh, 0, (size_t)grown * elem);
+    if (*ptr != NULL) {
+        memcpy(fresh, *ptr, (size_t)*cap * elem);
+        clv__free(al, *ptr, (size_t)*cap * elem);
+    }
+    *ptr = fresh;
+    *cap = (int32_t)grown;
+    return true;
+}
+
+void clv__diag_clear(clv_hit_diag *diag) {
+    if (diag == NULL) {
+        return;
+    }
+    memset(diag, 0, sizeof *diag);
+    diag->code = CLV_HIT_OK;
+    diag->attack = -1;
+    diag->frame = -1;
+    diag->hitbox = -1;
+}
+
+clv_hit_status clv__diag_set(clv_hit_diag *diag, clv_hit_status code, const char *field,
+                             const char *fmt, ...) {
+    if (diag == NULL) {
+        return code;
+    }
+    diag->code = code;
+    snprintf(diag->field, sizeof diag->field, "%s", field != NULL ? field : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+void clv__diag_prefix(clv_hit_diag *diag, const char *fmt, ...) {
+    if (diag == NULL) {
+        return;
+    }
+    char prefix[128];
+    char old[sizeof diag->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(prefix, sizeof prefix, fmt, ap);
+    va_end(ap);
+    memcpy(old, diag->message, sizeof old);
+    old[sizeof old - 1] = '\0';
+    /* Joined by hand: the result is cut at the buffer's end, on purpose. */
+    size_t cap = sizeof diag->message - 1, n = 0;
+    for (const char *parts[3] = {prefix, ": ", old}, **q = parts; q < parts + 3; q++) {
+        for (const char *c = *q; *c != '\0' && n < cap; c++) {
+            diag->message[n++] = *c;
+        }
+    }
+    diag->message[n] = '\0';
+}
+
+bool clv__finite(float v) {
+    return isfinite(v) != 0;
+}
+
+bool clv__name_ok(const char *s) {
+    if (s == NULL || s[0] == '\0') {
+        return false;
+    }
+    for (int i = 0; i < CLV_HIT_NAME_MAX; i++) {
+        if (s[i] == '\0') {
+            return true;
+        }
+    }
+    return false;
+}
+
+static clv_hit_status check_num(float v, bool nonneg, const char *field, const char *sub,
+                                clv_hit_diag *diag) {
+    char name[64];
+    snprintf(name, sizeof name, "%s.%s", field, sub);
+    if (!clv__finite(v)) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, name, "%s must be finite (got %g)", name,
+                             (double)v);
+    }
+    if (nonneg && v < 0.0f) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, name, "%s must be >= 0 (got %g)", name,
+                             (double)v);
+    }
+    return CLV_HIT_OK;
+}
+
+clv_hit_status clv__check_shape(const clv_shape *s, const char *field, clv_hit_diag *diag) {
+    clv_hit_status st = CLV_HIT_OK;
+    switch (s->type) {
+    case CLV_POINT:
+        if ((st = check_num(s->u.point.x, false, field, "x", diag)) != CLV_HIT_OK ||
+            (st = check_num(s->u.point.y, false, field, "y", diag)) != CLV_HIT_OK) {
+            return st;
+        }
+        return CLV_HIT_OK;
+    case CLV_CIRCLE:
+        if ((st = check_num(s->u.circle.c.x, false, field, "x", diag)) != CLV_HIT_OK ||
+            (st = check_num(s->u.circle.c.y, false, field, "y", diag)) != CLV_HIT_OK ||
+            (st = check_num(s->u.circle.r, true, field, "r", diag)) != CLV_HIT_OK) {
+            return st;
+        }
+        return CLV_HIT_OK;
+    case CLV_CAPSULE:
+        if ((st = check_num(s->u.capsule.a.x, false, field, "ax", diag)) != CLV_HIT_OK ||
+            (st = check_num(s->u.capsule.a.y, false, field, "ay", diag)) != CLV_HIT_OK ||
+            (st = check_num(s->u.capsule.b.x, false, field, "bx", diag)) != CLV_HIT_OK ||
+            (st = check_num(s->u.capsule.b.y, false, field, "by", diag)) != CLV_HIT_OK ||
+            (st = check_num(s->u.capsule.r, true, field, "r", diag)) != CLV_HIT_OK) {
+            return st;
+        }
+        return CLV_HIT_OK;
+    case CLV_AABB:
+        if ((st = check_num(s->u.aabb.min.x, false, field, "min_x", diag)) != CLV_HIT_OK ||
+            (st = check_num(s->u.aabb.min.y, false, field, "min_y", diag)) != CLV_HIT_OK ||
+            (st = check_num(s->u.aabb.max.x, false, field, "max_x", diag)) != CLV_HIT_OK ||
+            (st = check_num(s->u.aabb.max.y, false, field, "max_y", diag)) != CLV_HIT_OK) {
+            return st;
+        }
+        if (!(s->u.aabb.min.x <= s->u.aabb.max.x) || !(s->u.aabb.min.y <= s->u.aabb.max.y)) {
+            return clv__diag_set(diag, CLV_HIT_ERR_SHAPE, field, "%s must have min <= max", field);
+        }
+        return CLV_HIT_OK;
+    case CLV_OBB: {
+        if ((st = check_num(s->u.obb.c.x, false, field, "cx", diag)) != CLV_HIT_OK ||
+            (st = check_num(s->u.obb.c.y, false, field, "cy", diag)) != CLV_HIT_OK ||
+            (st = check_num(s->u.obb.h.x, true, field, "half_w", diag)) != CLV_HIT_OK ||
+            (st = check_num(s->u.obb.h.y, true, field, "half_h", diag)) != CLV_HIT_OK ||
+            (st = check_num(s->u.obb.u.x, false, field, "ux", diag)) != CLV_HIT_OK ||
+            (st = check_num(s->u.obb.u.y, false, field, "uy", diag)) != CLV_HIT_OK) {
+            return st;
+        }
+        float len2 = s->u.obb.u.x * s->u.obb.u.x + s->u.obb.u.y * s->u.obb.u.y;
+        if (!(fabsf(len2 - 1.0f) <= 2e-3f)) {
+            return clv__diag_set(diag, CLV_HIT_ERR_SHAPE, field,
+                                 "%s axis must have length 1 (got %g)", field,
+                                 (double)sqrtf(len2));
+        }
+        return CLV_HIT_OK;
+    }
+    default:
+        return clv__diag_set(diag, CLV_HIT_ERR_ENUM, field, "%s has an unknown shape type (%d)",
+                             field, (int)s->type);
+    }
+}
+
+/* sin and cos of a float angle computed in double with a fixed polynomial, so the bits do not
+ * depend on the C library or on how the compiler pairs sinf with cosf. */
+void clv__sincos(float angle, float *out_sin, float *out_cos) {
+    const double half_pi_hi = 1.57079632673412561417;   /* pi/2 split in two for reduction */
+    const double half_pi_lo = 6.07710050650619224932e-11;
+    const double inv_half_pi = 0.63661977236758134308;
+    double x = (double)angle;
+    double k = floor(x * inv_half_pi + 0.5);
+    double r = (x - k * half_pi_hi) - k * half_pi_lo; /* |r| <= pi/4 (+ a hair) */
+    double r2 = r * r;
+    /* Taylor series to r^17 / r^16: error < 1e-16 on |r| <= pi/4. */
+    double sn = r * (1.0 + r2 * (-1.0 / 6 + r2 * (1.0 / 120 + r2 * (-1.0 / 5040 +
+                r2 * (1.0 / 362880 + r2 * (-1.0 / 39916800 + r2 * (1.0 / 6227020800.0 +
+                r2 * (-1.0 / 1307674368000.0 + r2 * (1.0 / 355687428096000.0)))))))));
+    double cs = 1.0 + r2 * (-1.0 / 2 + r2 * (1.0 / 24 + r2 * (-1.0 / 720 + r2 * (1.0 / 40320 +
+                r2 * (-1.0 / 3628800 + r2 * (1.0 / 479001600 + r2 * (-1.0 / 87178291200.0 +
+                r2 * (1.0 / 20922789888000.0))))))));
+    double q = k - 4.0 * floor(k * 0.25); /* quadrant 0..3 */
+    double s, c;
+    if (q == 0.0) {
+        s = sn;
+        c = cs;
+    } else if (q == 1.0) {
+        s = cs;
+        c = -sn;
+    } else if (q == 2.0) {
+        s = -sn;
+        c = -cs;
+    } else {
+        s = -cs;
+        c = sn;
+    }
+    *out_sin = (float)s;
+    *out_cos = (float)c;
+}
+
+const char *clv_hit_status_name(clv_hit_status status) {
+    switch (status) {
+    case CLV_HIT_OK: return "ok";
+    case CLV_HIT_ERR_NULL: return "null argument";
+    case CLV_HIT_ERR_NUMBER: return "bad number";
+    case CLV_HIT_ERR_SHAPE: return "bad shape";
+    case CLV_HIT_ERR_NAME: return "bad name";
+    case CLV_HIT_ERR_INDEX: return "index out of range";
+    case CLV_HIT_ERR_STALE_ID: return "stale id";
+    case CLV_HIT_ERR_NO_MEMORY: return "out of memory";
+    case CLV_HIT_ERR_SNAPSHOT: return "bad snapshot";
+    case CLV_HIT_ERR_ENUM: return "bad enum value";
+    }
+    return "unknown status";
+}
+
+const char *clv_miss_reason_name(clv_miss_reason reason) {
+    switch (reason) {
+    case CLV_MISS_OUT_OF_REACH: return "out_of_reach";
+    case CLV_MISS_TEAM: return "team";
+    case CLV_MISS_DEAD: return "dead";
+    case CLV_MISS_INTANGIBLE: return "intangible";
+    case CLV_MISS_REHIT: return "rehit";
+    case CLV_MISS_LOCKOUT: return "lockout";
+    case CLV_MISS_PRECEDENCE: return "precedence";
+    case CLV_MISS_MAX_HITS: return "max_hits";
+    case CLV_MISS_MAX_TARGETS: return "max_targets";
+    case CLV_MISS_REASON_COUNT: break;
+    }
+    return "unknown";
+}

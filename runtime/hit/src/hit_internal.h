@@ -1,0 +1,201 @@
+/* Private to cleave_hit: the storage behind clv_weapon and clv_arena. */
+#ifndef CLEAVE_HIT_INTERNAL_H
+#define CLEAVE_HIT_INTERNAL_H
+
+#include "cleave/hit.h"
+
+#include <stdarg.h>
+
+/* ---- allocation through the owner's hook ---- */
+
+void *clv__alloc(const clv_allocator *al, size_t size);
+void clv__free(const clv_allocator *al, void *ptr, size_t size);
+/* Grows *ptr (count used, *cap slots of elem bytes) to hold at least need slots. */
+bool clv__reserve(const clv_allocator *al, void **ptr, int32_t *cap, int32_t need, size_t elem);
+
+/* ---- diagnostics ---- */
+
+void clv__diag_clear(clv_hit_diag *diag);
+clv_hit_status clv__diag_set(clv_hit_diag *diag, clv_hit_status code, const char *field,
+                             const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Puts prefix before the message already in diag (keeps code and field). */
+void clv__diag_prefix(clv_hit_diag *diag, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+bool clv__finite(float v);
+/* true when s is NUL-terminated within CLV_HIT_NAME_MAX bytes and not empty. */
+bool clv__name_ok(const char *s);
+clv_hit_status clv__check_shape(const clv_shape *s, const char *field, clv_hit_diag *diag);
+
+/* ---- deterministic trigonometry (same bits on every build and libm) ---- */
+
+void clv__sincos(float angle, float *out_sin, float *out_cos);
+
+/* ---- the editable weapon ---- */
+
+typedef struct clv__hitbox_entry {
+    int32_t attack, first, last;
+    clv_hitbox_def def;
+} clv__hitbox_entry;
+
+struct clv_weapon {
+    clv_allocator al;
+    char name[CLV_HIT_NAME_MAX];
+    clv_attack_def *attacks;
+    int32_t attack_count, attack_cap;
+    clv__hitbox_entry *boxes;
+    int32_t box_count, box_cap;
+};
+
+/* ---- a weapon compiled into an arena: immutable ---- */
+
+typedef struct clv__box {
+    clv_hitbox_def def;
+    int32_t group_key; /* def.group, or a negative key of its own for CLV_GROUP_NONE */
+} clv__box;
+
+typedef struct clv__aweapon {
+    int32_t attack_count;
+    clv_attack_def *attacks;
+    int32_t *frame_base;  /* per attack: index of its frame 0 in frame_start */
+    int32_t frame_total;
+    int32_t *frame_start; /* frame_total + 1 offsets into list */
+    int32_t *list;        /* indices into boxes, frame by frame, in precedence order */
+    int32_t list_count;
+    clv__box *boxes;
+    int32_t box_count;
+} clv__aweapon;
+
+/* ---- arena state (everything below is copied by snapshots) ---- */
+
+typedef struct clv__effect {
+    char name[CLV_HIT_NAME_MAX];
+    int32_t duration, period, elapsed;
+    float magnitude;
+    int32_t damages;
+} clv__effect;
+
+typedef struct clv__entity {
+    clv_vec2 pos, vel;
+    clv_aabb local_bounds; /* union of the hurtboxes, relative to pos (derived) */
+    float weight, friction, hp, damage_taken;
+    int32_t team, state, state_frames;
+    int32_t hitlag, hitstun;
+    int32_t effect_count;
+    uint64_t user;
+    uint16_t gen;
+    uint8_t used;
+    uint8_t frozen; /* in hitlag on the current frame */
+} clv__entity;
+
+typedef struct clv__hurt {
+    int32_t count;
+    clv_shape shapes[CLV_MAX_HURTBOXES];
+} clv__hurt;
+
+typedef struct clv__attack {
+    uint32_t weapon1;
+    int32_t attack;
+    clv_entity_id owner;
+    int32_t frame, elapsed, targets_hit;
+    clv_vec2 offset; /* pose as given */
+    float facing;
+    int32_t mirror, follow;
+    uint16_t gen;
+    uint8_t used;
+    uint8_t active; /* advanced on the current frame (not frozen, not ended) */
+} clv__attack;
+
+/* One (swing, target, group) that has hit: sorted by that key. */
+typedef struct clv__record {
+    uint32_t attack1;
+    uint32_t target1;
+    uint16_t attack_gen, target_gen;
+    int32_t group_key;
+    int32_t last; /* attack's elapsed count when it last hit */
+} clv__record;
+
+/* ---- per-frame work buffers (not part of the state) ---- */
+
+typedef struct clv__placed {
+    uint32_t attack1;  /* slot + 1 */
+    int32_t pos;       /* position in the frame's list */
+    int32_t box;       /* index into the weapon's boxes */
+    clv_shape shape;   /* world */
+    clv_shape core;    /* world segment or centre, radius 0 */
+    clv_aabb bounds;   /* world, grown by the miss margin */
+} clv__placed;
+
+typedef struct clv__cand {
+    uint32_t attack1;
+    uint32_t target1;
+    int32_t pos;
+    int32_t placed;    /* index into placed */
+    float distance;    /* surface gap (0 when overlapping) */
+    float core_dist;   /* gap between the hitbox's core and the hurtbox: ranking */
+    clv_contact contact;
+    int32_t overlap;
+    int32_t reason;    /* -1 while alive */
+    int32_t push_only;
+    int32_t pending;   /* reason decided by select_hitboxes, applied after the pass */
+} clv__cand;
+
+struct clv_arena {
+    clv_allocator al;
+    float miss_margin;
+    uint64_t (*clock_ns)(void *ctx);
+    void *clock_ctx;
+
+    clv__aweapon *weapons;
+    int32_t weapon_count, weapon_cap;
+
+    int64_t frame;
+    clv__entity *ent;
+    clv__hurt *hurt;
+    clv__effect *fx; /* CLV_ENTITY_MAX_EFFECTS per slot */
+    clv_aabb *bounds; /* world bounds of each slot's hurtboxes; empty for free slots (derived) */
+    int32_t ent_count, ent_cap, ent_live, ent_free_hint;
+
+    clv__attack *att;
+    int32_t att_count, att_cap, att_free_hint;
+
+    clv__record *rec;
+    int32_t rec_count, rec_cap;
+
+    clv__placed *placed;
+    int32_t placed_count, placed_cap;
+    clv__cand *cand;
+    int32_t cand_count, cand_cap;
+    clv__record *new_rec;
+    int32_t new_rec_count, new_rec_cap;
+    int32_t *scratch;
+    int32_t scratch_cap;
+
+    clv_hit_event *hits;
+    int32_t hit_count, hit_cap;
+    clv_miss_record *misses;
+    int32_t miss_count, miss_cap;
+    clv_tick_event *ticks;
+    int32_t tick_count, tick_cap;
+
+    clv_arena_profile profile;
+};
+
+/* Internal steps of the frame (step.c); ent/attack helpers (arena.c). */
+void clv__entity_update_bounds(clv_arena *a, int32_t slot);
+/* Recomputes the slot's local bounds from its hurtboxes, then its world bounds. */
+void clv__entity_refresh_bounds(clv_arena *a, int32_t slot);
+bool clv__entity_reserve(clv_arena *a, int32_t need);
+void clv__attack_end(clv_arena *a, int32_t slot);
+int32_t clv__record_find(const clv_arena *a, uint32_t attack1, uint16_t attack_gen,
+                         uint32_t target1, uint16_t target_gen, int32_t group_key);
+void clv__events_clear(clv_arena *a);
+int clv__record_cmp(const clv__record *x, const clv__record *y);
+
+#endif

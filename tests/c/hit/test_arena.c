@@ -1,0 +1,351 @@
+/* The arena's lifetime, ids, allocator hook, error paths and snapshots. */
+#include "cleave/hit.h"
+#include "harness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct counting {
+    long long live_bytes;
+    long long allocations;
+    long long fail_after; /* allocations that succeed before every later one fails; -1 never */
+} counting;
+
+static void *count_alloc(size_t size, void *ctx) {
+    counting *c = ctx;
+    if (c->fail_after >= 0 && c->allocations >= c->fail_after) {
+        return NULL;
+    }
+    c->allocations++;
+    c->live_bytes += (long long)size;
+    return malloc(size);
+}
+
+static void count_free(void *p, size_t size, void *ctx) {
+    counting *c = ctx;
+    c->live_bytes -= (long long)size;
+    free(p);
+}
+
+static clv_weapon *small_weapon(clv_allocator al) {
+    clv_weapon_def wd = clv_default_weapon_def();
+    wd.allocator = al;
+    clv_weapon *w = clv_weapon_create(&wd, NULL);
+    if (w == NULL) {
+        return NULL;
+    }
+    clv_attack_def a = clv_default_attack_def();
+    snprintf(a.name, sizeof a.name, "swing");
+    a.frames = 12;
+    a.rehit = 4;
+    clv_hitbox_def h = clv_default_hitbox_def();
+    snprintf(h.id, sizeof h.id, "blade");
+    h.shape = clv_shape_capsule(5, 0, 40, 0, 6);
+    h.knockback.kind = CLV_KNOCKBACK_RADIAL;
+    h.knockback.base = 3;
+    h.effect_count = 1;
+    h.effects[0] = clv_default_effect_def();
+    snprintf(h.effects[0].name, sizeof h.effects[0].name, "bleed");
+    if (clv_weapon_add_attack(w, &a, NULL, NULL) != CLV_HIT_OK ||
+        clv_weapon_add_hitbox(w, 0, 0, 11, &h, NULL) != CLV_HIT_OK) {
+        clv_weapon_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* Runs a small fight; returns a status so that allocation failures can be counted. */
+static clv_hit_status run_fight(clv_arena *a, const clv_weapon *w, int frames, uint64_t *hash) {
+    clv_weapon_id wid;
+    clv_hit_status st = clv_arena_add_weapon(a, w, &wid, NULL);
+    if (st != CLV_HIT_OK) {
+        return st;
+    }
+    clv_entity_def hero = clv_default_entity_def();
+    hero.team = 1;
+    clv_entity_id hid;
+    if ((st = clv_arena_spawn(a, &hero, &hid, NULL)) != CLV_HIT_OK) {
+        return st;
+    }
+    for (int i = 0; i < 100; i++) {
+        clv_entity_def e = clv_default_entity_def();
+        e.position = clv_v2((float)(i % 10) * 9.0f - 20.0f, (float)(i / 10) * 9.0f - 45.0f);
+        e.velocity = clv_v2(0.25f * (float)(i % 3), -0.25f * (float)(i % 4));
+        e.friction = 0.01f;
+        if ((st = clv_arena_spawn(a, &e, NULL, NULL)) != CLV_HIT_OK) {
+            return st;
+        }
+    }
+    clv_attack_start_def s = clv_default_attack_start_def();
+    s.weapon = wid;
+    s.owner = hid;
+    clv_attack_id at;
+    if ((st = clv_arena_start_attack(a, &s, &at, NULL)) != CLV_HIT_OK) {
+        return st;
+    }
+    for (int f = 0; f < frames; f++) {
+        if (clv_arena_attack_valid(a, at)) {
+            clv_arena_set_attack_pose(a, at, clv_v2(0, 0), 0.5f * (float)f, f % 2 == 1);
+        }
+        if ((st = clv_arena_step(a)) != CLV_HIT_OK) {
+            return st;
+        }
+    }
+    *hash = clv_arena_hash(a);
+    return CLV_HIT_OK;
+}
+
+/* Every byte comes back after destroy, and a failing allocator is reported, never a crash. */
+static void test_allocator_zero_live_bytes(void) {
+    counting c = {0, 0, -1};
+    clv_allocator al = {count_alloc, count_free, &c};
+    clv_arena_def d = clv_default_arena_def();
+    d.allocator = al;
+    d.entity_capacity = 4; /* forces growth */
+    clv_arena *a = clv_arena_create(&d, NULL);
+    clv_weapon *w = small_weapon(al);
+    CHECK(a != NULL && w != NULL);
+    uint64_t h = 0;
+    CHECK(run_fight(a, w, 30, &h) == CLV_HIT_OK);
+    CHECK(c.live_bytes > 0);
+    long long steady = c.allocations;
+    /* once the buffers are grown, steps allocate nothing */
+    for (int f = 0; f < 20; f++) {
+        CHECK(clv_arena_step(a) == CLV_HIT_OK);
+    }
+    CHECK(c.allocations == steady);
+    clv_weapon_destroy(w);
+    clv_arena_destroy(a);
+    CHECK(c.live_bytes == 0);
+
+    /* Fail the n-th allocation, for every n the run makes: always an error, never a crash,
+     * never a leak. */
+    long long total = c.allocations;
+    int refused = 0;
+    for (long long n = 0; n < total; n++) {
+        counting f = {0, 0, n};
+        clv_allocator fal = {count_alloc, count_free, &f};
+        d.allocator = fal;
+        clv_arena *fa = clv_arena_create(&d, NULL);
+        clv_weapon *fw = small_weapon(fal);
+        if (fa != NULL && fw != NULL) {
+            uint64_t hh = 0;
+            clv_hit_status st = run_fight(fa, fw, 30, &hh);
+            refused += st == CLV_HIT_ERR_NO_MEMORY;
+            CHECK(st == CLV_HIT_OK || st == CLV_HIT_ERR_NO_MEMORY);
+        } else {
+            refused++;
+        }
+        clv_weapon_destroy(fw);
+        clv_arena_destroy(fa);
+        CHECK(f.live_bytes == 0);
+    }
+    CHECK(refused == (int)total);
+
+    clv_arena_def bad = clv_default_arena_def();
+    bad.allocator.alloc = count_alloc;
+    clv_hit_diag diag;
+    CHECK(clv_arena_create(&bad, &diag) == NULL);
+    CHECK(strcmp(diag.message, "allocator needs both alloc and free, or neither") == 0);
+    bad = clv_default_arena_def();
+    bad.miss_margin = -1.0f;
+    CHECK(clv_arena_create(&bad, &diag) == NULL);
+    CHECK(strcmp(diag.field, "miss_margin") == 0);
+}
+
+static void test_ids_and_generations(void) {
+    clv_arena *a = clv_arena_create(NULL, NULL);
+    clv_entity_def d = clv_default_entity_def();
+    clv_entity_id e1, e2, e3;
+    CHECK(clv_arena_spawn(a, &d, &e1, NULL) == CLV_HIT_OK);
+    CHECK(clv_arena_spawn(a, &d, &e2, NULL) == CLV_HIT_OK);
+    CHECK(e1.index1 == 1 && e2.index1 == 2 && e1.gen == 0);
+    CHECK(clv_arena_entity_count(a) == 2);
+    CHECK(clv_arena_remove(a, e1) == CLV_HIT_OK);
+    CHECK(clv_arena_remove(a, e1) == CLV_HIT_ERR_STALE_ID);
+    CHECK(!clv_arena_entity_valid(a, e1));
+    clv_entity_info info;
+    CHECK(clv_arena_entity(a, e1, &info) == CLV_HIT_ERR_STALE_ID);
+    CHECK(clv_arena_set_position(a, e1, clv_v2(0, 0)) == CLV_HIT_ERR_STALE_ID);
+    CHECK(clv_arena_spawn(a, &d, &e3, NULL) == CLV_HIT_OK);
+    CHECK(e3.index1 == 1 && e3.gen == 1); /* the lowest free slot, a new generation */
+    CHECK(clv_arena_entity_valid(a, e3));
+    clv_entity_id null_id = {0, 0};
+    CHECK(!clv_arena_entity_valid(a, null_id));
+    clv_entity_id far = {99, 0};
+    CHECK(clv_arena_entity(a, far, &info) == CLV_HIT_ERR_STALE_ID);
+    CHECK(clv_arena_entity(a, e2, NULL) == CLV_HIT_ERR_NULL);
+    CHECK(clv_arena_entity(NULL, e2, &info) == CLV_HIT_ERR_NULL);
+    CHECK(clv_arena_remove(NULL, e2) == CLV_HIT_ERR_NULL);
+
+    /* setters refuse bad numbers and leave the entity alone */
+    CHECK(clv_arena_set_velocity(a, e2, clv_v2(NAN, 0)) == CLV_HIT_ERR_NUMBER);
+    CHECK(clv_arena_set_position(a, e2, clv_v2(0, INFINITY)) == CLV_HIT_ERR_NUMBER);
+    CHECK(clv_arena_set_hp(a, e2, NAN) == CLV_HIT_ERR_NUMBER);
+    CHECK(clv_arena_set_state(a, e2, (clv_hurt_state)7, 0) == CLV_HIT_ERR_ENUM);
+    CHECK(clv_arena_set_state(a, e2, CLV_HURT_INVINCIBLE, -1) == CLV_HIT_ERR_NUMBER);
+    CHECK(clv_arena_entity(a, e2, &info) == CLV_HIT_OK);
+    CHECK_NEAR(info.velocity.x, 0.0f, 0.0f);
+    CHECK(info.state == CLV_HURT_NORMAL && info.alive && info.hurtbox_count == 1);
+
+    clv_shape hb[2] = {clv_shape_circle(0, 0, 3), clv_shape_capsule(0, 0, 0, 10, -1)};
+    clv_hit_diag diag;
+    CHECK(clv_arena_set_hurtboxes(a, e2, hb, 2, &diag) == CLV_HIT_ERR_NUMBER);
+    CHECK(strcmp(diag.message, "hurtboxes[1].r must be >= 0 (got -1)") == 0);
+    CHECK(clv_arena_set_hurtboxes(a, e2, hb, 5, &diag) == CLV_HIT_ERR_NUMBER);
+    CHECK(clv_arena_set_hurtboxes(a, e2, hb, 1, &diag) == CLV_HIT_OK);
+    CHECK(clv_arena_set_hurtboxes(a, e1, hb, 1, &diag) == CLV_HIT_ERR_STALE_ID);
+    clv_arena_destroy(a);
+}
+
+static void test_spawn_and_start_errors(void) {
+    clv_arena *a = clv_arena_create(NULL, NULL);
+    clv_hit_diag diag;
+    clv_entity_def d = clv_default_entity_def();
+    d.weight = 0.0f;
+    CHECK(clv_arena_spawn(a, &d, NULL, &diag) == CLV_HIT_ERR_NUMBER);
+    CHECK(strcmp(diag.message, "weight must be > 0 (got 0)") == 0);
+    d = clv_default_entity_def();
+    d.hp = INFINITY;
+    CHECK(clv_arena_spawn(a, &d, NULL, &diag) == CLV_HIT_ERR_NUMBER);
+    CHECK(strcmp(diag.message, "hp must be finite (got inf)") == 0);
+    d = clv_default_entity_def();
+    d.friction = -0.5f;
+    CHECK(clv_arena_spawn(a, &d, NULL, &diag) == CLV_HIT_ERR_NUMBER);
+    CHECK(strcmp(diag.message, "friction must be >= 0 (got -0.5)") == 0);
+    d = clv_default_entity_def();
+    d.position.x = NAN;
+    CHECK(clv_arena_spawn(a, &d, NULL, &diag) == CLV_HIT_ERR_NUMBER);
+    CHECK(strcmp(diag.field, "position.x") == 0);
+    d = clv_default_entity_def();
+    d.hurtbox_count = 5;
+    CHECK(clv_arena_spawn(a, &d, NULL, &diag) == CLV_HIT_ERR_NUMBER);
+    CHECK(strcmp(diag.message, "hurtbox_count must be in 0..4 (got 5)") == 0);
+    d = clv_default_entity_def();
+    d.hurtboxes[0] = clv_shape_aabb(1, 0, 0, 1);
+    CHECK(clv_arena_spawn(a, &d, NULL, &diag) == CLV_HIT_ERR_SHAPE);
+    CHECK(strcmp(diag.message, "hurtboxes[0] must have min <= max") == 0);
+    d = clv_default_entity_def();
+    d.state = (clv_hurt_state)3;
+    CHECK(clv_arena_spawn(a, &d, NULL, &diag) == CLV_HIT_ERR_ENUM);
+    CHECK(clv_arena_spawn(a, NULL, NULL, &diag) == CLV_HIT_ERR_NULL);
+    CHECK(clv_arena_entity_count(a) == 0);
+
+    clv_weapon *empty = clv_weapon_create(NULL, NULL);
+    CHECK(clv_arena_add_weapon(a, empty, NULL, &diag) == CLV_HIT_ERR_INDEX);
+    CHECK(strcmp(diag.message, "weapon has no attack") == 0);
+    clv_weapon_destroy(empty);
+    clv_allocator al = {NULL, NULL, NULL};
+    clv_weapon *w = small_weapon(al);
+    clv_weapon_id wid;
+    CHECK(clv_arena_add_weapon(a, w, &wid, NULL) == CLV_HIT_OK);
+    clv_weapon_destroy(w); /* the arena keeps its own copy */
+    CHECK(clv_arena_find_attack(a, wid, "swing") == 0);
+    CHECK(clv_arena_find_attack(a, wid, "nope") == -1);
+    const clv_hitbox_def *hd = clv_arena_hitbox(a, wid, 0, 11, 0);
+    CHECK(hd != NULL && strcmp(hd->id, "blade") == 0);
+    CHECK(clv_arena_hitbox(a, wid, 0, 12, 0) == NULL);
+    CHECK(clv_arena_hitbox(a, wid, 0, 0, 1) == NULL);
+
+    clv_entity_id owner;
+    d = clv_default_entity_def();
+    CHECK(clv_arena_spawn(a, &d, &owner, NULL) == CLV_HIT_OK);
+    clv_attack_start_def s = clv_default_attack_start_def();
+    s.owner = owner;
+    CHECK(clv_arena_start_attack(a, &s, NULL, &diag) == CLV_HIT_ERR_STALE_ID);
+    CHECK(strcmp(diag.message, "weapon id 0 is not in this arena") == 0);
+    s.weapon = wid;
+    s.attack = 1;
+    CHECK(clv_arena_start_attack(a, &s, NULL, &diag) == CLV_HIT_ERR_INDEX);
+    CHECK(strcmp(diag.message, "attack must be in 0..0 (got 1)") == 0);
+    s.attack = 0;
+    s.facing = NAN;
+    CHECK(clv_arena_start_attack(a, &s, NULL, &diag) == CLV_HIT_ERR_NUMBER);
+    s.facing = 0.0f;
+    s.owner.gen = 5;
+    CHECK(clv_arena_start_attack(a, &s, NULL, &diag) == CLV_HIT_ERR_STALE_ID);
+    CHECK(strcmp(diag.message, "owner id is stale") == 0);
+    s.owner = owner;
+    clv_attack_id at;
+    CHECK(clv_arena_start_attack(a, &s, &at, &diag) == CLV_HIT_OK);
+    clv_attack_info ai;
+    CHECK(clv_arena_attack(a, at, &ai) == CLV_HIT_OK);
+    CHECK(ai.frame == -1 && ai.elapsed == 0);
+    CHECK(clv_arena_set_attack_pose(a, at, clv_v2(INFINITY, 0), 0, false) == CLV_HIT_ERR_NUMBER);
+    CHECK(clv_arena_step(a) == CLV_HIT_OK);
+    CHECK(clv_arena_attack(a, at, &ai) == CLV_HIT_OK);
+    CHECK(ai.frame == 0 && ai.elapsed == 1);
+    /* removing the owner ends its attacks */
+    CHECK(clv_arena_remove(a, owner) == CLV_HIT_OK);
+    CHECK(!clv_arena_attack_valid(a, at));
+    CHECK(clv_arena_cancel_attack(a, at) == CLV_HIT_ERR_STALE_ID);
+    CHECK(clv_arena_attack(a, at, &ai) == CLV_HIT_ERR_STALE_ID);
+    CHECK(clv_arena_step(NULL) == CLV_HIT_ERR_NULL);
+    clv_arena_destroy(a);
+}
+
+/* A snapshot restores into the same arena and into a new one built with the same weapons;
+ * corrupt or short buffers are refused without touching the state. */
+static void test_snapshot_errors_and_fresh_arena(void) {
+    clv_allocator al = {NULL, NULL, NULL};
+    clv_weapon *w = small_weapon(al);
+    clv_arena *a = clv_arena_create(NULL, NULL);
+    uint64_t h = 0;
+    CHECK(run_fight(a, w, 5, &h) == CLV_HIT_OK);
+    size_t size = clv_arena_snapshot_size(a);
+    unsigned char *buf = malloc(size);
+    size_t written = 0;
+    CHECK(clv_arena_snapshot(a, buf, size - 1, &written) == CLV_HIT_ERR_SNAPSHOT);
+    CHECK(written == 0);
+    CHECK(clv_arena_snapshot(a, buf, size, &written) == CLV_HIT_OK);
+    CHECK(clv_arena_restore(a, buf, written - 1) == CLV_HIT_ERR_SNAPSHOT);
+    CHECK(clv_arena_restore(a, buf, 3) == CLV_HIT_ERR_SNAPSHOT);
+    buf[0] ^= 0xff;
+    CHECK(clv_arena_restore(a, buf, written) == CLV_HIT_ERR_SNAPSHOT);
+    buf[0] ^= 0xff;
+    CHECK(clv_arena_hash(a) == h);
+
+    /* flip every byte of the body in turn: restore either refuses it or the step survives */
+    clv_arena *b = clv_arena_create(NULL, NULL);
+    clv_weapon_id wid;
+    CHECK(clv_arena_add_weapon(b, w, &wid, NULL) == CLV_HIT_OK);
+    unsigned char *bad = malloc(size);
+    int refused = 0;
+    for (size_t i = 0; i < written; i += 7) {
+        memcpy(bad, buf, written);
+        bad[i] ^= 0x5a;
+        if (clv_arena_restore(b, bad, written) != CLV_HIT_OK) {
+            refused++;
+        } else {
+            CHECK(clv_arena_step(b) == CLV_HIT_OK);
+        }
+    }
+    CHECK(refused > 0);
+    CHECK(clv_arena_restore(b, buf, written) == CLV_HIT_OK);
+    CHECK(clv_arena_hash(b) == h);
+    for (int f = 0; f < 20; f++) {
+        CHECK(clv_arena_step(a) == CLV_HIT_OK);
+        CHECK(clv_arena_step(b) == CLV_HIT_OK);
+        CHECK(clv_arena_hash(a) == clv_arena_hash(b));
+    }
+    /* an arena without the weapon cannot take the snapshot */
+    clv_arena *c = clv_arena_create(NULL, NULL);
+    CHECK(clv_arena_restore(c, buf, written) == CLV_HIT_ERR_SNAPSHOT);
+    CHECK(clv_arena_restore(c, NULL, written) == CLV_HIT_ERR_NULL);
+    clv_arena_destroy(c);
+    free(bad);
+    free(buf);
+    clv_arena_destroy(b);
+    clv_arena_destroy(a);
+    clv_weapon_destroy(w);
+}
+
+int main(int argc, char **argv) {
+    clv_test_init(argc, argv);
+    RUN(test_allocator_zero_live_bytes);
+    RUN(test_ids_and_generations);
+    RUN(test_spawn_and_start_errors);
+    RUN(test_snapshot_errors_and_fresh_arena);
+    return clv_test_report();
+}
