@@ -9,6 +9,8 @@
 
 #include <lua.h>
 
+#include "cleave/lua.h"
+
 /// Limits of one sandbox. Build with clv_sandbox_default_limits() and change what you need.
 typedef struct clv_sandbox_limits {
     size_t memory_bytes; ///< allocator budget (default 64 MiB)
@@ -55,5 +57,51 @@ bool clv_sandbox_call(clv_sandbox *sb, int nargs, int nresults, char *err, size_
 
 /// Consecutive failed calls since the last success; the mod loader disables a mod past a limit.
 int clv_sandbox_faults(const clv_sandbox *sb);
+
+/* ---- Additions: the mod's log, the allocator's counters and test aids. ---- */
+
+/// How many log()/print() lines a sandbox keeps (the newest), and the bytes kept of each.
+#define CLV_SANDBOX_LOG_LINES 64
+#define CLV_SANDBOX_LOG_LINE 256
+
+/// Number of log lines kept (at most CLV_SANDBOX_LOG_LINES).
+int clv_sandbox_log_count(const clv_sandbox *sb);
+
+/// Kept log line i, 0 the oldest kept; NULL when i is out of range. Valid until the next call
+/// into the sandbox.
+const char *clv_sandbox_log_line(const clv_sandbox *sb, int i);
+
+/// Number of lines dropped because the log was full since the last clear.
+long clv_sandbox_log_dropped(const clv_sandbox *sb);
+
+/// Forgets every log line.
+void clv_sandbox_log_clear(clv_sandbox *sb);
+
+/// Highest byte count the sandbox's state ever reached.
+size_t clv_sandbox_peak(const clv_sandbox *sb);
+
+/// Closes the state early while keeping the counters readable (clv_sandbox_bytes is then 0);
+/// clv_sandbox_destroy still frees the rest. Runs, calls and the state are unavailable after.
+void clv_sandbox_close(clv_sandbox *sb);
+
+/// The limits the sandbox was created with.
+clv_sandbox_limits clv_sandbox_get_limits(const clv_sandbox *sb);
+
+/// true until clv_sandbox_close.
+bool clv_sandbox_is_open(const clv_sandbox *sb);
+
+/// Like clv_sandbox_create, but the allocator refuses its fail_after-th growing request and
+/// every one after it (0: never); for allocation-failure sweeps.
+clv_sandbox *clv_sandbox_create_failing(const clv_sandbox_limits *limits, long fail_after,
+                                        char *err, size_t errlen);
+
+/// `require "cleave.sandbox"`: pushes the read-only sandbox API table (new) for scripts and
+/// tests; see docs/reliability.md. Lua finds it inside cleave.so by its name.
+CLV_LUA_EXPORT int luaopen_cleave_sandbox(lua_State *L);
+
+/// Sets field "sandbox" of the table on top of the stack to the same table, for a
+/// luaopen_cleave that wants to offer `cleave.sandbox` (mods never see it: the sandbox removes
+/// it from the `cleave` table of every mod state).
+void clv_lua_sandbox_register(lua_State *L);
 
 #endif

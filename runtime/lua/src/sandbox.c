@@ -1,0 +1,791 @@
+/* The mod sandbox: one lua_State per mod on a counting allocator, an allow-listed environment
+ * checked after it is built, a count hook with a deadline, and one protected call path.
+ *
+ * Why each piece is there:
+ * - One state per mod, so the string metatable, the globals and the garbage of one mod never
+ *   meet another's.
+ * - The allocator refuses growth past the budget, so a bomb ends in Lua's own "not enough
+ *   memory" error inside that state; lua_close gives every byte back (checked by the tests).
+ * - The count hook checks a monotonic clock every HOOK_COUNT instructions. Once the deadline
+ *   has passed it re-arms itself to fire on every instruction of whatever thread runs, so a
+ *   pcall that swallows one timeout error meets the next one at its next instruction.
+ * - Lua runs an xpcall message handler for an error raised in a hook with hooks off, so a mod's
+ *   handler could loop for ever; xpcall is replaced by one that runs the handler after the
+ *   error has unwound, inside an ordinary pcall where the hook is live.
+ * - Finalizers run with hooks off too: setmetatable refuses any metatable with a __gc field
+ *   (Lua only marks an object for finalization when __gc is present at setmetatable time, and
+ *   the userdata metatables of the API are protected).
+ * - Every use of the state by the host goes through lua_pcall: a memory error outside a
+ *   protected call would reach the panic function and abort the game.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <lauxlib.h>
+#include <lualib.h>
+
+#include "cleave/lua.h"
+#include "sandbox_internal.h"
+
+/* Instructions between two looks at the clock: a few microseconds of Lua, so a deadline is
+ * noticed within microseconds, at the cost of one clock read per thousand instructions. */
+#define HOOK_COUNT 1000
+
+/* Smallest budget a state can be built in; below it creation fails with a clear message. */
+#define MIN_MEMORY ((size_t)64 * 1024)
+
+struct clv_sandbox {
+    lua_State *L;
+    clv_sandbox_limits limits;
+    size_t bytes;
+    size_t peak;
+    long fail_after; /* refuse the n-th growth and all after it; 0 = never */
+    long growths;
+    double deadline;   /* monotonic seconds; 0 while no deadline runs */
+    double budget_ms;  /* of the running deadline, for the message */
+    const char *phase; /* "load" or "callback" */
+    int busy;
+    int faults;
+    int log_first; /* ring of log lines */
+    int log_count;
+    long log_dropped;
+    char log[CLV_SANDBOX_LOG_LINES][CLV_SANDBOX_LOG_LINE];
+};
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- Allocator ---- */
+
+static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    clv_sandbox *sb = ud;
+    if (ptr == NULL) {
+        osize = 0; /* osize then tells the kind of object, not a size */
+    }
+    if (nsize == 0) {
+        free(ptr);
+        sb->bytes -= osize;
+        return NULL;
+    }
+    if (nsize > osize) {
+        if (sb->fail_after > 0 && ++sb->growths >= sb->fail_after) {
+            return NULL;
+        }
+        if (sb->bytes > sb->limits.memory_bytes ||
+            nsize - osize > sb->limits.memory_bytes - sb->bytes) {
+            return NULL;
+        }
+    }
+    void *p = realloc(ptr, nsize);
+    if (p == NULL) {
+        return NULL;
+    }
+    sb->bytes = sb->bytes - osize + nsize;
+    if (sb->bytes > sb->peak) {
+        sb->peak = sb->bytes;
+    }
+    return p;
+}
+
+clv_sandbox *clv_sandbox_of(lua_State *L) {
+    void *ud = NULL;
+    if (lua_getallocf(L, &ud) != sandbox_alloc) {
+        return NULL;
+    }
+    return ud;
+}
+
+/* ---- CPU deadline ---- */
+
+static void sandbox_hook(lua_State *L, lua_Debug *ar);
+
+/* Arms the hook of thread L with the normal period. */
+static void arm_hook(lua_State *L) { lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, HOOK_COUNT); }
+
+bool clv_sandbox_expired(lua_State *L) {
+    clv_sandbox *sb = clv_sandbox_of(L);
+    if (sb == NULL || sb->deadline <= 0 || now_seconds() < sb->deadline) {
+        return false;
+    }
+    lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, 1);
+    return true;
+}
+
+const char *clv_sandbox_push_timeout(lua_State *L, int level) {
+    clv_sandbox *sb = clv_sandbox_of(L);
+    lua_Debug ar;
+    const char *phase = sb != NULL && sb->phase != NULL ? sb->phase : "call";
+    char ms[32];
+    snprintf(ms, sizeof ms, "%g", sb != NULL ? sb->budget_ms : 0.0);
+    if (lua_getstack(L, level, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+        return lua_pushfstring(L, "%s:%d: time limit exceeded (%s ms per %s)", ar.short_src,
+                               ar.currentline, ms, phase);
+    }
+    return lua_pushfstring(L, "time limit exceeded (%s ms per %s)", ms, phase);
+}
+
+static void sandbox_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    if (clv_sandbox_expired(L)) {
+        /* Level 0 inside a hook is the Lua function being run: name the looping line. */
+        clv_sandbox_push_timeout(L, 0);
+        lua_error(L);
+    }
+    if (lua_gethookcount(L) != HOOK_COUNT) {
+        arm_hook(L); /* a thread left on every-instruction by an earlier timeout */
+    }
+}
+
+static void start_deadline(clv_sandbox *sb, double ms, const char *phase) {
+    sb->budget_ms = ms;
+    sb->phase = phase;
+    sb->deadline = now_seconds() + ms / 1000.0;
+    arm_hook(sb->L);
+}
+
+static void stop_deadline(clv_sandbox *sb) {
+    sb->deadline = 0;
+    sb->phase = NULL;
+}
+
+/* ---- Replacements for base functions ---- */
+
+/* setmetatable(t, mt) as the base library has it, refusing finalizers. */
+static int sb_setmetatable(lua_State *L) {
+    int t = lua_type(L, 2);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+    if (t == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        int gc = lua_rawget(L, 2);
+        lua_pop(L, 1);
+        if (gc != LUA_TNIL) {
+            return luaL_error(L, "__gc metamethods are not allowed in mods");
+        }
+    }
+    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL) {
+        return luaL_error(L, "cannot change a protected metatable");
+    }
+    lua_settop(L, 2);
+    lua_setmetatable(L, 1);
+    return 1;
+}
+
+/* collectgarbage("count") only: the rest would let a mod steer the host's pauses. */
+static int sb_collectgarbage(lua_State *L) {
+    const char *opt = luaL_optstring(L, 1, "collect");
+    if (strcmp(opt, "count") != 0) {
+        return luaL_error(L, "collectgarbage: only \"count\" is allowed in mods (got \"%s\")",
+                          opt);
+    }
+    int kb = lua_gc(L, LUA_GCCOUNT);
+    int rest = lua_gc(L, LUA_GCCOUNTB);
+    lua_pushnumber(L, (lua_Number)kb + (lua_Number)rest / 1024.0);
+    return 1;
+}
+
+/* load(chunk [, chunkname [, mode [, env]]]) in text mode only. */
+static int sb_load(lua_State *L) {
+    if (!lua_isnoneornil(L, 3)) {
+        const char *mode = luaL_checkstring(L, 3);
+        if (strcmp(mode, "t") != 0) {
+            lua_pushnil(L);
+            lua_pushfstring(L, "load: mode \"%s\" is not allowed in mods (text chunks only)",
+                            mode);
+            return 2;
+        }
+    }
+    if (lua_gettop(L) < 3) {
+        lua_settop(L, 3);
+    }
+    lua_pushliteral(L, "t");
+    lua_replace(L, 3);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* xpcall(f, msgh, ...): stack during the call is [f, msgh, true, results...]. */
+static int xpcall_handled(lua_State *L, int status, lua_KContext ctx) {
+    (void)ctx;
+    (void)status; /* false, then what the handler returned or the error it raised */
+    lua_pushboolean(L, 0);
+    lua_insert(L, -2);
+    return 2;
+}
+
+static int xpcall_done(lua_State *L, int status, lua_KContext ctx) {
+    if (status == LUA_OK || status == LUA_YIELD) {
+        return lua_gettop(L) - (int)ctx; /* true, results... */
+    }
+    /* The error has unwound and the hook is live again: run the handler under a pcall. */
+    lua_pushvalue(L, 2);
+    lua_insert(L, -2);
+    int st = lua_pcallk(L, 1, 1, 0, 0, xpcall_handled);
+    return xpcall_handled(L, st, 0);
+}
+
+static int sb_xpcall(lua_State *L) {
+    int n = lua_gettop(L);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushboolean(L, 1);
+    lua_pushvalue(L, 1);
+    lua_rotate(L, 3, 2); /* [f, msgh, true, f, args...] */
+    int status = lua_pcallk(L, n - 2, LUA_MULTRET, 0, 2, xpcall_done);
+    return xpcall_done(L, status, 2);
+}
+
+/* coroutine.create / coroutine.wrap, putting the hook on the new thread. Lua copies the hook
+ * into threads it creates, but a thread made while no hook was set would otherwise run free. */
+static int sb_co_create(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    lua_State *co = lua_tothread(L, -1);
+    if (co != NULL) {
+        arm_hook(co);
+    }
+    return 1;
+}
+
+static int sb_co_wrap(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    if (lua_getupvalue(L, -1, 1) != NULL) {
+        lua_State *co = lua_tothread(L, -1);
+        if (co != NULL) {
+            arm_hook(co);
+        }
+        lua_pop(L, 1);
+    }
+    return 1;
+}
+
+/* log(...) / print(...): tab-joined, cut to one line's room, newest CLV_SANDBOX_LOG_LINES kept. */
+static int sb_log(lua_State *L) {
+    clv_sandbox *sb = clv_sandbox_of(L);
+    int n = lua_gettop(L);
+    char line[CLV_SANDBOX_LOG_LINE];
+    size_t used = 0;
+    for (int i = 1; i <= n; i++) {
+        size_t len;
+        const char *s = luaL_tolstring(L, i, &len); /* __tostring runs as mod code, hooked */
+        if (i > 1 && used + 1 < sizeof line) {
+            line[used++] = '\t';
+        }
+        size_t room = sizeof line - 1 - used;
+        size_t take = len < room ? len : room;
+        memcpy(line + used, s, take);
+        used += take;
+        lua_pop(L, 1);
+    }
+    line[used] = '\0';
+    if (sb->log_count == CLV_SANDBOX_LOG_LINES) {
+        sb->log_first = (sb->log_first + 1) % CLV_SANDBOX_LOG_LINES;
+        sb->log_count--;
+        sb->log_dropped++;
+    }
+    int slot = (sb->log_first + sb->log_count) % CLV_SANDBOX_LOG_LINES;
+    memcpy(sb->log[slot], line, used + 1);
+    sb->log_count++;
+    return 0;
+}
+
+/* ---- Building and checking the environment ---- */
+
+static const char *const allowed_globals[] = {
+    "assert", "error", "ipairs", "next", "pairs", "pcall", "select", "tonumber", "tostring",
+    "type", "rawequal", "rawlen", "rawget", "getmetatable", "setmetatable", "xpcall", "print",
+    "log", "load", "collectgarbage", "_G", "_VERSION", "string", "table", "math", "utf8", "coroutine", "cleave",
+    NULL};
+
+static const char *const allowed_string[] = {
+    "byte", "char", "find", "format", "gmatch", "gsub", "len", "lower", "match", "rep",
+    "reverse", "sub", "upper", "pack", "packsize", "unpack", NULL};
+
+static const char *const allowed_table[] = {"concat", "insert", "move", "pack", "remove",
+                                            "sort", "unpack", NULL};
+
+static const char *const allowed_math[] = {
+    "abs", "acos", "asin", "atan", "ceil", "cos", "deg", "exp", "floor", "fmod", "huge",
+    "log", "max", "maxinteger", "min", "mininteger", "modf", "pi", "rad", "random",
+    "randomseed", "sin", "sqrt", "tan", "tointeger", "type", "ult", NULL};
+
+static const char *const allowed_utf8[] = {"char", "charpattern", "codepoint", "codes", "len",
+                                           "offset", NULL};
+
+static const char *const allowed_coroutine[] = {"close", "create", "isyieldable", "resume",
+                                                "running", "status", "wrap", "yield", NULL};
+
+static const char *const removed_globals[] = {"dofile", "loadfile", "rawset", "warn",
+                                              "require", "package", "io", "os", "debug", NULL};
+
+static bool listed(const char *const *list, const char *name) {
+    for (; *list != NULL; list++) {
+        if (strcmp(*list, name) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Raises unless the table at idx holds exactly the names of list (strings only). */
+static void check_table(lua_State *L, int idx, const char *what, const char *const *list) {
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) != LUA_TTABLE) {
+        luaL_error(L, "sandbox: '%s' is not a table", what);
+    }
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        if (lua_type(L, -2) != LUA_TSTRING || !listed(list, lua_tostring(L, -2))) {
+            const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+            luaL_error(L, "sandbox: '%s%s%s' is not on the allow-list", what,
+                       *what != '\0' ? "." : "", key);
+        }
+        lua_pop(L, 1);
+    }
+    for (; *list != NULL; list++) {
+        if (lua_getfield(L, idx, *list) == LUA_TNIL) {
+            luaL_error(L, "sandbox: '%s%s%s' is missing", what, *what != '\0' ? "." : "",
+                       *list);
+        }
+        lua_pop(L, 1);
+    }
+}
+
+/* The environment check, run after building and available to tests through a fresh state. */
+static void check_environment(lua_State *L) {
+    lua_pushglobaltable(L);
+    check_table(L, -1, "", allowed_globals);
+    static const struct {
+        const char *name;
+        const char *const *list;
+    } libs[] = {{"string", allowed_string},
+                {"table", allowed_table},
+                {"math", allowed_math},
+                {"utf8", allowed_utf8},
+                {"coroutine", allowed_coroutine}};
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+        lua_getfield(L, -1, libs[i].name);
+        check_table(L, -1, libs[i].name, libs[i].list);
+        lua_pop(L, 1);
+    }
+    /* The string metatable: hidden, and indexing the mod's string table. */
+    lua_pushliteral(L, "");
+    if (!lua_getmetatable(L, -1)) {
+        luaL_error(L, "sandbox: strings have no metatable");
+    }
+    if (lua_getfield(L, -1, "__metatable") != LUA_TBOOLEAN || lua_toboolean(L, -1)) {
+        luaL_error(L, "sandbox: the string metatable is readable");
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, -1, "__index");
+    lua_getfield(L, -4, "string");
+    if (!lua_rawequal(L, -1, -2)) {
+        luaL_error(L, "sandbox: strings do not index the string table");
+    }
+    lua_pop(L, 4);
+    /* cleave: an empty proxy with a protected metatable, no sandbox inside. */
+    lua_getfield(L, -1, "cleave");
+    lua_pushnil(L);
+    if (lua_type(L, -2) != LUA_TTABLE || lua_next(L, -2)) {
+        luaL_error(L, "sandbox: 'cleave' is not a read-only proxy");
+    }
+    if (!lua_getmetatable(L, -1) || lua_getfield(L, -1, "__metatable") == LUA_TNIL ||
+        lua_getfield(L, -2, "__index") != LUA_TTABLE) {
+        luaL_error(L, "sandbox: 'cleave' is not a read-only proxy");
+    }
+    if (lua_getfield(L, -1, "sandbox") != LUA_TNIL) {
+        luaL_error(L, "sandbox: 'cleave.sandbox' is reachable from a mod");
+    }
+    lua_pop(L, 5);
+    for (const char *const *name = removed_globals; *name != NULL; name++) {
+        if (lua_getglobal(L, *name) != LUA_TNIL) {
+            luaL_error(L, "sandbox: '%s' is reachable from a mod", *name);
+        }
+        lua_pop(L, 1);
+    }
+}
+
+/* Replaces field `name` of the table on top by a C closure over its old value. */
+static void wrap_field(lua_State *L, const char *name, lua_CFunction f) {
+    lua_getfield(L, -1, name);
+    lua_pushcclosure(L, f, 1);
+    lua_setfield(L, -2, name);
+}
+
+static int build_environment(lua_State *L) {
+    static const struct {
+        const char *name;
+        lua_CFunction open;
+    } libs[] = {{LUA_GNAME, luaopen_base},          {LUA_STRLIBNAME, luaopen_string},
+                {LUA_TABLIBNAME, luaopen_table},    {LUA_MATHLIBNAME, luaopen_math},
+                {LUA_UTF8LIBNAME, luaopen_utf8},    {LUA_COLIBNAME, luaopen_coroutine},
+                {"cleave", luaopen_cleave}};
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+        luaL_requiref(L, libs[i].name, libs[i].open, 1);
+        lua_pop(L, 1);
+    }
+
+    lua_pushglobaltable(L);
+    for (const char *const *name = removed_globals; *name != NULL; name++) {
+        lua_pushnil(L);
+        lua_setfield(L, -2, *name);
+    }
+    lua_pushcfunction(L, sb_setmetatable);
+    lua_setfield(L, -2, "setmetatable");
+    wrap_field(L, "load", sb_load);
+    lua_pushcfunction(L, sb_collectgarbage);
+    lua_setfield(L, -2, "collectgarbage");
+    lua_pushcfunction(L, sb_xpcall);
+    lua_setfield(L, -2, "xpcall");
+    lua_pushcfunction(L, sb_log);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "log");
+    lua_setfield(L, -2, "print");
+
+    lua_getfield(L, -1, LUA_STRLIBNAME);
+    lua_pushnil(L);
+    lua_setfield(L, -2, "dump");
+    clv_sandbox_open_patterns(L);
+    lua_pushliteral(L, "");
+    lua_getmetatable(L, -1);
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 3);
+
+    /* Lua built with LUA_COMPAT_MATHLIB (Debian's is) adds the 5.2 math functions. */
+    static const char *const math_compat[] = {"cosh", "sinh", "tanh", "pow", "frexp",
+                                              "ldexp", "log10", "atan2", NULL};
+    lua_getfield(L, -1, LUA_MATHLIBNAME);
+    for (const char *const *name = math_compat; *name != NULL; name++) {
+        lua_pushnil(L);
+        lua_setfield(L, -2, *name);
+    }
+    lua_pop(L, 1);
+
+    lua_getfield(L, -1, LUA_COLIBNAME);
+    wrap_field(L, "create", sb_co_create);
+    wrap_field(L, "wrap", sb_co_wrap);
+    lua_pop(L, 1);
+
+    /* The module table mods see must not hand out more sandboxes (each with its own budget). */
+    lua_getfield(L, -1, "cleave");
+    if (lua_getmetatable(L, -1) && lua_getfield(L, -1, "__index") == LUA_TTABLE) {
+        lua_pushnil(L);
+        lua_setfield(L, -2, "sandbox");
+    }
+    lua_settop(L, 1);
+
+    /* Nothing else of the loaded-modules table is reachable without require; drop it. */
+    lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+
+    check_environment(L);
+    lua_pop(L, 1);
+    return 0;
+}
+
+/* ---- The protected path ---- */
+
+/* The message handler: "file:line: message" and a traceback, reading the error object without
+ * running any of its metamethods (a __tostring could loop with the hook off, or raise). */
+static int message_handler(lua_State *L) {
+    const char *msg;
+    switch (lua_type(L, 1)) {
+    case LUA_TSTRING:
+        msg = lua_tostring(L, 1);
+        break;
+    case LUA_TNUMBER:
+        lua_pushvalue(L, 1);
+        msg = lua_tostring(L, -1); /* converts the copy; numbers have no metamethods here */
+        break;
+    default: {
+        lua_Debug ar;
+        int level = 1;
+        const char *where = "";
+        while (lua_getstack(L, level, &ar)) {
+            lua_getinfo(L, "Sl", &ar);
+            if (ar.currentline > 0) {
+                where = lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
+                break;
+            }
+            level++;
+        }
+        msg = lua_pushfstring(L, "%s(error object is a %s value)", where,
+                              lua_typename(L, lua_type(L, 1)));
+        break;
+    }
+    }
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+static void write_err(char *err, size_t errlen, const char *msg) {
+    if (err != NULL && errlen > 0) {
+        snprintf(err, errlen, "%s", msg);
+    }
+}
+
+/* Calls the function below nargs arguments under a deadline of ms, through message_handler.
+ * On failure pops everything, writes the message and returns false. */
+static bool protected_call(clv_sandbox *sb, int nargs, int nresults, double ms,
+                           const char *phase, char *err, size_t errlen) {
+    lua_State *L = sb->L;
+    int func = lua_gettop(L) - nargs;
+    if (!lua_checkstack(L, 2)) {
+        lua_settop(L, func - 1);
+        write_err(err, errlen, "not enough memory");
+        return false;
+    }
+    lua_pushcfunction(L, message_handler);
+    lua_insert(L, func);
+    start_deadline(sb, ms, phase);
+    sb->busy++;
+    int status = lua_pcall(L, nargs, nresults, func);
+    sb->busy--;
+    stop_deadline(sb);
+    lua_remove(L, func);
+    if (status == LUA_OK) {
+        return true;
+    }
+    write_err(err, errlen,
+              lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(error object lost)");
+    lua_pop(L, 1);
+    return false;
+}
+
+/* ---- Public functions ---- */
+
+clv_sandbox_limits clv_sandbox_default_limits(void) {
+    clv_sandbox_limits l;
+    l.memory_bytes = (size_t)64 * 1024 * 1024;
+    l.load_ms = 250.0;
+    l.callback_ms = 2.0;
+    return l;
+}
+
+static int sandbox_panic(lua_State *L) {
+    /* Unreachable by design (every use is protected); say why the game stops if it happens. */
+    fprintf(stderr, "cleave sandbox: unprotected error: %s\n",
+            lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "?");
+    return 0;
+}
+
+clv_sandbox *clv_sandbox_create_failing(const clv_sandbox_limits *limits, long fail_after,
+                                        char *err, size_t errlen) {
+    clv_sandbox_limits l = limits != NULL ? *limits : clv_sandbox_default_limits();
+    if (!(l.load_ms > 0) || !(l.callback_ms > 0) || l.load_ms > 1e9 || l.callback_ms > 1e9) {
+        write_err(err, errlen, "sandbox: time limits must be > 0 ms and finite");
+        return NULL;
+    }
+    if (l.memory_bytes < MIN_MEMORY) {
+        write_err(err, errlen, "sandbox: memory limit must be at least 65536 bytes");
+        return NULL;
+    }
+    clv_sandbox *sb = calloc(1, sizeof *sb);
+    if (sb == NULL) {
+        write_err(err, errlen, "not enough memory");
+        return NULL;
+    }
+    sb->limits = l;
+    sb->fail_after = fail_after > 0 ? fail_after : 0;
+    sb->L = lua_newstate(sandbox_alloc, sb);
+    if (sb->L == NULL) {
+        write_err(err, errlen, "not enough memory");
+        free(sb);
+        return NULL;
+    }
+    lua_atpanic(sb->L, sandbox_panic);
+    lua_pushcfunction(sb->L, build_environment);
+    int status = lua_pcall(sb->L, 0, 0, 0);
+    if (status != LUA_OK) {
+        write_err(err, errlen,
+                  lua_type(sb->L, -1) == LUA_TSTRING ? lua_tostring(sb->L, -1)
+                                                     : "sandbox: environment failed");
+        clv_sandbox_destroy(sb);
+        return NULL;
+    }
+    return sb;
+}
+
+clv_sandbox *clv_sandbox_create(const clv_sandbox_limits *limits, char *err, size_t errlen) {
+    return clv_sandbox_create_failing(limits, 0, err, errlen);
+}
+
+void clv_sandbox_close(clv_sandbox *sb) {
+    if (sb != NULL && sb->L != NULL) {
+        sb->deadline = 0; /* whatever __close runs at the end is not a mod's call */
+        lua_close(sb->L);
+        sb->L = NULL;
+    }
+}
+
+void clv_sandbox_destroy(clv_sandbox *sb) {
+    if (sb == NULL) {
+        return;
+    }
+    clv_sandbox_close(sb);
+    free(sb);
+}
+
+clv_sandbox_limits clv_sandbox_get_limits(const clv_sandbox *sb) { return sb->limits; }
+
+bool clv_sandbox_is_open(const clv_sandbox *sb) { return sb != NULL && sb->L != NULL; }
+
+lua_State *clv_sandbox_state(clv_sandbox *sb) { return sb->L; }
+
+size_t clv_sandbox_bytes(const clv_sandbox *sb) { return sb->bytes; }
+
+size_t clv_sandbox_peak(const clv_sandbox *sb) { return sb->peak; }
+
+int clv_sandbox_faults(const clv_sandbox *sb) { return sb->faults; }
+
+int clv_sandbox_log_count(const clv_sandbox *sb) { return sb->log_count; }
+
+const char *clv_sandbox_log_line(const clv_sandbox *sb, int i) {
+    if (i < 0 || i >= sb->log_count) {
+        return NULL;
+    }
+    return sb->log[(sb->log_first + i) % CLV_SANDBOX_LOG_LINES];
+}
+
+long clv_sandbox_log_dropped(const clv_sandbox *sb) { return sb->log_dropped; }
+
+void clv_sandbox_log_clear(clv_sandbox *sb) {
+    sb->log_first = 0;
+    sb->log_count = 0;
+    sb->log_dropped = 0;
+}
+
+/* The name Lua shows for a chunk, for messages Lua gives without one. */
+static void chunk_display(const char *chunkname, char *out, size_t outlen) {
+    if (chunkname[0] == '@' || chunkname[0] == '=') {
+        snprintf(out, outlen, "%s", chunkname + 1);
+    } else {
+        snprintf(out, outlen, "[string \"%.40s\"]", chunkname);
+    }
+}
+
+bool clv_sandbox_run(clv_sandbox *sb, const char *source, size_t len, const char *chunkname,
+                     int nresults, char *err, size_t errlen) {
+    if (sb->L == NULL) {
+        write_err(err, errlen, "sandbox: the sandbox is closed");
+        return false;
+    }
+    if (sb->busy) {
+        write_err(err, errlen, "sandbox: re-entrant use of a running sandbox");
+        return false;
+    }
+    lua_State *L = sb->L;
+    if (chunkname == NULL) {
+        chunkname = "=mod";
+    }
+    if (!lua_checkstack(L, 3)) {
+        write_err(err, errlen, "not enough memory");
+        return false;
+    }
+    int status = luaL_loadbufferx(L, source, len, chunkname, "t");
+    if (status != LUA_OK) {
+        const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "load failed";
+        char name[64];
+        chunk_display(chunkname, name, sizeof name);
+        if (err != NULL && errlen > 0) {
+            if (strncmp(msg, name, strlen(name)) == 0) {
+                snprintf(err, errlen, "%s", msg);
+            } else {
+                snprintf(err, errlen, "%s: %s", name, msg);
+            }
+        }
+        lua_pop(L, 1);
+        return false;
+    }
+    return protected_call(sb, 0, nresults, sb->limits.load_ms, "load", err, errlen);
+}
+
+bool clv_sandbox_run_file(clv_sandbox *sb, const char *path, int nresults, char *err,
+                          size_t errlen) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        if (err != NULL && errlen > 0) {
+            snprintf(err, errlen, "%s: cannot open the file", path);
+        }
+        return false;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    bool ok = buf != NULL;
+    while (ok) {
+        if (len == cap) {
+            /* A source larger than the memory budget could never load: stop reading early. */
+            if (cap >= sb->limits.memory_bytes) {
+                ok = false;
+                if (err != NULL && errlen > 0) {
+                    snprintf(err, errlen, "%s: file larger than the mod's memory limit", path);
+                }
+                break;
+            }
+            char *bigger = realloc(buf, cap * 2);
+            if (bigger == NULL) {
+                ok = false;
+                write_err(err, errlen, "not enough memory");
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                ok = false;
+                if (err != NULL && errlen > 0) {
+                    snprintf(err, errlen, "%s: cannot read the file", path);
+                }
+            }
+            break;
+        }
+    }
+    fclose(f);
+    if (ok) {
+        size_t namelen = strlen(path) + 2;
+        char *name = malloc(namelen);
+        if (name == NULL) {
+            write_err(err, errlen, "not enough memory");
+            ok = false;
+        } else {
+            snprintf(name, namelen, "@%s", path);
+            ok = clv_sandbox_run(sb, buf, len, name, nresults, err, errlen);
+            free(name);
+        }
+    } else if (buf == NULL) {
+        write_err(err, errlen, "not enough memory");
+    }
+    free(buf);
+    return ok;
+}
+
+bool clv_sandbox_call(clv_sandbox *sb, int nargs, int nresults, char *err, size_t errlen) {
+    if (sb->L == NULL) {
+        write_err(err, errlen, "sandbox: the sandbox is closed");
+        return false;
+    }
+    if (sb->busy) {
+        lua_pop(sb->L, nargs + 1);
+        write_err(err, errlen, "sandbox: re-entrant use of a running sandbox");
+        return false;
+    }
+    bool ok = protected_call(sb, nargs, nresults, sb->limits.callback_ms, "callback", err,
+                             errlen);
+    sb->faults = ok ? 0 : sb->faults + 1;
+    return ok;
+}
