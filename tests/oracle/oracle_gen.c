@@ -5,6 +5,9 @@
  * every input in exact form, so that oracle.py can decide the same pairs with rationals.
  *
  * Usage: oracle_gen SEED FLOAT_COUNT EXACT_COUNT
+ *        oracle_gen --replay FILE   (re-asks the APIs about the pairs of earlier lines, so
+ *                                    that cases found once are kept as a regression corpus;
+ *                                    blank lines and lines starting with # are skipped)
  *
  * Line formats (fields separated by one space; floats in C99 hex form, integers in decimal):
  *   F <kind> <shape a> <shape b> <overlap(a,b)> <overlap(b,a)> <distance(a,b)> <distance(b,a)>
@@ -23,6 +26,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- Random numbers: splitmix64, so a seed gives the same pairs on every machine. ---- */
 
@@ -747,9 +751,131 @@ static void emit_exact_case(const char *kind, const clv_ishape *a, const clv_ish
     printf(" %d %d\n", ab ? 1 : 0, ba ? 1 : 0);
 }
 
+/* ---- Replay ---- */
+
+static bool type_of(const char *name, clv_shape_type *t) {
+    for (int i = 0; i < CLV_SHAPE_TYPE_COUNT; i++) {
+        if (name != NULL && strcmp(name, type_name((clv_shape_type)i)) == 0) {
+            *t = (clv_shape_type)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+static const int gen_arity[CLV_SHAPE_TYPE_COUNT] = {2, 3, 5, 4, 6};
+
+/* Reads "type v1 v2 ..." from strtok's stream into a float shape. */
+static bool read_shape(clv_shape *s) {
+    float v[6];
+    if (!type_of(strtok(NULL, " \t\n"), &s->type)) {
+        return false;
+    }
+    for (int i = 0; i < gen_arity[s->type]; i++) {
+        const char *tok = strtok(NULL, " \t\n");
+        char *end;
+        if (tok == NULL) {
+            return false;
+        }
+        v[i] = strtof(tok, &end);
+        if (*end != '\0') {
+            return false;
+        }
+    }
+    switch (s->type) {
+    case CLV_POINT:
+        *s = clv_shape_point(v[0], v[1]);
+        break;
+    case CLV_CIRCLE:
+        *s = clv_shape_circle(v[0], v[1], v[2]);
+        break;
+    case CLV_CAPSULE:
+        *s = clv_shape_capsule(v[0], v[1], v[2], v[3], v[4]);
+        break;
+    case CLV_AABB:
+        *s = clv_shape_aabb(v[0], v[1], v[2], v[3]);
+        break;
+    default: /* the stored fields, not rebuilt from an angle */
+        s->u.obb.c = clv_v2(v[0], v[1]);
+        s->u.obb.h = clv_v2(v[2], v[3]);
+        s->u.obb.u = clv_v2(v[4], v[5]);
+        break;
+    }
+    return true;
+}
+
+static bool read_ishape(clv_ishape *s) {
+    int64_t v[5] = {0, 0, 0, 0, 0};
+    if (!type_of(strtok(NULL, " \t\n"), &s->type) || s->type == CLV_OBB) {
+        return false;
+    }
+    for (int i = 0; i < gen_arity[s->type]; i++) {
+        const char *tok = strtok(NULL, " \t\n");
+        char *end;
+        if (tok == NULL) {
+            return false;
+        }
+        v[i] = (int64_t)strtoll(tok, &end, 10);
+        if (*end != '\0') {
+            return false;
+        }
+    }
+    s->ax = v[0], s->ay = v[1], s->bx = v[0], s->by = v[1], s->r = 0;
+    if (s->type == CLV_CIRCLE) {
+        s->r = v[2];
+    } else if (s->type == CLV_CAPSULE || s->type == CLV_AABB) {
+        s->bx = v[2], s->by = v[3], s->r = s->type == CLV_CAPSULE ? v[4] : 0;
+    }
+    return true;
+}
+
+static int replay(const char *path) {
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    int n = 0;
+    if (f == NULL) {
+        fprintf(stderr, "oracle_gen: cannot open %s\n", path);
+        return 1;
+    }
+    while (fgets(line, sizeof line, f) != NULL) {
+        n++;
+        char *mode = strtok(line, " \t\n");
+        if (mode == NULL || mode[0] == '#') {
+            continue;
+        }
+        char *kind = strtok(NULL, " \t\n");
+        bool ok = kind != NULL;
+        if (ok && strcmp(mode, "F") == 0) {
+            clv_shape a, b;
+            ok = read_shape(&a) && read_shape(&b) && clv_shape_valid(&a) && clv_shape_valid(&b);
+            if (ok) {
+                emit_float_case(kind, &a, &b);
+            }
+        } else if (ok && strcmp(mode, "E") == 0) {
+            clv_ishape a, b;
+            ok = read_ishape(&a) && read_ishape(&b) && clv_ishape_valid(&a) && clv_ishape_valid(&b);
+            if (ok) {
+                emit_exact_case(kind, &a, &b);
+            }
+        } else {
+            ok = false;
+        }
+        if (!ok) {
+            fprintf(stderr, "oracle_gen: %s:%d: not a valid case line\n", path, n);
+            fclose(f);
+            return 1;
+        }
+    }
+    fclose(f);
+    return fflush(stdout) == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "--replay") == 0) {
+        return replay(argv[2]);
+    }
     if (argc != 4) {
-        fprintf(stderr, "usage: oracle_gen SEED FLOAT_COUNT EXACT_COUNT\n");
+        fprintf(stderr, "usage: oracle_gen SEED FLOAT_COUNT EXACT_COUNT | oracle_gen --replay FILE\n");
         return 2;
     }
     gen_rng g;
