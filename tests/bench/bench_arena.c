@@ -76,11 +76,18 @@ typedef struct result {
     double candidates, contacts, hits;
 } result;
 
-static result run(uint32_t n) {
+static result run(uint32_t n, int grid) {
     rng r = {42};
     clv_arena_def ad = clv_default_arena_def();
     ad.entity_capacity = (int32_t)n + ATTACKERS;
     ad.clock_ns = clock_ns;
+    if (grid) {
+        /* the broadphase benchmark's grid: 64-unit cells over the world */
+        ad.grid_cell_size = 64.0f;
+        ad.grid_origin = clv_v2(0.0f, 0.0f);
+        ad.grid_cols = (int32_t)(WORLD / 64.0f);
+        ad.grid_rows = (int32_t)(WORLD / 64.0f);
+    }
     clv_arena *a = clv_arena_create(&ad, NULL);
     clv_weapon *w = make_weapon();
     clv_weapon_id wid;
@@ -201,25 +208,29 @@ int main(int argc, char **argv) {
     const uint32_t sizes[2] = {10000u, 100000u};
     printf("== Arena frame: %d attackers x %d hitboxes vs N moving enemies (%gx%g world)\n",
            ATTACKERS, BOXES, (double)WORLD, (double)WORLD);
-    printf("%8s %12s %9s %9s %9s %9s %9s %11s %9s %7s\n", "N", "us/frame", "move+place",
-           "broad", "narrow", "rules", "other", "candidates", "contacts", "hits");
-    for (int s = 0; s < 2; s++) {
-        uint32_t n = quick ? sizes[s] / 10 : sizes[s];
-        result r = run(n);
-        printf("%8u %12.1f %8.1f%% %8.1f%% %8.1f%% %8.1f%% %8.1f%% %11.1f %9.1f %7.1f\n", n, r.us,
-               100 * r.share[0], 100 * r.share[1], 100 * r.share[2], 100 * r.share[3],
-               100 * r.share[4], r.candidates, r.contacts, r.hits);
-        if (json != NULL) {
+    printf("%-6s %8s %10s %10s %8s %8s %8s %8s %11s %9s %7s\n", "broad", "N", "us/frame",
+           "move+place", "broad", "narrow", "rules", "other", "candidates", "contacts", "hits");
+    for (int grid = 1; grid >= 0; grid--) {
+        for (int s = 0; s < 2; s++) {
+            uint32_t n = quick ? sizes[s] / 10 : sizes[s];
+            result r = run(n, grid);
+            const char *impl = grid ? "grid" : "scan";
+            printf("%-6s %8u %10.1f %9.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%% %11.1f %9.1f %7.1f\n",
+                   impl, n, r.us, 100 * r.share[0], 100 * r.share[1], 100 * r.share[2],
+                   100 * r.share[3], 100 * r.share[4], r.candidates, r.contacts, r.hits);
+            if (json == NULL) {
+                continue;
+            }
             const char *names[4] = {"integrate_place", "broadphase", "narrowphase", "rules"};
             fprintf(json,
-                    "{\"bench\": \"arena/frame_64_vs_%u\", \"impl\": \"cleave\", \"ns\": %.1f, "
-                    "\"candidates\": %.1f, \"contacts\": %.1f, \"hits\": %.1f}\n",
-                    n, r.us * 1e3, r.candidates, r.contacts, r.hits);
+                    "{\"bench\": \"arena/frame_64_vs_%u/%s\", \"impl\": \"cleave\", "
+                    "\"ns\": %.1f, \"candidates\": %.1f, \"contacts\": %.1f, \"hits\": %.1f}\n",
+                    n, impl, r.us * 1e3, r.candidates, r.contacts, r.hits);
             for (int k = 0; k < 4; k++) {
                 fprintf(json,
-                        "{\"bench\": \"arena/frame_64_vs_%u/%s\", \"impl\": \"cleave\", "
+                        "{\"bench\": \"arena/frame_64_vs_%u/%s/%s\", \"impl\": \"cleave\", "
                         "\"ns\": %.1f, \"share\": %.4f}\n",
-                        n, names[k], r.us * 1e3 * r.share[k], r.share[k]);
+                        n, impl, names[k], r.us * 1e3 * r.share[k], r.share[k]);
             }
         }
     }

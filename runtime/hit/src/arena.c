@@ -1,6 +1,7 @@
 /* The arena's lifetime, its weapons, entities and attacks (everything but the frame). */
 #include "hit_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,51 +31,88 @@ clv_attack_start_def clv_default_attack_start_def(void) {
     return d;
 }
 
-/* Grows the four per-entity arrays together, so they always share one capacity. */
+/* Every per-slot array, so that they always share one capacity. */
+typedef struct slot_array {
+    void **ptr;
+    size_t elem; /* bytes per slot */
+} slot_array;
+
+static int slot_arrays(clv_arena *a, slot_array out[8]) {
+    int n = 0;
+    out[n++] = (slot_array){(void **)&a->ent, sizeof *a->ent};
+    out[n++] = (slot_array){(void **)&a->hurt, sizeof *a->hurt};
+    out[n++] = (slot_array){(void **)&a->fx, CLV_ENTITY_MAX_EFFECTS * sizeof *a->fx};
+    out[n++] = (slot_array){(void **)&a->bx, sizeof *a->bx};
+    out[n++] = (slot_array){(void **)&a->by, sizeof *a->by};
+    out[n++] = (slot_array){(void **)&a->br, sizeof *a->br};
+    out[n++] = (slot_array){(void **)&a->grid_out, sizeof *a->grid_out};
+    return n;
+}
+
+static void *grid_alloc(size_t size, void *user) {
+    return clv__alloc(user, size);
+}
+
+static void grid_free(void *ptr, size_t size, void *user) {
+    clv__free(user, ptr, size);
+}
+
+/* Grows every per-slot array (and the grid's capacity) together; all or nothing. */
 bool clv__entity_reserve(clv_arena *a, int32_t need) {
     if (need <= a->ent_cap) {
         return true;
     }
-    int32_t c1 = a->ent_cap, c2 = a->ent_cap, c3 = a->ent_cap * CLV_ENTITY_MAX_EFFECTS,
-            c4 = a->ent_cap;
-    clv__entity *e = NULL;
-    clv__hurt *h = NULL;
-    clv__effect *f = NULL;
-    clv_aabb *b = NULL;
-    int32_t cap = need < 64 ? 64 : need;
-    if (cap < a->ent_cap * 2) {
-        cap = a->ent_cap * 2;
+    int64_t cap = need < 64 ? 64 : need;
+    if (cap < (int64_t)a->ent_cap * 2) {
+        cap = (int64_t)a->ent_cap * 2;
     }
     if (cap > INT32_MAX / CLV_ENTITY_MAX_EFFECTS) {
+        cap = INT32_MAX / CLV_ENTITY_MAX_EFFECTS;
+    }
+    if (cap < need) {
         return false;
     }
-    int32_t n1 = 0, n2 = 0, n3 = 0, n4 = 0;
-    bool ok = clv__reserve(&a->al, (void **)&e, &n1, cap, sizeof *e) &&
-              clv__reserve(&a->al, (void **)&h, &n2, cap, sizeof *h) &&
-              clv__reserve(&a->al, (void **)&f, &n3, cap * CLV_ENTITY_MAX_EFFECTS, sizeof *f) &&
-              clv__reserve(&a->al, (void **)&b, &n4, cap, sizeof *b);
-    if (!ok || n1 != n2 || n1 != n4 || n3 != n1 * CLV_ENTITY_MAX_EFFECTS) {
-        clv__free(&a->al, e, (size_t)n1 * sizeof *e);
-        clv__free(&a->al, h, (size_t)n2 * sizeof *h);
-        clv__free(&a->al, f, (size_t)n3 * sizeof *f);
-        clv__free(&a->al, b, (size_t)n4 * sizeof *b);
+    slot_array arr[8];
+    int n = slot_arrays(a, arr);
+    void *fresh[8] = {NULL};
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {
+        if ((uint64_t)cap > SIZE_MAX / arr[i].elem) {
+            ok = false;
+            break;
+        }
+        fresh[i] = clv__alloc(&a->al, (size_t)cap * arr[i].elem);
+        ok = fresh[i] != NULL;
+    }
+    clv_grid *grid = NULL;
+    clv_grid_def gd = a->grid_def;
+    if (ok && a->grid_def.cell_size > 0.0f) {
+        gd.capacity = (uint32_t)cap;
+        clv_grid_allocator ga = {grid_alloc, grid_free, &a->al};
+        grid = clv_grid_create(&gd, &ga);
+        ok = grid != NULL;
+    }
+    if (!ok) {
+        for (int i = 0; i < n; i++) {
+            clv__free(&a->al, fresh[i], (size_t)cap * arr[i].elem);
+        }
         return false;
     }
-    if (a->ent_cap > 0) {
-        memcpy(e, a->ent, (size_t)c1 * sizeof *e);
-        memcpy(h, a->hurt, (size_t)c2 * sizeof *h);
-        memcpy(f, a->fx, (size_t)c3 * sizeof *f);
-        memcpy(b, a->bounds, (size_t)c4 * sizeof *b);
+    for (int i = 0; i < n; i++) {
+        /* zeroed: padding bytes copied by snapshots are the same on every run */
+        memset(fresh[i], 0, (size_t)cap * arr[i].elem);
+        if (a->ent_cap > 0) {
+            memcpy(fresh[i], *arr[i].ptr, (size_t)a->ent_cap * arr[i].elem);
+        }
+        clv__free(&a->al, *arr[i].ptr, (size_t)a->ent_cap * arr[i].elem);
+        *arr[i].ptr = fresh[i];
     }
-    clv__free(&a->al, a->ent, (size_t)c1 * sizeof *e);
-    clv__free(&a->al, a->hurt, (size_t)c2 * sizeof *h);
-    clv__free(&a->al, a->fx, (size_t)c3 * sizeof *f);
-    clv__free(&a->al, a->bounds, (size_t)c4 * sizeof *b);
-    a->ent = e;
-    a->hurt = h;
-    a->fx = f;
-    a->bounds = b;
-    a->ent_cap = n1;
+    if (grid != NULL) {
+        clv_grid_destroy(a->grid);
+        a->grid = grid;
+        a->grid_def = gd;
+    }
+    a->ent_cap = (int32_t)cap;
     return true;
 }
 
@@ -97,6 +135,23 @@ clv_arena *clv_arena_create(const clv_arena_def *def, clv_hit_diag *diag) {
                       "miss_margin must be finite and >= 0 (got %g)", (double)d.miss_margin);
         return NULL;
     }
+    if (d.grid_cell_size != 0.0f) {
+        clv_grid_def gd = clv_grid_default_def();
+        gd.origin = d.grid_origin;
+        gd.cell_size = d.grid_cell_size;
+        gd.cols = d.grid_cols > 0 ? (uint32_t)d.grid_cols : 0u;
+        gd.rows = d.grid_rows > 0 ? (uint32_t)d.grid_rows : 0u;
+        gd.capacity = 1;
+        if (!clv__finite(d.grid_origin.x) || !clv__finite(d.grid_origin.y) ||
+            !(d.grid_cell_size > 0.0f) || !clv__finite(d.grid_cell_size) ||
+            clv_grid_memory_size(&gd) == 0) {
+            clv__diag_set(diag, CLV_HIT_ERR_NUMBER, "grid_cell_size",
+                          "grid needs a finite origin, grid_cell_size > 0 and 1 <= cols * rows "
+                          "<= 2^24 (got %g, %d x %d)",
+                          (double)d.grid_cell_size, (int)d.grid_cols, (int)d.grid_rows);
+            return NULL;
+        }
+    }
     clv_arena *a = clv__alloc(&d.allocator, sizeof *a);
     if (a == NULL) {
         clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
@@ -107,7 +162,15 @@ clv_arena *clv_arena_create(const clv_arena_def *def, clv_hit_diag *diag) {
     a->miss_margin = d.miss_margin;
     a->clock_ns = d.clock_ns;
     a->clock_ctx = d.clock_ctx;
-    if (d.entity_capacity > 0 && !clv__entity_reserve(a, d.entity_capacity)) {
+    if (d.grid_cell_size != 0.0f) {
+        a->grid_def = clv_grid_default_def();
+        a->grid_def.origin = d.grid_origin;
+        a->grid_def.cell_size = d.grid_cell_size;
+        a->grid_def.cols = (uint32_t)d.grid_cols;
+        a->grid_def.rows = (uint32_t)d.grid_rows;
+    }
+    int32_t first_cap = d.entity_capacity > 0 ? d.entity_capacity : 1;
+    if (!clv__entity_reserve(a, first_cap)) {
         clv_arena_destroy(a);
         clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
         return NULL;
@@ -133,10 +196,12 @@ void clv_arena_destroy(clv_arena *a) {
         weapon_free(a, &a->weapons[i]);
     }
     clv__free(&al, a->weapons, (size_t)a->weapon_cap * sizeof *a->weapons);
-    clv__free(&al, a->ent, (size_t)a->ent_cap * sizeof *a->ent);
-    clv__free(&al, a->hurt, (size_t)a->ent_cap * sizeof *a->hurt);
-    clv__free(&al, a->fx, (size_t)a->ent_cap * CLV_ENTITY_MAX_EFFECTS * sizeof *a->fx);
-    clv__free(&al, a->bounds, (size_t)a->ent_cap * sizeof *a->bounds);
+    slot_array arr[8];
+    int n = slot_arrays(a, arr);
+    for (int i = 0; i < n; i++) {
+        clv__free(&al, *arr[i].ptr, (size_t)a->ent_cap * arr[i].elem);
+    }
+    clv_grid_destroy(a->grid);
     clv__free(&al, a->att, (size_t)a->att_cap * sizeof *a->att);
     clv__free(&al, a->rec, (size_t)a->rec_cap * sizeof *a->rec);
     clv__free(&al, a->placed, (size_t)a->placed_cap * sizeof *a->placed);
@@ -271,34 +336,41 @@ static int32_t entity_slot(const clv_arena *a, clv_entity_id id) {
 
 void clv__entity_update_bounds(clv_arena *a, int32_t s) {
     const clv__entity *e = &a->ent[s];
-    clv_aabb *b = &a->bounds[s];
-    if (!e->used || a->hurt[s].count == 0) {
-        /* touches nothing: the broadphase scans this array alone */
-        b->min = clv_v2(3.0e38f, 3.0e38f);
-        b->max = clv_v2(-3.0e38f, -3.0e38f);
+    if (!e->used || e->hurt_count == 0) {
+        a->bx[s] = 3.0e38f;
+        a->by[s] = 3.0e38f;
+        a->br[s] = 0.0f;
         return;
     }
-    b->min.x = e->local_bounds.min.x + e->pos.x;
-    b->min.y = e->local_bounds.min.y + e->pos.y;
-    b->max.x = e->local_bounds.max.x + e->pos.x;
-    b->max.y = e->local_bounds.max.y + e->pos.y;
+    a->bx[s] = e->pos.x + e->local_centre.x;
+    a->by[s] = e->pos.y + e->local_centre.y;
+    a->br[s] = e->local_half;
 }
 
 void clv__entity_refresh_bounds(clv_arena *a, int32_t s) {
     const clv__hurt *h = &a->hurt[s];
-    clv_aabb *lb = &a->ent[s].local_bounds;
-    memset(lb, 0, sizeof *lb);
+    clv__entity *e = &a->ent[s];
+    clv_aabb lb;
+    memset(&lb, 0, sizeof lb);
     for (int32_t i = 0; i < h->count; i++) {
         clv_aabb b = clv_shape_bounds(&h->shapes[i]);
         if (i == 0) {
-            *lb = b;
+            lb = b;
         } else {
-            lb->min.x = b.min.x < lb->min.x ? b.min.x : lb->min.x;
-            lb->min.y = b.min.y < lb->min.y ? b.min.y : lb->min.y;
-            lb->max.x = b.max.x > lb->max.x ? b.max.x : lb->max.x;
-            lb->max.y = b.max.y > lb->max.y ? b.max.y : lb->max.y;
+            lb.min.x = b.min.x < lb.min.x ? b.min.x : lb.min.x;
+            lb.min.y = b.min.y < lb.min.y ? b.min.y : lb.min.y;
+            lb.max.x = b.max.x > lb.max.x ? b.max.x : lb.max.x;
+            lb.max.y = b.max.y > lb.max.y ? b.max.y : lb.max.y;
         }
     }
+    e->hurt_count = h->count;
+    e->local_centre = clv_v2(0.5f * (lb.min.x + lb.max.x), 0.5f * (lb.min.y + lb.max.y));
+    float hw = 0.5f * (lb.max.x - lb.min.x), hh = 0.5f * (lb.max.y - lb.min.y);
+    /* rounding of the centre can move an edge by an ulp: grow the square a little */
+    float half = hw > hh ? hw : hh;
+    /* ... and keep it > 0, which marks a slot that can be hit (a point hurtbox included) */
+    e->local_half = half + 1e-4f * (half + fabsf(e->local_centre.x) + fabsf(e->local_centre.y)) +
+                    1e-30f;
     clv__entity_update_bounds(a, s);
 }
 

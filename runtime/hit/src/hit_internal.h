@@ -2,6 +2,7 @@
 #ifndef CLEAVE_HIT_INTERNAL_H
 #define CLEAVE_HIT_INTERNAL_H
 
+#include "cleave/broadphase.h"
 #include "cleave/hit.h"
 
 #include <stdarg.h>
@@ -83,12 +84,14 @@ typedef struct clv__effect {
 
 typedef struct clv__entity {
     clv_vec2 pos, vel;
-    clv_aabb local_bounds; /* union of the hurtboxes, relative to pos (derived) */
+    clv_vec2 local_centre; /* bounding square of the hurtboxes, relative to pos (derived) */
+    float local_half;      /* its half side */
     float weight, friction, hp, damage_taken;
     int32_t team, state, state_frames;
     int32_t hitlag, hitstun;
     int32_t effect_count;
     uint64_t user;
+    int32_t hurt_count;
     uint16_t gen;
     uint8_t used;
     uint8_t frozen; /* in hitlag on the current frame */
@@ -159,7 +162,13 @@ struct clv_arena {
     clv__entity *ent;
     clv__hurt *hurt;
     clv__effect *fx; /* CLV_ENTITY_MAX_EFFECTS per slot */
-    clv_aabb *bounds; /* world bounds of each slot's hurtboxes; empty for free slots (derived) */
+    /* Bounding squares of each slot's hurtboxes, centre (bx, by) and half side br (derived).
+     * Free slots and entities without hurtboxes sit far away with br = 0: they touch nothing,
+     * and the broadphase reads these three arrays alone. */
+    float *bx, *by, *br;
+    uint32_t *grid_out; /* ent_cap query results */
+    clv_grid *grid;     /* NULL: the broadphase scans */
+    clv_grid_def grid_def;
     int32_t ent_count, ent_cap, ent_live, ent_free_hint;
 
     clv__attack *att;

@@ -253,12 +253,6 @@ static clv_hit_status place(clv_arena *a) {
  * whose bounds touch, in any order (the rules sort them). A grid or a swept test replaces it
  * without touching anything else. */
 
-static bool boxes_touch(const clv_aabb *p, const clv_aabb *q) {
-    /* & rather than &&: no branch to mispredict in the scan */
-    return ((p->min.x <= q->max.x) & (q->min.x <= p->max.x) & (p->min.y <= q->max.y) &
-            (q->min.y <= p->max.y)) != 0;
-}
-
 static clv_hit_status push_cand(clv_arena *a, int32_t placed, int32_t slot) {
     if (a->cand_count == a->cand_cap &&
         !clv__reserve(&a->al, (void **)&a->cand, &a->cand_cap, a->cand_count + 1,
@@ -273,11 +267,31 @@ static clv_hit_status push_cand(clv_arena *a, int32_t placed, int32_t slot) {
     return CLV_HIT_OK;
 }
 
-static clv_hit_status broadphase(clv_arena *a) {
-    a->cand_count = 0;
-    if (a->placed_count == 0) {
-        return CLV_HIT_OK;
+/* The bounding square of slot s touches box q (closed: touching counts). */
+static bool square_touches(const clv_arena *a, int32_t s, const clv_aabb *q) {
+    float x = a->bx[s], y = a->by[s], r = a->br[s];
+    return ((x - r <= q->max.x) & (q->min.x <= x + r) & (y - r <= q->max.y) &
+            (q->min.y <= y + r)) != 0;
+}
+
+static clv_hit_status broadphase_grid(clv_arena *a) {
+    if (!clv_grid_build(a->grid, a->bx, a->by, a->br, (uint32_t)a->ent_count)) {
+        return CLV_HIT_ERR_NO_MEMORY; /* capacity follows ent_cap: not expected */
     }
+    for (int32_t p = 0; p < a->placed_count; p++) {
+        uint32_t n = clv_grid_query(a->grid, a->placed[p].bounds, a->grid_out,
+                                    (uint32_t)a->ent_cap);
+        for (uint32_t k = 0; k < n; k++) {
+            int32_t s = (int32_t)a->grid_out[k];
+            if (a->br[s] > 0.0f && push_cand(a, p, s) != CLV_HIT_OK) {
+                return CLV_HIT_ERR_NO_MEMORY;
+            }
+        }
+    }
+    return CLV_HIT_OK;
+}
+
+static clv_hit_status broadphase_scan(clv_arena *a) {
     /* One box around each attack's hitboxes rejects most entities with a few compares. */
     clv_aabb groups[64];
     int32_t group_first[65];
@@ -308,32 +322,28 @@ static clv_hit_status broadphase(clv_arena *a) {
         p = q;
     }
     group_first[ng] = a->placed_count;
-    /* Free slots and entities without hurtboxes have empty bounds: one array is scanned. */
-    const clv_aabb *bounds = a->bounds;
-    for (int32_t s = 0; s < a->ent_count; s++) {
-        const clv_aabb *eb = &bounds[s];
-        uint32_t mask = 0;
-        for (int32_t g = 0; g < ng; g++) {
-            mask |= (uint32_t)boxes_touch(eb, &groups[g]) << (g & 31);
-        }
-        if (mask == 0) {
-            continue;
-        }
-        for (int32_t g = 0; g < ng; g++) {
-            if (g < 32 && !(mask >> g & 1u)) {
-                continue;
-            }
-            if (!boxes_touch(eb, &groups[g])) {
+    for (int32_t g = 0; g < ng; g++) {
+        const clv_aabb *gb = &groups[g];
+        for (int32_t s = 0; s < a->ent_count; s++) {
+            if (!square_touches(a, s, gb) || !(a->br[s] > 0.0f)) {
                 continue;
             }
             for (int32_t p = group_first[g]; p < group_first[g + 1]; p++) {
-                if (boxes_touch(eb, &a->placed[p].bounds) && push_cand(a, p, s) != CLV_HIT_OK) {
+                if (square_touches(a, s, &a->placed[p].bounds) && push_cand(a, p, s) != CLV_HIT_OK) {
                     return CLV_HIT_ERR_NO_MEMORY;
                 }
             }
         }
     }
     return CLV_HIT_OK;
+}
+
+static clv_hit_status broadphase(clv_arena *a) {
+    a->cand_count = 0;
+    if (a->placed_count == 0) {
+        return CLV_HIT_OK;
+    }
+    return a->grid != NULL ? broadphase_grid(a) : broadphase_scan(a);
 }
 
 static void narrowphase(clv_arena *a) {

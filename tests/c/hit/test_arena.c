@@ -102,7 +102,11 @@ static void test_allocator_zero_live_bytes(void) {
     clv_allocator al = {count_alloc, count_free, &c};
     clv_arena_def d = clv_default_arena_def();
     d.allocator = al;
-    d.entity_capacity = 4; /* forces growth */
+    d.entity_capacity = 4; /* forces growth, and a new grid each time */
+    d.grid_cell_size = 32.0f;
+    d.grid_origin = clv_v2(-64.0f, -64.0f);
+    d.grid_cols = 4;
+    d.grid_rows = 4;
     clv_arena *a = clv_arena_create(&d, NULL);
     clv_weapon *w = small_weapon(al);
     CHECK(a != NULL && w != NULL);
@@ -152,6 +156,17 @@ static void test_allocator_zero_live_bytes(void) {
     bad.miss_margin = -1.0f;
     CHECK(clv_arena_create(&bad, &diag) == NULL);
     CHECK(strcmp(diag.field, "miss_margin") == 0);
+    bad = clv_default_arena_def();
+    bad.grid_cell_size = 16.0f;
+    bad.grid_cols = 0;
+    bad.grid_rows = 10;
+    CHECK(clv_arena_create(&bad, &diag) == NULL);
+    CHECK(strcmp(diag.message, "grid needs a finite origin, grid_cell_size > 0 and 1 <= cols * rows "
+                               "<= 2^24 (got 16, 0 x 10)") == 0);
+    bad.grid_cols = 10;
+    bad.grid_cell_size = NAN;
+    CHECK(clv_arena_create(&bad, &diag) == NULL);
+    CHECK(strcmp(diag.field, "grid_cell_size") == 0);
 }
 
 static void test_ids_and_generations(void) {
@@ -341,11 +356,63 @@ static void test_snapshot_errors_and_fresh_arena(void) {
     clv_weapon_destroy(w);
 }
 
+/* Queries given NULL or unknown ids answer "nothing" instead of crashing. */
+static void test_null_and_unknown_inputs(void) {
+    int32_t n = 7;
+    CHECK(clv_arena_hits(NULL, &n) == NULL && n == 0);
+    n = 7;
+    CHECK(clv_arena_misses(NULL, &n) == NULL && n == 0);
+    n = 7;
+    CHECK(clv_arena_ticks(NULL, &n) == NULL && n == 0);
+    CHECK(clv_arena_snapshot_size(NULL) == 0);
+    CHECK(clv_arena_snapshot(NULL, &n, sizeof n, NULL) == CLV_HIT_ERR_NULL);
+    CHECK(clv_arena_restore(NULL, &n, sizeof n) == CLV_HIT_ERR_NULL);
+    CHECK(clv_arena_frame(NULL) == 0);
+    CHECK(clv_arena_entity_count(NULL) == 0);
+    clv_arena_profile p = clv_arena_last_profile(NULL);
+    CHECK(p.candidates == 0 && p.broadphase == 0);
+    CHECK(clv_arena_hash(NULL) == clv_arena_hash(NULL));
+    clv_weapon_id none = {3};
+    CHECK(clv_arena_find_attack(NULL, none, "x") == -1);
+    CHECK(clv_arena_hitbox(NULL, none, 0, 0, 0) == NULL);
+    CHECK(clv_weapon_find_attack(NULL, "x") == -1);
+    CHECK(clv_weapon_attack_count(NULL) == 0);
+    CHECK(clv_weapon_frame_hitbox_count(NULL, 0, 0) == 0);
+    clv_hit_diag diag;
+    CHECK(clv_arena_add_weapon(NULL, NULL, NULL, &diag) == CLV_HIT_ERR_NULL);
+    CHECK(strcmp(diag.message, "arena is NULL") == 0);
+    CHECK(clv_arena_start_attack(NULL, NULL, NULL, &diag) == CLV_HIT_ERR_NULL);
+    CHECK(clv_arena_set_hurtboxes(NULL, (clv_entity_id){1, 0}, NULL, 0, &diag) == CLV_HIT_ERR_NULL);
+    CHECK(clv_hitbox_def_check(NULL, &diag) == CLV_HIT_ERR_NULL);
+    CHECK(clv_attack_def_check(NULL, &diag) == CLV_HIT_ERR_NULL);
+    clv_weapon_destroy(NULL);
+    clv_arena_destroy(NULL);
+
+    clv_arena *a = clv_arena_create(NULL, NULL);
+    CHECK(clv_arena_find_attack(a, none, "x") == -1);
+    CHECK(clv_arena_hitbox(a, none, 0, 0, 0) == NULL);
+    CHECK(clv_arena_step(a) == CLV_HIT_OK); /* an empty arena steps */
+    CHECK(clv_arena_frame(a) == 1);
+    CHECK(clv_arena_hits(a, &n) != NULL || n == 0);
+    CHECK(n == 0);
+    size_t size = clv_arena_snapshot_size(a);
+    unsigned char *buf = malloc(size);
+    CHECK(clv_arena_snapshot(a, buf, size, NULL) == CLV_HIT_OK);
+    CHECK(clv_arena_step(a) == CLV_HIT_OK);
+    CHECK(clv_arena_restore(a, buf, size) == CLV_HIT_OK);
+    CHECK(clv_arena_frame(a) == 1);
+    free(buf);
+    clv_arena_destroy(a);
+    CHECK(strcmp(clv_miss_reason_name(CLV_MISS_REASON_COUNT), "unknown") == 0);
+    CHECK(strcmp(clv_miss_reason_name(CLV_MISS_LOCKOUT), "lockout") == 0);
+}
+
 int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_allocator_zero_live_bytes);
     RUN(test_ids_and_generations);
     RUN(test_spawn_and_start_errors);
     RUN(test_snapshot_errors_and_fresh_arena);
+    RUN(test_null_and_unknown_inputs);
     return clv_test_report();
 }

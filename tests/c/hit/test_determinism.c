@@ -1,6 +1,7 @@
 /* Determinism: one busy scenario (three weapons, six attackers, 300 moving enemies with
  * removals, respawns, state changes and effects) must give the same hash after every frame:
- * - twice in one process, and with a snapshot/restore in the middle (this test);
+ * - twice in one process, with a snapshot/restore in the middle, and with the grid
+ *   broadphase instead of the scan (this test);
  * - in a -O0 and a -O2 build (the same file built twice; `--hashes` prints the sequence and a
  *   CTest script compares the two outputs). */
 #include "cleave/hit.h"
@@ -154,10 +155,19 @@ static clv_entity_def enemy_def(rng *r) {
     return d;
 }
 
-static void setup(scenario *sc) {
+static void setup(scenario *sc, int grid) {
     memset(sc, 0, sizeof *sc);
     sc->r.s = 12345u;
-    sc->arena = clv_arena_create(NULL, NULL);
+    clv_arena_def ad = clv_default_arena_def();
+    if (grid) {
+        /* smaller than the field: the enemies that leave it are filed at its border */
+        ad.grid_cell_size = 48.0f;
+        ad.grid_origin = clv_v2(-300.0f, -200.0f);
+        ad.grid_cols = 12;
+        ad.grid_rows = 9;
+    }
+    sc->arena = clv_arena_create(&ad, NULL);
+    CHECK(sc->arena != NULL);
     clv_weapon *ws[3] = {build_sword(), build_hammer(), build_aura()};
     for (int i = 0; i < 3; i++) {
         CHECK(clv_arena_add_weapon(sc->arena, ws[i], &sc->weapons[i], NULL) == CLV_HIT_OK);
@@ -223,9 +233,9 @@ typedef struct trace {
 
 /* Runs the scenario; when snap_at >= 0, snapshots there, runs on, restores (rewinding the
  * input generator too) and replays, as rollback netcode would. */
-static void run(trace *t, int snap_at) {
+static void run(trace *t, int snap_at, int grid) {
     scenario sc;
-    setup(&sc);
+    setup(&sc, grid);
     unsigned char *buf = NULL;
     size_t size = 0;
     scenario saved;
@@ -259,8 +269,8 @@ static trace first_run;
 
 static void test_same_run_twice(void) {
     static trace again;
-    run(&first_run, -1);
-    run(&again, -1);
+    run(&first_run, -1, 0);
+    run(&again, -1, 0);
     CHECK(memcmp(first_run.hash, again.hash, sizeof again.hash) == 0);
     long hits = 0, misses = 0, ticks = 0;
     for (int f = 0; f < FRAMES; f++) {
@@ -284,17 +294,28 @@ static void test_same_run_twice(void) {
 static void test_rollback_replays_the_same(void) {
     static trace rolled;
     if (first_run.hash[0] == 0) {
-        run(&first_run, -1);
+        run(&first_run, -1, 0);
     }
-    run(&rolled, 120);
+    run(&rolled, 120, 0);
     CHECK(memcmp(first_run.hash, rolled.hash, sizeof rolled.hash) == 0);
     CHECK(memcmp(first_run.hits, rolled.hits, sizeof rolled.hits) == 0);
+}
+
+/* The grid broadphase finds the same pairs as the scan, so every hash is the same. */
+static void test_grid_matches_scan(void) {
+    static trace gridded;
+    if (first_run.hash[0] == 0) {
+        run(&first_run, -1, 0);
+    }
+    run(&gridded, -1, 1);
+    CHECK(memcmp(first_run.hash, gridded.hash, sizeof gridded.hash) == 0);
+    CHECK(memcmp(first_run.misses, gridded.misses, sizeof gridded.misses) == 0);
 }
 
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--hashes") == 0) {
         static trace t;
-        run(&t, -1);
+        run(&t, -1, 0);
         for (int f = 0; f < FRAMES; f++) {
             printf("%d %016" PRIx64 " %d %d %d\n", f + 1, t.hash[f], (int)t.hits[f],
                    (int)t.misses[f], (int)t.ticks[f]);
@@ -304,5 +325,6 @@ int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_same_run_twice);
     RUN(test_rollback_replays_the_same);
+    RUN(test_grid_matches_scan);
     return clv_test_report();
 }

@@ -235,12 +235,19 @@ typedef struct clv_arena_def {
     clv_allocator allocator;
     int32_t entity_capacity;  ///< slots reserved up front (grows when needed), >= 0
     float miss_margin;        ///< record OUT_OF_REACH misses closer than this, >= 0; 0 = off
+    /// Optional uniform grid for the broadphase (cleave/broadphase.h), rebuilt every step: cells
+    /// of grid_cell_size > 0 units from grid_origin, grid_cols x grid_rows of them (product
+    /// <= 2^24); entities outside it still work, only slower. 0 = scan every entity instead,
+    /// which is faster below a few thousand entities.
+    float grid_cell_size;
+    clv_vec2 grid_origin;
+    int32_t grid_cols, grid_rows;
     /// Optional clock for clv_arena_profile (nanoseconds, any origin). NULL = no profiling.
     uint64_t (*clock_ns)(void *ctx);
     void *clock_ctx;
 } clv_arena_def;
 
-/// Defaults: malloc/free, capacity 64, miss_margin 0, no clock.
+/// Defaults: malloc/free, capacity 64, miss_margin 0, no grid, no clock.
 clv_arena_def clv_default_arena_def(void);
 
 /// An entity to spawn.
