@@ -306,6 +306,26 @@ int32_t clv_arena_find_attack(const clv_arena *a, clv_weapon_id weapon, const ch
     return -1;
 }
 
+const clv_attack_def *clv_arena_attack_def(const clv_arena *a, clv_weapon_id weapon,
+                                           int32_t attack) {
+    const clv__aweapon *w = weapon_get(a, weapon);
+    if (w == NULL || attack < 0 || attack >= w->attack_count) {
+        return NULL;
+    }
+    return &w->attacks[attack];
+}
+
+int32_t clv_arena_frame_hitbox_count(const clv_arena *a, clv_weapon_id weapon, int32_t attack,
+                                     int32_t frame) {
+    const clv__aweapon *w = weapon_get(a, weapon);
+    if (w == NULL || attack < 0 || attack >= w->attack_count || frame < 0 ||
+        frame >= w->attacks[attack].frames) {
+        return 0;
+    }
+    int32_t f = w->frame_base[attack] + frame;
+    return w->frame_start[f + 1] - w->frame_start[f];
+}
+
 const clv_hitbox_def *clv_arena_hitbox(const clv_arena *a, clv_weapon_id weapon, int32_t attack,
                                        int32_t frame, int32_t hitbox) {
     const clv__aweapon *w = weapon_get(a, weapon);
@@ -786,4 +806,23 @@ clv_arena_profile clv_arena_last_profile(const clv_arena *a) {
     clv_arena_profile p;
     memset(&p, 0, sizeof p);
     return a != NULL ? a->profile : p;
+}
+
+int32_t clv_arena_attack_hitboxes(const clv_arena *a, clv_attack_id id, clv_shape *out,
+                                  int32_t cap) {
+    int32_t s = attack_slot(a, id);
+    if (s < 0) {
+        return -1;
+    }
+    const clv__attack *at = &a->att[s];
+    if (at->frame < 0) {
+        return 0;
+    }
+    const clv__aweapon *w = &a->weapons[at->weapon1 - 1];
+    int32_t f = w->frame_base[at->attack] + at->frame;
+    int32_t first = w->frame_start[f], count = w->frame_start[f + 1] - first;
+    for (int32_t k = 0; k < count && k < cap && out != NULL; k++) {
+        out[k] = clv__place_hitbox(a, at, &w->boxes[w->list[first + k]].def.shape);
+    }
+    return count;
 }

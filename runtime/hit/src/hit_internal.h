@@ -206,5 +206,7 @@ int32_t clv__record_find(const clv_arena *a, uint32_t attack1, uint16_t attack_g
                          uint32_t target1, uint16_t target_gen, int32_t group_key);
 void clv__events_clear(clv_arena *a);
 int clv__record_cmp(const clv__record *x, const clv__record *y);
+/* A weapon-local hitbox shape placed at an attack's current pose. */
+clv_shape clv__place_hitbox(const clv_arena *a, const clv__attack *at, const clv_shape *local);
 
 #endif

@@ -203,6 +203,11 @@ static pose attack_pose(const clv_arena *a, const clv__attack *at) {
     return p;
 }
 
+clv_shape clv__place_hitbox(const clv_arena *a, const clv__attack *at, const clv_shape *local) {
+    pose p = attack_pose(a, at);
+    return place_shape(&p, local);
+}
+
 static clv_hit_status place(clv_arena *a) {
     a->placed_count = 0;
     for (int32_t s = 0; s < a->att_count; s++) {

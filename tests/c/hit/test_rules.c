@@ -614,6 +614,66 @@ static void test_snapshot_restore_same_hash(void) {
     clv_arena_destroy(w.arena);
 }
 
+/* Placement: mirror flips weapon-local y, facing turns, then the pose (plus the owner's
+ * position when following) translates; compared with libm's sin and cos in double. */
+static void test_placement_matches_libm(void) {
+    clv_attack_def atk = attack_def("pose", 2);
+    clv_hitbox_def b[3] = {box_capsule("cap", 10, 5, 40, -3, 4), box_capsule("round", 0, 0, 0, 0, 0),
+                           box_capsule("box", 0, 0, 0, 0, 0)};
+    b[1].shape = clv_shape_circle(7, 2, 3);
+    b[2].shape = clv_shape_obb(20, 6, 5, 2, 0.4f);
+    int32_t first[3] = {0, 0, 0}, last[3] = {1, 1, 1};
+    const float angles[6] = {0.0f, 0.7f, -2.5f, 3.14159f, 100.25f, -1234.5f};
+    for (int k = 0; k < 12; k++) {
+        world w = make_world(&atk, b, first, last, 3);
+        CHECK(clv_arena_set_position(w.arena, w.hero, clv_v2(10.0f, 20.0f)) == CLV_HIT_OK);
+        CHECK(clv_arena_set_velocity(w.arena, w.hero, clv_v2(1.0f, 0.0f)) == CLV_HIT_OK);
+        clv_attack_start_def s = clv_default_attack_start_def();
+        s.weapon = w.weapon;
+        s.owner = w.hero;
+        s.position = clv_v2(5.0f, -2.0f);
+        s.facing = angles[k % 6];
+        s.mirror = k >= 6;
+        clv_attack_id id;
+        CHECK(clv_arena_start_attack(w.arena, &s, &id, NULL) == CLV_HIT_OK);
+        CHECK(clv_arena_attack_hitboxes(w.arena, id, NULL, 0) == 0); /* not started yet */
+        step_hits(&w, NULL);
+        clv_shape out[4];
+        CHECK(clv_arena_attack_hitboxes(w.arena, id, out, 4) == 3);
+        double c = cos((double)s.facing), sn = sin((double)s.facing), m = s.mirror ? -1.0 : 1.0;
+        double ox = 11.0 + 5.0, oy = 20.0 - 2.0; /* the owner moved one unit first */
+#define PX(x, y) (ox + c * (double)(x) - sn * m * (double)(y))
+#define PY(x, y) (oy + sn * (double)(x) + c * m * (double)(y))
+        CHECK(out[0].type == CLV_CAPSULE);
+        CHECK_NEAR(out[0].u.capsule.a.x, PX(10, 5), 1e-4);
+        CHECK_NEAR(out[0].u.capsule.a.y, PY(10, 5), 1e-4);
+        CHECK_NEAR(out[0].u.capsule.b.x, PX(40, -3), 1e-4);
+        CHECK_NEAR(out[0].u.capsule.b.y, PY(40, -3), 1e-4);
+        CHECK_NEAR(out[0].u.capsule.r, 4.0, 0.0);
+        CHECK(out[1].type == CLV_CIRCLE);
+        CHECK_NEAR(out[1].u.circle.c.x, PX(7, 2), 1e-4);
+        CHECK_NEAR(out[1].u.circle.c.y, PY(7, 2), 1e-4);
+        CHECK(out[2].type == CLV_OBB);
+        CHECK_NEAR(out[2].u.obb.c.x, PX(20, 6), 1e-4);
+        CHECK_NEAR(out[2].u.obb.c.y, PY(20, 6), 1e-4);
+        double ux = cos(0.4), uy = sin(0.4);
+        CHECK_NEAR(out[2].u.obb.u.x, c * ux - sn * m * uy, 1e-5);
+        CHECK_NEAR(out[2].u.obb.u.y, sn * ux + c * m * uy, 1e-5);
+#undef PX
+#undef PY
+        CHECK(clv_shape_valid(&out[2]));
+        CHECK(clv_arena_attack_hitboxes(w.arena, id, out, 1) == 3); /* count, even past cap */
+        const clv_attack_def *ad = clv_arena_attack_def(w.arena, w.weapon, 0);
+        CHECK(ad != NULL && ad->frames == 2 && strcmp(ad->name, "pose") == 0);
+        CHECK(clv_arena_frame_hitbox_count(w.arena, w.weapon, 0, 1) == 3);
+        CHECK(clv_arena_frame_hitbox_count(w.arena, w.weapon, 0, 2) == 0);
+        CHECK(clv_arena_attack_def(w.arena, w.weapon, 1) == NULL);
+        clv_arena_cancel_attack(w.arena, id);
+        CHECK(clv_arena_attack_hitboxes(w.arena, id, out, 4) == -1);
+        clv_arena_destroy(w.arena);
+    }
+}
+
 int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_group_hits_once);
@@ -627,5 +687,6 @@ int main(int argc, char **argv) {
     RUN(test_knockback_models);
     RUN(test_team_dead_max_targets);
     RUN(test_snapshot_restore_same_hash);
+    RUN(test_placement_matches_libm);
     return clv_test_report();
 }

@@ -391,6 +391,12 @@ clv_hit_status clv_arena_add_weapon(clv_arena *arena, const clv_weapon *weapon,
                                     clv_weapon_id *out, clv_hit_diag *diag);
 /// Index of the attack called name in an arena weapon, or -1.
 int32_t clv_arena_find_attack(const clv_arena *arena, clv_weapon_id weapon, const char *name);
+/// The definition of an attack of an arena weapon (name, frames, rules), or NULL.
+const clv_attack_def *clv_arena_attack_def(const clv_arena *arena, clv_weapon_id weapon,
+                                           int32_t attack);
+/// Number of hitboxes on one frame of an attack of an arena weapon (0 for bad indices).
+int32_t clv_arena_frame_hitbox_count(const clv_arena *arena, clv_weapon_id weapon, int32_t attack,
+                                     int32_t frame);
 /// The definition of a hitbox of an arena weapon (for event ids), or NULL for bad indices.
 const clv_hitbox_def *clv_arena_hitbox(const clv_arena *arena, clv_weapon_id weapon,
                                        int32_t attack, int32_t frame, int32_t hitbox);
@@ -431,6 +437,11 @@ clv_hit_status clv_arena_cancel_attack(clv_arena *arena, clv_attack_id id);
 bool clv_arena_attack_valid(const clv_arena *arena, clv_attack_id id);
 /// Reads an attack.
 clv_hit_status clv_arena_attack(const clv_arena *arena, clv_attack_id id, clv_attack_info *out);
+/// The world shapes of an attack's hitboxes on its current frame, placed from its current pose
+/// (for drawing): writes min(count, cap) shapes to out (in the frame's order) and returns the
+/// count, 0 before the first step; -1 for a stale id. out may be NULL when cap is 0.
+int32_t clv_arena_attack_hitboxes(const clv_arena *arena, clv_attack_id id, clv_shape *out,
+                                  int32_t cap);
 
 /// Advances one frame (see docs/hit-rules.md for the order). Returns CLV_HIT_ERR_NO_MEMORY when
 /// a candidate or event buffer could not grow: the frame is then left half done (restore a
