@@ -5,14 +5,14 @@
 #include "cleave/collide.h"
 
 #include <math.h>
-#if defined(__SSE__) || defined(_M_X64)
-#include <xmmintrin.h>
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
 #endif
 
 /* min and max without a branch: at -O2 without fast-math, gcc turns fminf into a libm call
  * and a clamp written with ?: into jumps, which mispredict on unpredictable pairs. minss and
  * maxss return the second operand when the first is not less (greater): the same as ?: here. */
-#if defined(__SSE__) || defined(_M_X64)
+#if defined(__SSE2__) || defined(_M_X64)
 static inline float clv_minf(float a, float b) {
     return _mm_cvtss_f32(_mm_min_ss(_mm_set_ss(a), _mm_set_ss(b)));
 }

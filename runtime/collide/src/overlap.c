@@ -18,7 +18,12 @@ static inline float dist2_point_segment(clv_vec2 p, clv_vec2 a, clv_vec2 b) {
  * against s[i] + t*d[i]. The same lanes' cross products tell whether the segments cross at a
  * point interior to both (every other kind of intersection puts an end of one on the other,
  * which the end distances see). With SSE the four lanes are one vector. */
-#if defined(__SSE__) || defined(_M_X64)
+/* An orientation is trusted only when it exceeds its worst round-off: a few float epsilons of
+ * the magnitudes it was formed from. A crossing with an unsure orientation has an end within
+ * round-off of the other segment, which the end distances measure well. */
+#define CROSS_EPS 8.0e-7f
+
+#if defined(__SSE2__) || defined(_M_X64)
 static inline float dist2_segment_segment(clv_vec2 a0, clv_vec2 a1, clv_vec2 b0, clv_vec2 b1) {
     clv_vec2 da = clv_sub(a1, a0), db = clv_sub(b1, b0);
     __m128 wx = _mm_sub_ps(_mm_setr_ps(a0.x, a1.x, b0.x, b1.x), _mm_setr_ps(b0.x, b0.x, a0.x, a0.x));
@@ -31,9 +36,14 @@ static inline float dist2_segment_segment(clv_vec2 a0, clv_vec2 a1, clv_vec2 b0,
     __m128 qx = _mm_sub_ps(wx, _mm_mul_ps(t, dx)), qy = _mm_sub_ps(wy, _mm_mul_ps(t, dy));
     __m128 d2 = _mm_add_ps(_mm_mul_ps(qx, qx), _mm_mul_ps(qy, qy));
     __m128 o = _mm_sub_ps(_mm_mul_ps(dx, wy), _mm_mul_ps(dy, wx));
-    /* Lanes 0,1 and 2,3 multiplied pairwise: both products negative means a crossing. */
+    /* Lanes 0,1 and 2,3 multiplied pairwise: both products negative means a crossing, when
+     * every sign is sure. */
     __m128 side = _mm_mul_ps(o, _mm_shuffle_ps(o, o, _MM_SHUFFLE(2, 3, 0, 1)));
-    bool cross = _mm_movemask_ps(_mm_cmplt_ps(side, _mm_setzero_ps())) == 0xF;
+    __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    __m128 mag = _mm_add_ps(_mm_and_ps(_mm_mul_ps(dx, wy), abs_mask),
+                            _mm_and_ps(_mm_mul_ps(dy, wx), abs_mask));
+    __m128 sure = _mm_cmpgt_ps(_mm_and_ps(o, abs_mask), _mm_mul_ps(mag, _mm_set1_ps(CROSS_EPS)));
+    bool cross = _mm_movemask_ps(_mm_and_ps(_mm_cmplt_ps(side, _mm_setzero_ps()), sure)) == 0xF;
     __m128 m = _mm_min_ps(d2, _mm_shuffle_ps(d2, d2, _MM_SHUFFLE(2, 3, 0, 1)));
     m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
     return cross ? 0.0f : _mm_cvtss_f32(m);
@@ -45,6 +55,7 @@ static inline float dist2_segment_segment(clv_vec2 a0, clv_vec2 a1, clv_vec2 b0,
     const float sx[4] = {b0.x, b0.x, a0.x, a0.x}, sy[4] = {b0.y, b0.y, a0.y, a0.y};
     const float dx[4] = {db.x, db.x, da.x, da.x}, dy[4] = {db.y, db.y, da.y, da.y};
     float d2[4], o[4];
+    bool sure[4];
     for (int i = 0; i < 4; i++) {
         float wx = px[i] - sx[i], wy = py[i] - sy[i];
         float len2 = dx[i] * dx[i] + dy[i] * dy[i];
@@ -52,8 +63,9 @@ static inline float dist2_segment_segment(clv_vec2 a0, clv_vec2 a1, clv_vec2 b0,
         float qx = wx - t * dx[i], qy = wy - t * dy[i];
         d2[i] = qx * qx + qy * qy;
         o[i] = dx[i] * wy - dy[i] * wx;
+        sure[i] = clv_absf(o[i]) > CROSS_EPS * (clv_absf(dx[i] * wy) + clv_absf(dy[i] * wx));
     }
-    bool cross = (o[0] * o[1] < 0.0f) & (o[2] * o[3] < 0.0f);
+    bool cross = (o[0] * o[1] < 0.0f) & (o[2] * o[3] < 0.0f) & sure[0] & sure[1] & sure[2] & sure[3];
     float d = clv_minf(clv_minf(d2[0], d2[1]), clv_minf(d2[2], d2[3]));
     return cross ? 0.0f : d;
 }
