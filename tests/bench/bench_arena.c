@@ -54,7 +54,7 @@ static clv_weapon *make_weapon(void) {
         snprintf(h.id, sizeof h.id, "blade%d", k);
         float s = 0.0f, c = 1.0f;
         /* eight blades around the attacker, 20 to 80 units long */
-        const float dirs[BOXES][2] = {{1, 0}, {0.7071f, 0.7071f}, {0, 1}, {-0.7071f, 0.7071f},
+        const float dirs[BOXES][2] = {{1, 0},  {0.7071f, 0.7071f},   {0, 1},  {-0.7071f, 0.7071f},
                                       {-1, 0}, {-0.7071f, -0.7071f}, {0, -1}, {0.7071f, -0.7071f}};
         c = dirs[k][0];
         s = dirs[k][1];
@@ -131,8 +131,7 @@ static result run(uint32_t n, int grid) {
                     s.owner = heroes[i];
                     clv_arena_start_attack(a, &s, &attacks[i], NULL);
                 }
-                clv_arena_set_attack_pose(a, attacks[i], clv_v2(0, 0), 0.15f * (float)frame,
-                                          false);
+                clv_arena_set_attack_pose(a, attacks[i], clv_v2(0, 0), 0.15f * (float)frame, false);
             }
             for (uint32_t i = 0; i < n; i++) {
                 clv_entity_info e;

@@ -49,13 +49,9 @@ static int slot_arrays(clv_arena *a, slot_array out[8]) {
     return n;
 }
 
-static void *grid_alloc(size_t size, void *user) {
-    return clv__alloc(user, size);
-}
+static void *grid_alloc(size_t size, void *user) { return clv__alloc(user, size); }
 
-static void grid_free(void *ptr, size_t size, void *user) {
-    clv__free(user, ptr, size);
-}
+static void grid_free(void *ptr, size_t size, void *user) { clv__free(user, ptr, size); }
 
 /* Grows every per-slot array (and the grid's capacity) together; all or nothing. */
 bool clv__entity_reserve(clv_arena *a, int32_t need) {
@@ -389,8 +385,8 @@ void clv__entity_refresh_bounds(clv_arena *a, int32_t s) {
     /* rounding of the centre can move an edge by an ulp: grow the square a little */
     float half = hw > hh ? hw : hh;
     /* ... and keep it > 0, which marks a slot that can be hit (a point hurtbox included) */
-    e->local_half = half + 1e-4f * (half + fabsf(e->local_centre.x) + fabsf(e->local_centre.y)) +
-                    1e-30f;
+    e->local_half =
+        half + 1e-4f * (half + fabsf(e->local_centre.x) + fabsf(e->local_centre.y)) + 1e-30f;
     clv__entity_update_bounds(a, s);
 }
 
@@ -437,9 +433,12 @@ clv_hit_status clv_arena_spawn(clv_arena *a, const clv_entity_def *d, clv_entity
         float lo;
         bool strict;
     } nums[] = {
-        {d->position.x, "position.x", -3.0e38f, false}, {d->position.y, "position.y", -3.0e38f, false},
-        {d->velocity.x, "velocity.x", -3.0e38f, false}, {d->velocity.y, "velocity.y", -3.0e38f, false},
-        {d->weight, "weight", 0.0f, true},               {d->friction, "friction", 0.0f, false},
+        {d->position.x, "position.x", -3.0e38f, false},
+        {d->position.y, "position.y", -3.0e38f, false},
+        {d->velocity.x, "velocity.x", -3.0e38f, false},
+        {d->velocity.y, "velocity.y", -3.0e38f, false},
+        {d->weight, "weight", 0.0f, true},
+        {d->friction, "friction", 0.0f, false},
         {d->hp, "hp", 0.0f, true},
     };
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
@@ -448,9 +447,9 @@ clv_hit_status clv_arena_spawn(clv_arena *a, const clv_entity_def *d, clv_entity
                                  "%s must be finite (got %g)", nums[i].name, (double)nums[i].v);
         }
         if (nums[i].strict ? !(nums[i].v > nums[i].lo) : !(nums[i].v >= nums[i].lo)) {
-            return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, nums[i].name, "%s must be %s %g (got %g)",
-                                 nums[i].name, nums[i].strict ? ">" : ">=", (double)nums[i].lo,
-                                 (double)nums[i].v);
+            return clv__diag_set(
+                diag, CLV_HIT_ERR_NUMBER, nums[i].name, "%s must be %s %g (got %g)", nums[i].name,
+                nums[i].strict ? ">" : ">=", (double)nums[i].lo, (double)nums[i].v);
         }
     }
     if ((int)d->state < (int)CLV_HURT_NORMAL || (int)d->state > (int)CLV_HURT_INTANGIBLE) {
@@ -487,8 +486,7 @@ clv_hit_status clv_arena_spawn(clv_arena *a, const clv_entity_def *d, clv_entity
     e->team = d->team;
     e->state = (int32_t)d->state;
     e->user = d->user;
-    memset(&a->fx[(size_t)s * CLV_ENTITY_MAX_EFFECTS], 0,
-           CLV_ENTITY_MAX_EFFECTS * sizeof *a->fx);
+    memset(&a->fx[(size_t)s * CLV_ENTITY_MAX_EFFECTS], 0, CLV_ENTITY_MAX_EFFECTS * sizeof *a->fx);
     set_hurtboxes(a, s, d->hurtboxes, d->hurtbox_count);
     a->ent_live++;
     if (out != NULL) {
@@ -504,7 +502,8 @@ clv_hit_status clv_arena_remove(clv_arena *a, clv_entity_id id) {
         return a == NULL ? CLV_HIT_ERR_NULL : CLV_HIT_ERR_STALE_ID;
     }
     for (int32_t i = 0; i < a->att_count; i++) {
-        if (a->att[i].used && a->att[i].owner.index1 == id.index1 && a->att[i].owner.gen == id.gen) {
+        if (a->att[i].used && a->att[i].owner.index1 == id.index1 &&
+            a->att[i].owner.gen == id.gen) {
             clv__attack_end(a, i);
         }
     }
@@ -522,9 +521,7 @@ bool clv_arena_entity_valid(const clv_arena *a, clv_entity_id id) {
     return entity_slot(a, id) >= 0;
 }
 
-int32_t clv_arena_entity_count(const clv_arena *a) {
-    return a != NULL ? a->ent_live : 0;
-}
+int32_t clv_arena_entity_count(const clv_arena *a) { return a != NULL ? a->ent_live : 0; }
 
 clv_hit_status clv_arena_entity(const clv_arena *a, clv_entity_id id, clv_entity_info *out) {
     if (a == NULL || out == NULL) {
@@ -670,9 +667,8 @@ clv_hit_status clv_arena_start_attack(clv_arena *a, const clv_attack_start_def *
                              "weapon id %u is not in this arena", (unsigned)d->weapon.index1);
     }
     if (d->attack < 0 || d->attack >= w->attack_count) {
-        return clv__diag_set(diag, CLV_HIT_ERR_INDEX, "attack",
-                             "attack must be in 0..%d (got %d)", (int)w->attack_count - 1,
-                             (int)d->attack);
+        return clv__diag_set(diag, CLV_HIT_ERR_INDEX, "attack", "attack must be in 0..%d (got %d)",
+                             (int)w->attack_count - 1, (int)d->attack);
     }
     if (entity_slot(a, d->owner) < 0) {
         return clv__diag_set(diag, CLV_HIT_ERR_STALE_ID, "owner", "owner id is stale");
@@ -777,9 +773,7 @@ void clv__events_clear(clv_arena *a) {
     a->tick_count = 0;
 }
 
-int64_t clv_arena_frame(const clv_arena *a) {
-    return a != NULL ? a->frame : 0;
-}
+int64_t clv_arena_frame(const clv_arena *a) { return a != NULL ? a->frame : 0; }
 
 const clv_hit_event *clv_arena_hits(const clv_arena *a, int32_t *count) {
     if (count != NULL) {
@@ -825,4 +819,32 @@ int32_t clv_arena_attack_hitboxes(const clv_arena *a, clv_attack_id id, clv_shap
         out[k] = clv__place_hitbox(a, at, &w->boxes[w->list[first + k]].def.shape);
     }
     return count;
+}
+
+bool clv_arena_next_entity(const clv_arena *a, clv_entity_id *cursor) {
+    if (a == NULL || cursor == NULL) {
+        return false;
+    }
+    for (uint32_t s = cursor->index1; s < (uint32_t)a->ent_count; s++) {
+        if (a->ent[s].used) {
+            cursor->index1 = s + 1;
+            cursor->gen = a->ent[s].gen;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool clv_arena_next_attack(const clv_arena *a, clv_attack_id *cursor) {
+    if (a == NULL || cursor == NULL) {
+        return false;
+    }
+    for (uint32_t s = cursor->index1; s < (uint32_t)a->att_count; s++) {
+        if (a->att[s].used) {
+            cursor->index1 = s + 1;
+            cursor->gen = a->att[s].gen;
+            return true;
+        }
+    }
+    return false;
 }

@@ -106,9 +106,7 @@ void clv__diag_prefix(clv_hit_diag *diag, const char *fmt, ...) {
     diag->message[n] = '\0';
 }
 
-bool clv__finite(float v) {
-    return isfinite(v) != 0;
-}
+bool clv__finite(float v) { return isfinite(v) != 0; }
 
 bool clv__name_ok(const char *s) {
     if (s == NULL || s[0] == '\0') {
@@ -185,8 +183,7 @@ clv_hit_status clv__check_shape(const clv_shape *s, const char *field, clv_hit_d
         float len2 = s->u.obb.u.x * s->u.obb.u.x + s->u.obb.u.y * s->u.obb.u.y;
         if (!(fabsf(len2 - 1.0f) <= 2e-3f)) {
             return clv__diag_set(diag, CLV_HIT_ERR_SHAPE, field,
-                                 "%s axis must have length 1 (got %g)", field,
-                                 (double)sqrtf(len2));
+                                 "%s axis must have length 1 (got %g)", field, (double)sqrtf(len2));
         }
         return CLV_HIT_OK;
     }
@@ -199,7 +196,7 @@ clv_hit_status clv__check_shape(const clv_shape *s, const char *field, clv_hit_d
 /* sin and cos of a float angle computed in double with a fixed polynomial, so the bits do not
  * depend on the C library or on how the compiler pairs sinf with cosf. */
 void clv__sincos(float angle, float *out_sin, float *out_cos) {
-    const double half_pi_hi = 1.57079632673412561417;   /* pi/2 split in two for reduction */
+    const double half_pi_hi = 1.57079632673412561417; /* pi/2 split in two for reduction */
     const double half_pi_lo = 6.07710050650619224932e-11;
     const double inv_half_pi = 0.63661977236758134308;
     double x = (double)angle;
@@ -207,12 +204,24 @@ void clv__sincos(float angle, float *out_sin, float *out_cos) {
     double r = (x - k * half_pi_hi) - k * half_pi_lo; /* |r| <= pi/4 (+ a hair) */
     double r2 = r * r;
     /* Taylor series to r^17 / r^16: error < 1e-16 on |r| <= pi/4. */
-    double sn = r * (1.0 + r2 * (-1.0 / 6 + r2 * (1.0 / 120 + r2 * (-1.0 / 5040 +
-                r2 * (1.0 / 362880 + r2 * (-1.0 / 39916800 + r2 * (1.0 / 6227020800.0 +
-                r2 * (-1.0 / 1307674368000.0 + r2 * (1.0 / 355687428096000.0)))))))));
-    double cs = 1.0 + r2 * (-1.0 / 2 + r2 * (1.0 / 24 + r2 * (-1.0 / 720 + r2 * (1.0 / 40320 +
-                r2 * (-1.0 / 3628800 + r2 * (1.0 / 479001600 + r2 * (-1.0 / 87178291200.0 +
-                r2 * (1.0 / 20922789888000.0))))))));
+    double sn =
+        r * (1.0 + r2 * (-1.0 / 6 +
+                         r2 * (1.0 / 120 +
+                               r2 * (-1.0 / 5040 +
+                                     r2 * (1.0 / 362880 +
+                                           r2 * (-1.0 / 39916800 +
+                                                 r2 * (1.0 / 6227020800.0 +
+                                                       r2 * (-1.0 / 1307674368000.0 +
+                                                             r2 * (1.0 / 355687428096000.0)))))))));
+    double cs =
+        1.0 +
+        r2 * (-1.0 / 2 +
+              r2 * (1.0 / 24 +
+                    r2 * (-1.0 / 720 + r2 * (1.0 / 40320 +
+                                             r2 * (-1.0 / 3628800 +
+                                                   r2 * (1.0 / 479001600 +
+                                                         r2 * (-1.0 / 87178291200.0 +
+                                                               r2 * (1.0 / 20922789888000.0))))))));
     double q = k - 4.0 * floor(k * 0.25); /* quadrant 0..3 */
     double s, c;
     if (q == 0.0) {
@@ -234,32 +243,52 @@ void clv__sincos(float angle, float *out_sin, float *out_cos) {
 
 const char *clv_hit_status_name(clv_hit_status status) {
     switch (status) {
-    case CLV_HIT_OK: return "ok";
-    case CLV_HIT_ERR_NULL: return "null argument";
-    case CLV_HIT_ERR_NUMBER: return "bad number";
-    case CLV_HIT_ERR_SHAPE: return "bad shape";
-    case CLV_HIT_ERR_NAME: return "bad name";
-    case CLV_HIT_ERR_INDEX: return "index out of range";
-    case CLV_HIT_ERR_STALE_ID: return "stale id";
-    case CLV_HIT_ERR_NO_MEMORY: return "out of memory";
-    case CLV_HIT_ERR_SNAPSHOT: return "bad snapshot";
-    case CLV_HIT_ERR_ENUM: return "bad enum value";
+    case CLV_HIT_OK:
+        return "ok";
+    case CLV_HIT_ERR_NULL:
+        return "null argument";
+    case CLV_HIT_ERR_NUMBER:
+        return "bad number";
+    case CLV_HIT_ERR_SHAPE:
+        return "bad shape";
+    case CLV_HIT_ERR_NAME:
+        return "bad name";
+    case CLV_HIT_ERR_INDEX:
+        return "index out of range";
+    case CLV_HIT_ERR_STALE_ID:
+        return "stale id";
+    case CLV_HIT_ERR_NO_MEMORY:
+        return "out of memory";
+    case CLV_HIT_ERR_SNAPSHOT:
+        return "bad snapshot";
+    case CLV_HIT_ERR_ENUM:
+        return "bad enum value";
     }
     return "unknown status";
 }
 
 const char *clv_miss_reason_name(clv_miss_reason reason) {
     switch (reason) {
-    case CLV_MISS_OUT_OF_REACH: return "out_of_reach";
-    case CLV_MISS_TEAM: return "team";
-    case CLV_MISS_DEAD: return "dead";
-    case CLV_MISS_INTANGIBLE: return "intangible";
-    case CLV_MISS_REHIT: return "rehit";
-    case CLV_MISS_LOCKOUT: return "lockout";
-    case CLV_MISS_PRECEDENCE: return "precedence";
-    case CLV_MISS_MAX_HITS: return "max_hits";
-    case CLV_MISS_MAX_TARGETS: return "max_targets";
-    case CLV_MISS_REASON_COUNT: break;
+    case CLV_MISS_OUT_OF_REACH:
+        return "out_of_reach";
+    case CLV_MISS_TEAM:
+        return "team";
+    case CLV_MISS_DEAD:
+        return "dead";
+    case CLV_MISS_INTANGIBLE:
+        return "intangible";
+    case CLV_MISS_REHIT:
+        return "rehit";
+    case CLV_MISS_LOCKOUT:
+        return "lockout";
+    case CLV_MISS_PRECEDENCE:
+        return "precedence";
+    case CLV_MISS_MAX_HITS:
+        return "max_hits";
+    case CLV_MISS_MAX_TARGETS:
+        return "max_targets";
+    case CLV_MISS_REASON_COUNT:
+        break;
     }
     return "unknown";
 }

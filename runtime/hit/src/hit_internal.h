@@ -64,7 +64,7 @@ typedef struct clv__box {
 typedef struct clv__aweapon {
     int32_t attack_count;
     clv_attack_def *attacks;
-    int32_t *frame_base;  /* per attack: index of its frame 0 in frame_start */
+    int32_t *frame_base; /* per attack: index of its frame 0 in frame_start */
     int32_t frame_total;
     int32_t *frame_start; /* frame_total + 1 offsets into list */
     int32_t *list;        /* indices into boxes, frame by frame, in precedence order */
@@ -127,26 +127,26 @@ typedef struct clv__record {
 /* ---- per-frame work buffers (not part of the state) ---- */
 
 typedef struct clv__placed {
-    uint32_t attack1;  /* slot + 1 */
-    int32_t pos;       /* position in the frame's list */
-    int32_t box;       /* index into the weapon's boxes */
-    clv_shape shape;   /* world */
-    clv_shape core;    /* world segment or centre, radius 0 */
-    clv_aabb bounds;   /* world, grown by the miss margin */
+    uint32_t attack1; /* slot + 1 */
+    int32_t pos;      /* position in the frame's list */
+    int32_t box;      /* index into the weapon's boxes */
+    clv_shape shape;  /* world */
+    clv_shape core;   /* world segment or centre, radius 0 */
+    clv_aabb bounds;  /* world, grown by the miss margin */
 } clv__placed;
 
 typedef struct clv__cand {
     uint32_t attack1;
     uint32_t target1;
     int32_t pos;
-    int32_t placed;    /* index into placed */
-    float distance;    /* surface gap (0 when overlapping) */
-    float core_dist;   /* gap between the hitbox's core and the hurtbox: ranking */
+    int32_t placed;  /* index into placed */
+    float distance;  /* surface gap (0 when overlapping) */
+    float core_dist; /* gap between the hitbox's core and the hurtbox: ranking */
     clv_contact contact;
     int32_t overlap;
-    int32_t reason;    /* -1 while alive */
+    int32_t reason; /* -1 while alive */
     int32_t push_only;
-    int32_t pending;   /* reason decided by select_hitboxes, applied after the pass */
+    int32_t pending; /* reason decided by select_hitboxes, applied after the pass */
 } clv__cand;
 
 struct clv_arena {

@@ -185,9 +185,8 @@ clv_hit_status clv_arena_restore(clv_arena *a, const void *buffer, size_t size) 
     if (h.magic != SNAP_MAGIC || h.version != SNAP_VERSION ||
         memcmp(sizes, h.sizes, sizeof sizes) != 0 || h.weapon_count < 0 ||
         h.weapon_count > a->weapon_count || h.ent_count < 0 ||
-        h.ent_count > INT32_MAX / CLV_ENTITY_MAX_EFFECTS || h.att_count < 0 ||
-        h.rec_count < 0 || h.ent_live < 0 || h.ent_free_hint < 0 || h.att_free_hint < 0 ||
-        h.frame < 0) {
+        h.ent_count > INT32_MAX / CLV_ENTITY_MAX_EFFECTS || h.att_count < 0 || h.rec_count < 0 ||
+        h.ent_live < 0 || h.ent_free_hint < 0 || h.att_free_hint < 0 || h.frame < 0) {
         return CLV_HIT_ERR_SNAPSHOT;
     }
     if (size != sizeof h + body_size(h.ent_count, h.att_count, h.rec_count)) {
@@ -257,9 +256,7 @@ static void mix_u64(hasher *hs, uint64_t v) {
     mix_u32(hs, (uint32_t)(v >> 32));
 }
 
-static void mix_i32(hasher *hs, int32_t v) {
-    mix_u32(hs, (uint32_t)v);
-}
+static void mix_i32(hasher *hs, int32_t v) { mix_u32(hs, (uint32_t)v); }
 
 static void mix_f(hasher *hs, float f) {
     uint32_t u;

@@ -259,9 +259,8 @@ static clv_hit_status place(clv_arena *a) {
  * without touching anything else. */
 
 static clv_hit_status push_cand(clv_arena *a, int32_t placed, int32_t slot) {
-    if (a->cand_count == a->cand_cap &&
-        !clv__reserve(&a->al, (void **)&a->cand, &a->cand_cap, a->cand_count + 1,
-                      sizeof *a->cand)) {
+    if (a->cand_count == a->cand_cap && !clv__reserve(&a->al, (void **)&a->cand, &a->cand_cap,
+                                                      a->cand_count + 1, sizeof *a->cand)) {
         return CLV_HIT_ERR_NO_MEMORY;
     }
     clv__cand *c = &a->cand[a->cand_count++];
@@ -284,8 +283,8 @@ static clv_hit_status broadphase_grid(clv_arena *a) {
         return CLV_HIT_ERR_NO_MEMORY; /* capacity follows ent_cap: not expected */
     }
     for (int32_t p = 0; p < a->placed_count; p++) {
-        uint32_t n = clv_grid_query(a->grid, a->placed[p].bounds, a->grid_out,
-                                    (uint32_t)a->ent_cap);
+        uint32_t n =
+            clv_grid_query(a->grid, a->placed[p].bounds, a->grid_out, (uint32_t)a->ent_cap);
         for (uint32_t k = 0; k < n; k++) {
             int32_t s = (int32_t)a->grid_out[k];
             if (a->br[s] > 0.0f && push_cand(a, p, s) != CLV_HIT_OK) {
@@ -334,7 +333,8 @@ static clv_hit_status broadphase_scan(clv_arena *a) {
                 continue;
             }
             for (int32_t p = group_first[g]; p < group_first[g + 1]; p++) {
-                if (square_touches(a, s, &a->placed[p].bounds) && push_cand(a, p, s) != CLV_HIT_OK) {
+                if (square_touches(a, s, &a->placed[p].bounds) &&
+                    push_cand(a, p, s) != CLV_HIT_OK) {
                     return CLV_HIT_ERR_NO_MEMORY;
                 }
             }
@@ -433,9 +433,7 @@ int clv__record_cmp(const clv__record *x, const clv__record *y) {
     return (x->group_key > y->group_key) - (x->group_key < y->group_key);
 }
 
-static int cmp_rec_q(const void *pa, const void *pb) {
-    return clv__record_cmp(pa, pb);
-}
+static int cmp_rec_q(const void *pa, const void *pb) { return clv__record_cmp(pa, pb); }
 
 /* First record not below the key. */
 static int32_t rec_lower(const clv_arena *a, const clv__record *key) {
@@ -471,8 +469,8 @@ int32_t clv__record_find(const clv_arena *a, uint32_t attack1, uint16_t attack_g
 }
 
 static bool same_pair(const clv__record *r, const clv__record *k) {
-    return r->attack1 == k->attack1 && r->attack_gen == k->attack_gen &&
-           r->target1 == k->target1 && r->target_gen == k->target_gen;
+    return r->attack1 == k->attack1 && r->attack_gen == k->attack_gen && r->target1 == k->target1 &&
+           r->target_gen == k->target_gen;
 }
 
 static const clv__box *cand_box(const clv_arena *a, const clv__cand *c) {
@@ -504,7 +502,8 @@ static void filter(clv_arena *a) {
         } else if (t->state == CLV_HURT_INTANGIBLE) {
             c->reason = CLV_MISS_INTANGIBLE;
         } else {
-            int32_t r = clv__record_find(a, c->attack1, at->gen, c->target1, t->gen, box->group_key);
+            int32_t r =
+                clv__record_find(a, c->attack1, at->gen, c->target1, t->gen, box->group_key);
             if (r >= 0 && (ad->rehit == 0 || at->elapsed - a->rec[r].last < ad->rehit)) {
                 c->reason = CLV_MISS_REHIT;
             } else if (ad->lockout > 0) {
@@ -684,8 +683,8 @@ static clv_hit_status limit_max_targets(clv_arena *a) {
         const clv__cand *c = &a->cand[i];
         if (any && cand_attack_def(a, c)->max_targets > 0) {
             const clv__attack *at = &a->att[c->attack1 - 1];
-            clv__record k = rec_key(c->attack1, at->gen, c->target1, a->ent[c->target1 - 1].gen,
-                                    INT32_MIN);
+            clv__record k =
+                rec_key(c->attack1, at->gen, c->target1, a->ent[c->target1 - 1].gen, INT32_MIN);
             int32_t lo = rec_lower(a, &k);
             bool known = lo < a->rec_count && same_pair(&a->rec[lo], &k);
             if (!known) {
@@ -787,9 +786,8 @@ static void compute_hit(const clv_arena *a, const clv__cand *c, clv_hit_event *e
     }
     ev->damage = d->damage;
     ev->hitlag = hitlag;
-    ev->hitstun = d->hitstun == CLV_FRAMES_AUTO
-                      ? frames_of(0.4f * sqrtf(kb.x * kb.x + kb.y * kb.y))
-                      : d->hitstun;
+    ev->hitstun = d->hitstun == CLV_FRAMES_AUTO ? frames_of(0.4f * sqrtf(kb.x * kb.x + kb.y * kb.y))
+                                                : d->hitstun;
     ev->effects = (uint32_t)((1u << d->effect_count) - 1u);
 }
 
@@ -830,8 +828,7 @@ static clv_hit_status apply_and_emit(clv_arena *a) {
     if (!clv__reserve(&a->al, (void **)&a->hits, &a->hit_cap, hits, sizeof *a->hits) ||
         !clv__reserve(&a->al, (void **)&a->misses, &a->miss_cap, misses, sizeof *a->misses) ||
         !clv__reserve(&a->al, (void **)&a->new_rec, &a->new_rec_cap, hits, sizeof *a->new_rec) ||
-        !clv__reserve(&a->al, (void **)&a->rec, &a->rec_cap, a->rec_count + hits,
-                      sizeof *a->rec)) {
+        !clv__reserve(&a->al, (void **)&a->rec, &a->rec_cap, a->rec_count + hits, sizeof *a->rec)) {
         return CLV_HIT_ERR_NO_MEMORY;
     }
     /* 7. compute every result from the unchanged state. */

@@ -73,8 +73,8 @@ static clv_hit_status check_name(const char *s, const char *field, clv_hit_diag 
         return clv__diag_set(diag, CLV_HIT_ERR_NAME, field, "%s must not be empty", field);
     }
     if (!clv__name_ok(s)) {
-        return clv__diag_set(diag, CLV_HIT_ERR_NAME, field,
-                             "%s must be shorter than %d bytes", field, CLV_HIT_NAME_MAX);
+        return clv__diag_set(diag, CLV_HIT_ERR_NAME, field, "%s must be shorter than %d bytes",
+                             field, CLV_HIT_NAME_MAX);
     }
     return CLV_HIT_OK;
 }
@@ -238,9 +238,7 @@ int32_t clv_weapon_find_attack(const clv_weapon *w, const char *name) {
     return -1;
 }
 
-int32_t clv_weapon_attack_count(const clv_weapon *w) {
-    return w != NULL ? w->attack_count : 0;
-}
+int32_t clv_weapon_attack_count(const clv_weapon *w) { return w != NULL ? w->attack_count : 0; }
 
 clv_hit_status clv_weapon_add_attack(clv_weapon *w, const clv_attack_def *def, int32_t *out_index,
                                      clv_hit_diag *diag) {

@@ -161,8 +161,9 @@ static void test_allocator_zero_live_bytes(void) {
     bad.grid_cols = 0;
     bad.grid_rows = 10;
     CHECK(clv_arena_create(&bad, &diag) == NULL);
-    CHECK(strcmp(diag.message, "grid needs a finite origin, grid_cell_size > 0 and 1 <= cols * rows "
-                               "<= 2^24 (got 16, 0 x 10)") == 0);
+    CHECK(strcmp(diag.message,
+                 "grid needs a finite origin, grid_cell_size > 0 and 1 <= cols * rows "
+                 "<= 2^24 (got 16, 0 x 10)") == 0);
     bad.grid_cols = 10;
     bad.grid_cell_size = NAN;
     CHECK(clv_arena_create(&bad, &diag) == NULL);
@@ -186,6 +187,16 @@ static void test_ids_and_generations(void) {
     CHECK(clv_arena_spawn(a, &d, &e3, NULL) == CLV_HIT_OK);
     CHECK(e3.index1 == 1 && e3.gen == 1); /* the lowest free slot, a new generation */
     CHECK(clv_arena_entity_valid(a, e3));
+    clv_entity_id cur = {0, 0};
+    int walked = 0;
+    while (clv_arena_next_entity(a, &cur)) {
+        CHECK(clv_arena_entity_valid(a, cur));
+        walked++;
+    }
+    CHECK(walked == 2);
+    CHECK(!clv_arena_next_entity(NULL, &cur));
+    clv_attack_id acur = {0, 0};
+    CHECK(!clv_arena_next_attack(a, &acur));
     clv_entity_id null_id = {0, 0};
     CHECK(!clv_arena_entity_valid(a, null_id));
     clv_entity_id far = {99, 0};
@@ -291,6 +302,9 @@ static void test_spawn_and_start_errors(void) {
     CHECK(clv_arena_step(a) == CLV_HIT_OK);
     CHECK(clv_arena_attack(a, at, &ai) == CLV_HIT_OK);
     CHECK(ai.frame == 0 && ai.elapsed == 1);
+    clv_attack_id acur = {0, 0};
+    CHECK(clv_arena_next_attack(a, &acur) && acur.index1 == at.index1 && acur.gen == at.gen);
+    CHECK(!clv_arena_next_attack(a, &acur));
     /* removing the owner ends its attacks */
     CHECK(clv_arena_remove(a, owner) == CLV_HIT_OK);
     CHECK(!clv_arena_attack_valid(a, at));

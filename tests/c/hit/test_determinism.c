@@ -223,7 +223,8 @@ static void drive(scenario *sc, int f) {
     k = next_u32(&sc->r) % ENEMIES;
     clv_arena_set_state(a, sc->enemies[k], CLV_HURT_INVINCIBLE, 10);
     k = next_u32(&sc->r) % ENEMIES;
-    clv_arena_set_velocity(a, sc->enemies[k], clv_v2(uniform(&sc->r, -2, 2), uniform(&sc->r, -2, 2)));
+    clv_arena_set_velocity(a, sc->enemies[k],
+                           clv_v2(uniform(&sc->r, -2, 2), uniform(&sc->r, -2, 2)));
 }
 
 typedef struct trace {

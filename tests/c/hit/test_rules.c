@@ -29,8 +29,8 @@ typedef struct world {
 
 /* An arena with one weapon (attack 0 = atk, hitboxes on frames first..last) and a hero at the
  * origin on team 1 without hurtboxes. */
-static world make_world(const clv_attack_def *atk, const clv_hitbox_def *boxes, const int32_t *first,
-                        const int32_t *last, int n) {
+static world make_world(const clv_attack_def *atk, const clv_hitbox_def *boxes,
+                        const int32_t *first, const int32_t *last, int n) {
     world w;
     memset(&w, 0, sizeof w);
     clv_weapon *wp = clv_weapon_create(NULL, NULL);
@@ -104,7 +104,8 @@ static int count_misses(world *w, clv_miss_reason reason) {
 /* A group hits a target once per swing (rehit 0), however long it overlaps. */
 static void test_group_hits_once(void) {
     clv_attack_def atk = attack_def("swing", 10);
-    clv_hitbox_def b[2] = {box_capsule("blade", 20, 0, 40, 0, 6), box_capsule("tip", 40, 0, 50, 0, 6)};
+    clv_hitbox_def b[2] = {box_capsule("blade", 20, 0, 40, 0, 6),
+                           box_capsule("tip", 40, 0, 50, 0, 6)};
     b[0].damage = 7;
     b[1].damage = 9;
     int32_t first[2] = {0, 0}, last[2] = {9, 9};
@@ -576,8 +577,10 @@ static void test_snapshot_restore_same_hash(void) {
     int32_t first = 0, last = 39;
     world w = make_world(&atk, &b, &first, &last, 1);
     for (int i = 0; i < 40; i++) {
-        clv_entity_id e = spawn_at(&w, (float)(i % 8) * 12.0f - 40.0f, (float)(i / 8) * 12.0f - 30.0f, 5);
-        clv_arena_set_velocity(w.arena, e, clv_v2((float)(i % 3) - 1.0f, (float)(i % 5) * 0.25f - 0.5f));
+        clv_entity_id e =
+            spawn_at(&w, (float)(i % 8) * 12.0f - 40.0f, (float)(i / 8) * 12.0f - 30.0f, 5);
+        clv_arena_set_velocity(w.arena, e,
+                               clv_v2((float)(i % 3) - 1.0f, (float)(i % 5) * 0.25f - 0.5f));
     }
     clv_attack_id at = swing(&w);
     for (int f = 0; f < 10; f++) {
@@ -618,8 +621,8 @@ static void test_snapshot_restore_same_hash(void) {
  * position when following) translates; compared with libm's sin and cos in double. */
 static void test_placement_matches_libm(void) {
     clv_attack_def atk = attack_def("pose", 2);
-    clv_hitbox_def b[3] = {box_capsule("cap", 10, 5, 40, -3, 4), box_capsule("round", 0, 0, 0, 0, 0),
-                           box_capsule("box", 0, 0, 0, 0, 0)};
+    clv_hitbox_def b[3] = {box_capsule("cap", 10, 5, 40, -3, 4),
+                           box_capsule("round", 0, 0, 0, 0, 0), box_capsule("box", 0, 0, 0, 0, 0)};
     b[1].shape = clv_shape_circle(7, 2, 3);
     b[2].shape = clv_shape_obb(20, 6, 5, 2, 0.4f);
     int32_t first[3] = {0, 0, 0}, last[3] = {1, 1, 1};
@@ -642,7 +645,7 @@ static void test_placement_matches_libm(void) {
         CHECK(clv_arena_attack_hitboxes(w.arena, id, out, 4) == 3);
         double c = cos((double)s.facing), sn = sin((double)s.facing), m = s.mirror ? -1.0 : 1.0;
         double ox = 11.0 + 5.0, oy = 20.0 - 2.0; /* the owner moved one unit first */
-#define PX(x, y) (ox + c * (double)(x) - sn * m * (double)(y))
+#define PX(x, y) (ox + c * (double)(x)-sn * m * (double)(y))
 #define PY(x, y) (oy + sn * (double)(x) + c * m * (double)(y))
         CHECK(out[0].type == CLV_CAPSULE);
         CHECK_NEAR(out[0].u.capsule.a.x, PX(10, 5), 1e-4);

@@ -56,14 +56,18 @@ static void test_hitbox_errors_name_the_field(void) {
     clv_hitbox_def bad = named("tip");
     bad.shape = clv_shape_capsule(0, 0, 40, 0, -3);
     CHECK(clv_weapon_add_hitbox(w, 0, 6, 6, &bad, &diag) == CLV_HIT_ERR_NUMBER);
-    CHECK(strcmp(diag.message, "attack 'swing' frame 6 hitbox 2 ('tip'): shape.r must be >= 0 (got -3)") == 0);
+    CHECK(strcmp(diag.message,
+                 "attack 'swing' frame 6 hitbox 2 ('tip'): shape.r must be >= 0 (got -3)") == 0);
     CHECK(strcmp(diag.field, "shape.r") == 0);
-    CHECK(diag.attack == 0 && diag.frame == 6 && diag.hitbox == 2 && diag.code == CLV_HIT_ERR_NUMBER);
+    CHECK(diag.attack == 0 && diag.frame == 6 && diag.hitbox == 2 &&
+          diag.code == CLV_HIT_ERR_NUMBER);
 
     bad = named("tip");
     bad.damage = NAN;
     CHECK(clv_weapon_add_hitbox(w, 0, 2, 4, &bad, &diag) == CLV_HIT_ERR_NUMBER);
-    CHECK(strcmp(diag.message, "attack 'swing' frames 2..4 hitbox 1 ('tip'): damage must be finite (got nan)") == 0);
+    CHECK(strcmp(diag.message,
+                 "attack 'swing' frames 2..4 hitbox 1 ('tip'): damage must be finite (got nan)") ==
+          0);
 
     bad = named("tip");
     bad.shape = clv_shape_aabb(0, 0, 1, 1);
@@ -89,7 +93,9 @@ static void test_hitbox_errors_name_the_field(void) {
 
     bad = named("a"); /* "a" is already on frame 6 */
     CHECK(clv_weapon_add_hitbox(w, 0, 5, 7, &bad, &diag) == CLV_HIT_ERR_NAME);
-    CHECK(strcmp(diag.message, "attack 'swing' frames 5..7 hitbox 1 ('a'): id 'a' is already used on frame 6") == 0);
+    CHECK(strcmp(diag.message,
+                 "attack 'swing' frames 5..7 hitbox 1 ('a'): id 'a' is already used on frame 6") ==
+          0);
 
     bad = named("tip");
     bad.max_hits = -1;

@@ -51,25 +51,25 @@ extern "C" {
 /// Result of every fallible call. 0 is success.
 typedef enum clv_hit_status {
     CLV_HIT_OK = 0,
-    CLV_HIT_ERR_NULL = 1,        ///< a required pointer argument is NULL
-    CLV_HIT_ERR_NUMBER = 2,      ///< a number is NaN, infinite or out of its range
-    CLV_HIT_ERR_SHAPE = 3,       ///< a shape is of a refused type or invalid
-    CLV_HIT_ERR_NAME = 4,        ///< a name is empty, too long or already used
-    CLV_HIT_ERR_INDEX = 5,       ///< an attack, frame or hitbox index is out of range
-    CLV_HIT_ERR_STALE_ID = 6,    ///< an id names nothing (removed, ended or never made)
-    CLV_HIT_ERR_NO_MEMORY = 7,   ///< the allocator returned NULL; nothing was changed
-    CLV_HIT_ERR_SNAPSHOT = 8,    ///< a snapshot buffer is too small, corrupt or incompatible
-    CLV_HIT_ERR_ENUM = 9         ///< an enumeration value is out of range
+    CLV_HIT_ERR_NULL = 1,      ///< a required pointer argument is NULL
+    CLV_HIT_ERR_NUMBER = 2,    ///< a number is NaN, infinite or out of its range
+    CLV_HIT_ERR_SHAPE = 3,     ///< a shape is of a refused type or invalid
+    CLV_HIT_ERR_NAME = 4,      ///< a name is empty, too long or already used
+    CLV_HIT_ERR_INDEX = 5,     ///< an attack, frame or hitbox index is out of range
+    CLV_HIT_ERR_STALE_ID = 6,  ///< an id names nothing (removed, ended or never made)
+    CLV_HIT_ERR_NO_MEMORY = 7, ///< the allocator returned NULL; nothing was changed
+    CLV_HIT_ERR_SNAPSHOT = 8,  ///< a snapshot buffer is too small, corrupt or incompatible
+    CLV_HIT_ERR_ENUM = 9       ///< an enumeration value is out of range
 } clv_hit_status;
 
 /// Where and why a call failed. Fields that do not apply are -1 (indices) or "" (strings).
 /// message reads like "attack 'swing' frame 6 hitbox 2 ('blade'): radius must be >= 0 (got -3)".
 typedef struct clv_hit_diag {
     clv_hit_status code;
-    int32_t attack;  ///< attack index in the weapon, or -1
-    int32_t frame;   ///< first frame concerned, or -1
-    int32_t hitbox;  ///< position of the hitbox in its frame's list (0-based), or -1
-    char field[32];  ///< the offending field, e.g. "shape.r", "max_hits"
+    int32_t attack; ///< attack index in the weapon, or -1
+    int32_t frame;  ///< first frame concerned, or -1
+    int32_t hitbox; ///< position of the hitbox in its frame's list (0-based), or -1
+    char field[32]; ///< the offending field, e.g. "shape.r", "max_hits"
     char message[224];
 } clv_hit_diag;
 
@@ -117,19 +117,19 @@ typedef struct clv_effect_def {
 
 /// One hitbox of one or more frames of an attack.
 typedef struct clv_hitbox_def {
-    char id[CLV_HIT_NAME_MAX];   ///< non-empty name, e.g. "blade"; unique within a frame
-    clv_shape shape;             ///< capsule, circle or obb in weapon-local space
-    int32_t group;               ///< >= 0 shares hits with the same group; CLV_GROUP_NONE alone
-    float damage;                ///< >= 0
+    char id[CLV_HIT_NAME_MAX]; ///< non-empty name, e.g. "blade"; unique within a frame
+    clv_shape shape;           ///< capsule, circle or obb in weapon-local space
+    int32_t group;             ///< >= 0 shares hits with the same group; CLV_GROUP_NONE alone
+    float damage;              ///< >= 0
     clv_knockback knockback;
-    int32_t max_hits;            ///< distinct targets damaged per frame, 0 = no limit
+    int32_t max_hits;                 ///< distinct targets damaged per frame, 0 = no limit
     bool knockback_ignores_hit_count; ///< targets beyond max_hits are still pushed
-    int32_t hitlag;              ///< frames both sides freeze, or CLV_FRAMES_AUTO
-    float hitlag_scale;          ///< multiplier of the automatic hitlag, >= 0 (default 1)
-    int32_t hitstun;             ///< frames the target stays stunned, or CLV_FRAMES_AUTO
-    int32_t priority;            ///< higher wins over list order; equal falls back to order
-    bool sweep;                  ///< cover the path from the previous frame (default true)
-    int32_t effect_count;        ///< 0..CLV_HITBOX_MAX_EFFECTS
+    int32_t hitlag;                   ///< frames both sides freeze, or CLV_FRAMES_AUTO
+    float hitlag_scale;               ///< multiplier of the automatic hitlag, >= 0 (default 1)
+    int32_t hitstun;                  ///< frames the target stays stunned, or CLV_FRAMES_AUTO
+    int32_t priority;                 ///< higher wins over list order; equal falls back to order
+    bool sweep;                       ///< cover the path from the previous frame (default true)
+    int32_t effect_count;             ///< 0..CLV_HITBOX_MAX_EFFECTS
     clv_effect_def effects[CLV_HITBOX_MAX_EFFECTS];
 } clv_hitbox_def;
 
@@ -233,8 +233,8 @@ const char *clv_miss_reason_name(clv_miss_reason reason);
 /// Options of a new arena.
 typedef struct clv_arena_def {
     clv_allocator allocator;
-    int32_t entity_capacity;  ///< slots reserved up front (grows when needed), >= 0
-    float miss_margin;        ///< record OUT_OF_REACH misses closer than this, >= 0; 0 = off
+    int32_t entity_capacity; ///< slots reserved up front (grows when needed), >= 0
+    float miss_margin;       ///< record OUT_OF_REACH misses closer than this, >= 0; 0 = off
     /// Optional uniform grid for the broadphase (cleave/broadphase.h), rebuilt every step: cells
     /// of grid_cell_size > 0 units from grid_origin, grid_cols x grid_rows of them (product
     /// <= 2^24); entities outside it still work, only slower. 0 = scan every entity instead,
@@ -253,15 +253,15 @@ clv_arena_def clv_default_arena_def(void);
 /// An entity to spawn.
 typedef struct clv_entity_def {
     clv_vec2 position;
-    clv_vec2 velocity;       ///< units per frame
-    float weight;            ///< > 0; knockback is divided by it
-    float friction;          ///< >= 0, speed lost per frame
-    float hp;                ///< > 0
-    int32_t team;            ///< targets on the attacker's team are refused
+    clv_vec2 velocity; ///< units per frame
+    float weight;      ///< > 0; knockback is divided by it
+    float friction;    ///< >= 0, speed lost per frame
+    float hp;          ///< > 0
+    int32_t team;      ///< targets on the attacker's team are refused
     clv_hurt_state state;
-    int32_t hurtbox_count;   ///< 0..CLV_MAX_HURTBOXES
+    int32_t hurtbox_count;                  ///< 0..CLV_MAX_HURTBOXES
     clv_shape hurtboxes[CLV_MAX_HURTBOXES]; ///< relative to position, not rotated; any type
-    uint64_t user;           ///< the game's tag, kept and returned as is
+    uint64_t user;                          ///< the game's tag, kept and returned as is
 } clv_entity_def;
 
 /// Defaults: at the origin, at rest, weight 1, friction 0, hp 100, team 0, normal, one circle
@@ -275,13 +275,13 @@ typedef struct clv_entity_info {
     float weight;
     float friction;
     float hp;
-    float damage_taken;     ///< total damage received
+    float damage_taken; ///< total damage received
     int32_t team;
     clv_hurt_state state;
-    int32_t state_frames;   ///< frames until state returns to normal, 0 = until changed
-    bool alive;             ///< hp > 0
-    int32_t hitlag;         ///< frames it stays frozen
-    int32_t hitstun;        ///< frames of stun left
+    int32_t state_frames; ///< frames until state returns to normal, 0 = until changed
+    bool alive;           ///< hp > 0
+    int32_t hitlag;       ///< frames it stays frozen
+    int32_t hitstun;      ///< frames of stun left
     int32_t effect_count;
     int32_t hurtbox_count;
     uint64_t user;
@@ -290,12 +290,12 @@ typedef struct clv_entity_info {
 /// Starting an attack: which one, by whom, from where.
 typedef struct clv_attack_start_def {
     clv_weapon_id weapon;
-    int32_t attack;       ///< index in the weapon (clv_arena_find_attack)
-    clv_entity_id owner;  ///< must be alive; its team is the swing's team
-    clv_vec2 position;    ///< pose origin (an offset from the owner when follow_owner)
-    float facing;         ///< radians
-    bool mirror;          ///< flip weapon-local y before turning (a side view facing left)
-    bool follow_owner;    ///< the pose moves with the owner's position
+    int32_t attack;      ///< index in the weapon (clv_arena_find_attack)
+    clv_entity_id owner; ///< must be alive; its team is the swing's team
+    clv_vec2 position;   ///< pose origin (an offset from the owner when follow_owner)
+    float facing;        ///< radians
+    bool mirror;         ///< flip weapon-local y before turning (a side view facing left)
+    bool follow_owner;   ///< the pose moves with the owner's position
 } clv_attack_start_def;
 
 /// Defaults: no weapon, attack 0, no owner, pose at the origin facing +x, no mirror, follow.
@@ -306,10 +306,10 @@ typedef struct clv_attack_info {
     clv_weapon_id weapon;
     int32_t attack;
     clv_entity_id owner;
-    int32_t frame;         ///< current frame of the attack, -1 before its first step
-    int32_t elapsed;       ///< frames advanced so far (hitlag frames excluded)
-    int32_t targets_hit;   ///< distinct targets hit by this swing
-    clv_vec2 position;     ///< world pose of this frame
+    int32_t frame;       ///< current frame of the attack, -1 before its first step
+    int32_t elapsed;     ///< frames advanced so far (hitlag frames excluded)
+    int32_t targets_hit; ///< distinct targets hit by this swing
+    clv_vec2 position;   ///< world pose of this frame
     float facing;
     bool mirror;
 } clv_attack_info;
@@ -323,23 +323,23 @@ enum {
 
 /// A hit of one frame.
 typedef struct clv_hit_event {
-    int64_t frame;          ///< arena frame (clv_arena_frame() after the step)
+    int64_t frame; ///< arena frame (clv_arena_frame() after the step)
     clv_attack_id attack;
     clv_entity_id attacker;
     clv_entity_id target;
     clv_weapon_id weapon;
-    int32_t attack_index;   ///< attack in the weapon
-    int32_t attack_frame;   ///< frame of the attack
-    int32_t hitbox;         ///< position of the hitbox in that frame's list
+    int32_t attack_index; ///< attack in the weapon
+    int32_t attack_frame; ///< frame of the attack
+    int32_t hitbox;       ///< position of the hitbox in that frame's list
     int32_t group;
-    float damage;           ///< hp removed (0 for push-only and invincible hits)
-    clv_vec2 knockback;     ///< velocity given to the target
-    clv_vec2 point;         ///< contact point, world
-    float blade_t;          ///< where on the hitbox's segment, 0..1 (0 for circles and boxes)
-    int32_t hitlag;         ///< frames both sides freeze
-    int32_t hitstun;        ///< frames the target is stunned
-    uint32_t effects;       ///< bit i: the hitbox's effect i was applied
-    uint32_t flags;         ///< CLV_HIT_FLAG_*
+    float damage;       ///< hp removed (0 for push-only and invincible hits)
+    clv_vec2 knockback; ///< velocity given to the target
+    clv_vec2 point;     ///< contact point, world
+    float blade_t;      ///< where on the hitbox's segment, 0..1 (0 for circles and boxes)
+    int32_t hitlag;     ///< frames both sides freeze
+    int32_t hitstun;    ///< frames the target is stunned
+    uint32_t effects;   ///< bit i: the hitbox's effect i was applied
+    uint32_t flags;     ///< CLV_HIT_FLAG_*
 } clv_hit_event;
 
 /// A candidate that did not become a hit, and why.
@@ -349,10 +349,10 @@ typedef struct clv_miss_record {
     clv_entity_id target;
     int32_t attack_index;
     int32_t attack_frame;
-    int32_t hitbox;         ///< position in the frame's list
+    int32_t hitbox; ///< position in the frame's list
     int32_t group;
     clv_miss_reason reason;
-    float distance;         ///< gap between the hitbox and the nearest hurtbox (0 when touching)
+    float distance; ///< gap between the hitbox and the nearest hurtbox (0 when touching)
 } clv_miss_record;
 
 /// A status effect tick (or the end of an effect without a tick on its last frame).
@@ -361,21 +361,21 @@ typedef struct clv_tick_event {
     clv_entity_id target;
     char name[CLV_HIT_NAME_MAX];
     float magnitude;
-    float damage;          ///< hp removed by this tick
-    bool expired;          ///< the effect ended on this frame
-    bool killed;           ///< this tick took the target's last hp
+    float damage; ///< hp removed by this tick
+    bool expired; ///< the effect ended on this frame
+    bool killed;  ///< this tick took the target's last hp
 } clv_tick_event;
 
 /// Time spent in the last step, by phase, in the units of the def's clock_ns. Zeros without a
 /// clock. Counts are filled in every case.
 typedef struct clv_arena_profile {
-    uint64_t integrate;    ///< timers, movement, effects
-    uint64_t place;        ///< advancing attacks and placing hitboxes
+    uint64_t integrate; ///< timers, movement, effects
+    uint64_t place;     ///< advancing attacks and placing hitboxes
     uint64_t broadphase;
     uint64_t narrowphase;
-    uint64_t rules;        ///< sort, filter, select, compute, apply, events
-    int64_t candidates;    ///< broadphase pairs
-    int64_t contacts;      ///< overlapping pairs
+    uint64_t rules;     ///< sort, filter, select, compute, apply, events
+    int64_t candidates; ///< broadphase pairs
+    int64_t contacts;   ///< overlapping pairs
 } clv_arena_profile;
 
 /// An arena: entities, attacks, weapons, events. Opaque.
@@ -387,8 +387,8 @@ clv_arena *clv_arena_create(const clv_arena_def *def, clv_hit_diag *diag);
 void clv_arena_destroy(clv_arena *arena);
 
 /// Copies a weapon (its current content) into the arena.
-clv_hit_status clv_arena_add_weapon(clv_arena *arena, const clv_weapon *weapon,
-                                    clv_weapon_id *out, clv_hit_diag *diag);
+clv_hit_status clv_arena_add_weapon(clv_arena *arena, const clv_weapon *weapon, clv_weapon_id *out,
+                                    clv_hit_diag *diag);
 /// Index of the attack called name in an arena weapon, or -1.
 int32_t clv_arena_find_attack(const clv_arena *arena, clv_weapon_id weapon, const char *name);
 /// The definition of an attack of an arena weapon (name, frames, rules), or NULL.
@@ -398,8 +398,8 @@ const clv_attack_def *clv_arena_attack_def(const clv_arena *arena, clv_weapon_id
 int32_t clv_arena_frame_hitbox_count(const clv_arena *arena, clv_weapon_id weapon, int32_t attack,
                                      int32_t frame);
 /// The definition of a hitbox of an arena weapon (for event ids), or NULL for bad indices.
-const clv_hitbox_def *clv_arena_hitbox(const clv_arena *arena, clv_weapon_id weapon,
-                                       int32_t attack, int32_t frame, int32_t hitbox);
+const clv_hitbox_def *clv_arena_hitbox(const clv_arena *arena, clv_weapon_id weapon, int32_t attack,
+                                       int32_t frame, int32_t hitbox);
 
 /// Spawns an entity.
 clv_hit_status clv_arena_spawn(clv_arena *arena, const clv_entity_def *def, clv_entity_id *out,
@@ -424,6 +424,11 @@ clv_hit_status clv_arena_set_hurtboxes(clv_arena *arena, clv_entity_id id, const
                                        int32_t count, clv_hit_diag *diag);
 /// Number of entity slots in use.
 int32_t clv_arena_entity_count(const clv_arena *arena);
+/// Walks the entities in id order: start with *cursor = {0, 0}; each call moves it to the next
+/// entity and returns true, or returns false at the end.
+bool clv_arena_next_entity(const clv_arena *arena, clv_entity_id *cursor);
+/// Walks the attacks in progress in id order, like clv_arena_next_entity.
+bool clv_arena_next_attack(const clv_arena *arena, clv_attack_id *cursor);
 
 /// Starts an attack. Its first frame is active on the next clv_arena_step().
 clv_hit_status clv_arena_start_attack(clv_arena *arena, const clv_attack_start_def *def,
