@@ -2,8 +2,9 @@
 local cleave = require "cleave"
 
 local API = {
-  "_VERSION", "aabb", "capsule", "circle", "closest", "contact", "distance", "exact",
-  "is_shape", "obb", "overlaps", "point", "raycast", "sweep",
+  "_VERSION", "aabb", "arc", "arena", "capsule", "circle", "closest", "contact", "distance",
+  "effect", "exact", "hitbox", "is_shape", "load_mod", "obb", "overlaps", "point", "raycast",
+  "sweep", "thrust", "weapon",
 }
 
 local function sorted_keys(t)

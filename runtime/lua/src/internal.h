@@ -10,7 +10,9 @@
 #include <lua.h>
 
 #include "cleave/collide.h"
+#include "cleave/hit.h"
 #include "cleave/lua.h"
+#include "cleave/mod.h"
 
 /// A number exactly as Lua gave it: an integer stays an integer.
 typedef struct clv_lnum {
@@ -69,5 +71,76 @@ void clv_lua_shape_meta(lua_State *L);
 extern const luaL_Reg clv_lua_shape_funcs[];
 extern const luaL_Reg clv_lua_query_funcs[];
 extern const luaL_Reg clv_lua_exact_funcs[];
+extern const luaL_Reg clv_lua_weapon_funcs[];
+extern const luaL_Reg clv_lua_arena_funcs[];
+extern const luaL_Reg clv_lua_mod_funcs[];
+
+/* ---- weapons (weapon.c) ---- */
+
+/// Userdata type names of the weapon, arena and handle objects.
+#define CLV_LUA_WEAPON "cleave.Weapon"
+#define CLV_LUA_ARENA "cleave.Arena"
+#define CLV_LUA_ENTITY "cleave.Entity"
+#define CLV_LUA_ATTACK "cleave.Attack"
+#define CLV_LUA_MOD "cleave.Mod"
+
+/// One hitbox of a weapon's recipe: frames first..last (0-based) of an attack.
+typedef struct clv_lentry {
+    int32_t attack, first, last;
+    clv_hitbox_def def;
+} clv_lentry;
+
+/// An effect's Lua on_tick callback (a registry reference in the weapon's callback state).
+typedef struct clv_leffect_cb {
+    char name[CLV_HIT_NAME_MAX];
+    int ref;
+} clv_leffect_cb;
+
+/// The userdata behind cleave.Weapon: the validated recipe (kept so a weapon can be copied to
+/// another Lua state and listed for coverage) and the clv_weapon compiled from it.
+typedef struct clv_lweapon {
+    char name[CLV_HIT_NAME_MAX];
+    clv_attack_def *attacks;
+    int32_t attack_count, attack_cap;
+    clv_lentry *entries;
+    int32_t entry_count, entry_cap;
+    clv_leffect_cb *effects;
+    int32_t effect_count, effect_cap;
+    clv_weapon *compiled;
+    int on_hit_ref;  ///< registry reference of on_hit, or LUA_NOREF
+    clv_mod *host;   ///< NULL: the callbacks live in this state; else in this mod's sandbox
+} clv_lweapon;
+
+/// Registers the Weapon metatable (idempotent) and leaves it on the stack.
+void clv_lua_weapon_meta(lua_State *L);
+/// Pushes a new, empty weapon userdata.
+clv_lweapon *clv_lua_new_weapon(lua_State *L);
+/// Copies src's recipe into the empty dst and compiles it (callback refs are copied as numbers:
+/// the caller sets dst->host). Raises on a compile error; false when out of memory.
+bool clv_lua_weapon_copy(lua_State *L, clv_lweapon *dst, const clv_lweapon *src);
+/// The cleave.Weapon at arg, or an argument error.
+clv_lweapon *clv_lua_check_weapon(lua_State *L, int arg, const char *fallback);
+/// Index of the attack named by the string at arg, or an argument error.
+int32_t clv_lua_check_attack(lua_State *L, const clv_lweapon *w, int arg, const char *fallback);
+/// Pushes a table describing a compiled hitbox (id, shape, damage, ...).
+void clv_lua_push_hitbox_def(lua_State *L, const clv_hitbox_def *d);
+
+/* ---- arenas (arena.c) ---- */
+
+/// Registers the Arena, Entity and Attack metatables (idempotent).
+void clv_lua_arena_meta(lua_State *L);
+/// Pushes a hit as a plain table (entities as integer ids): what a mod's callback receives.
+void clv_lua_push_hit_plain(lua_State *L, const clv_hit_event *h, const clv_lweapon *w,
+                            const clv_hitbox_def *d);
+/// Pushes a status effect tick as a plain table.
+void clv_lua_push_tick_plain(lua_State *L, const clv_tick_event *t);
+
+/* ---- mods (mod.c) ---- */
+
+/// The sandbox state of a mod, for calling its callbacks.
+lua_State *clv_mod_state(clv_mod *mod);
+/// Calls the function below nargs arguments on the mod's stack through its protected path;
+/// false and a message in err on failure.
+bool clv_mod_call(clv_mod *mod, int nargs, char *err, size_t errlen);
 
 #endif

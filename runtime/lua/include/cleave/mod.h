@@ -30,19 +30,33 @@ clv_mod *clv_mod_load(const char *dir, char *err, size_t errlen);
 /// Frees the mod, its sandbox and its weapons. NULL is ignored.
 void clv_mod_free(clv_mod *mod);
 
-/// The mod's name and version as its table gave them.
+/// The mod's name as its table gave it (owned by the mod).
 const char *clv_mod_name(const clv_mod *mod);
+/// The mod's version as its table gave it (owned by the mod).
 const char *clv_mod_version(const clv_mod *mod);
 
-/// Number of weapons, and each one's name and compiled weapon (owned by the mod).
+/// Number of weapons of the mod.
 int32_t clv_mod_weapon_count(const clv_mod *mod);
+/// Name (the key in the mod's weapons table) of weapon index, 0-based in name order; NULL when
+/// out of range.
 const char *clv_mod_weapon_name(const clv_mod *mod, int32_t index);
+/// Compiled weapon index (owned by the mod, valid until clv_mod_free); NULL when out of range.
 const clv_weapon *clv_mod_weapon(const clv_mod *mod, int32_t index);
 
-/// Runs the mod's Lua callbacks (on_hit, effect ticks) for the events of the frame the arena
-/// just stepped, through the sandbox's protected path. Errors do not stop the game: they are
-/// written to err (file:line: message) and true is returned only when every callback
-/// succeeded. `weapon` is the arena id the program got when adding this mod's weapons.
+/// Copies every weapon of the mod into arena (in clv_mod_weapon order) and remembers their
+/// arena ids, so that clv_mod_run_callbacks knows which events are the mod's. out (may be NULL)
+/// receives clv_mod_weapon_count ids. Calling it again (same or another arena) replaces the
+/// remembered ids. false with a message in err on error.
+bool clv_mod_add_weapons(clv_mod *mod, clv_arena *arena, clv_weapon_id *out, char *err,
+                         size_t errlen);
+
+/// Runs the mod's Lua callbacks for the events of the frame the arena just stepped: each
+/// weapon's on_hit for the hits of that weapon, and the on_tick of each effect the mod's
+/// weapons define for the ticks of that name. They run in the mod's sandbox through its
+/// protected path and receive plain tables (entities as integer ids). Errors do not stop the
+/// game: the first is written to err ("file:line: message" and a traceback) and the result is
+/// true only when every callback succeeded. The arena must be the one given to the last
+/// clv_mod_add_weapons.
 bool clv_mod_run_callbacks(clv_mod *mod, clv_arena *arena, char *err, size_t errlen);
 
 #ifdef __cplusplus

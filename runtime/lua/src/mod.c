@@ -1,0 +1,449 @@
+/* Mods: mods/<name>/mod.lua run in a sandbox of its own (one lua_State per mod), its table
+ * validated and its weapons compiled. The C API of cleave/mod.h and cleave.load_mod share this
+ * code; a mod's callbacks always run in the mod's own state. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "sandbox.h"
+
+struct clv_mod {
+    clv_sandbox *sb;
+    char *name;
+    char *version;
+    int32_t weapon_count;
+    char **weapon_names;
+    clv_lweapon **weapons; /* userdata of the sandbox state, anchored by table_ref */
+    int table_ref;
+    /* the arena and ids of the weapons, after clv_mod_add_weapons */
+    const clv_arena *arena;
+    clv_weapon_id *arena_ids;
+};
+
+static void errf(char *err, size_t errlen, const char *fmt, const char *a, const char *b,
+                 const char *c) {
+    if (err != NULL && errlen > 0) {
+        snprintf(err, errlen, fmt, a, b, c);
+    }
+}
+
+static char *dup_str(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *p = (char *)malloc(n);
+    if (p != NULL) {
+        memcpy(p, s, n);
+    }
+    return p;
+}
+
+static int cmp_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static const char *const mod_fields[] = {"name", "version", "weapons", "effects", "description",
+                                         NULL};
+
+/* Validates the mod table at the top of S; fills mod. false with a message in err. */
+static bool read_mod_table(clv_mod *mod, lua_State *S, const char *file, char *err,
+                           size_t errlen) {
+    int t = lua_gettop(S);
+    if (lua_type(S, t) != LUA_TTABLE) {
+        errf(err, errlen, "%s: mod.lua must return a table {name=, version=, weapons=} (got %s)",
+             file, luaL_typename(S, t), "");
+        return false;
+    }
+    lua_pushnil(S);
+    while (lua_next(S, t)) {
+        lua_pop(S, 1);
+        const char *k = lua_type(S, -1) == LUA_TSTRING ? lua_tostring(S, -1) : NULL;
+        bool ok = false;
+        for (int i = 0; k != NULL && mod_fields[i] != NULL; i++) {
+            ok = ok || strcmp(k, mod_fields[i]) == 0;
+        }
+        if (!ok) {
+            errf(err, errlen, "%s: unknown field '%s' in the mod table (fields: %s)", file,
+                 k != NULL ? k : "?", "name, version, weapons, effects, description");
+            lua_settop(S, t);
+            return false;
+        }
+    }
+    static const char *const strs[] = {"name", "version"};
+    for (int i = 0; i < 2; i++) {
+        int ty = lua_getfield(S, t, strs[i]);
+        if (ty != LUA_TSTRING || lua_rawlen(S, -1) == 0) {
+            errf(err, errlen, "%s: %s must be a non-empty string (got %s)", file, strs[i],
+                 ty == LUA_TSTRING ? "an empty string" : luaL_typename(S, -1));
+            lua_settop(S, t);
+            return false;
+        }
+        char *copy = dup_str(lua_tostring(S, -1));
+        if (copy == NULL) {
+            errf(err, errlen, "%s: %s", file, "not enough memory", "");
+            return false;
+        }
+        if (i == 0) {
+            mod->name = copy;
+        } else {
+            mod->version = copy;
+        }
+        lua_pop(S, 1);
+    }
+    if (lua_getfield(S, t, "effects") != LUA_TNIL && lua_type(S, -1) != LUA_TTABLE) {
+        errf(err, errlen, "%s: effects must be a table (got %s)", file, luaL_typename(S, -1), "");
+        lua_settop(S, t);
+        return false;
+    }
+    lua_pop(S, 1);
+    if (lua_getfield(S, t, "weapons") != LUA_TTABLE) {
+        errf(err, errlen, "%s: weapons must be a table of cleave.weapon{...} by name (got %s)",
+             file, luaL_typename(S, -1), "");
+        lua_settop(S, t);
+        return false;
+    }
+    int wt = lua_gettop(S);
+    int32_t n = 0;
+    lua_pushnil(S);
+    while (lua_next(S, wt)) {
+        if (lua_type(S, -2) != LUA_TSTRING) {
+            errf(err, errlen, "%s: weapons keys must be names (got %s)", file,
+                 luaL_typename(S, -2), "");
+            lua_settop(S, t);
+            return false;
+        }
+        if (luaL_testudata(S, -1, CLV_LUA_WEAPON) == NULL) {
+            errf(err, errlen, "%s: weapons.%s must be a cleave.Weapon (got %s)", file,
+                 lua_tostring(S, -2), luaL_typename(S, -1));
+            lua_settop(S, t);
+            return false;
+        }
+        lua_pop(S, 1);
+        n++;
+    }
+    if (n == 0) {
+        errf(err, errlen, "%s: weapons must hold at least one weapon", file, "", "");
+        lua_settop(S, t);
+        return false;
+    }
+    mod->weapon_names = (char **)calloc((size_t)n, sizeof(char *));
+    mod->weapons = (clv_lweapon **)calloc((size_t)n, sizeof(clv_lweapon *));
+    if (mod->weapon_names == NULL || mod->weapons == NULL) {
+        errf(err, errlen, "%s: %s", file, "not enough memory", "");
+        lua_settop(S, t);
+        return false;
+    }
+    lua_pushnil(S);
+    while (lua_next(S, wt)) {
+        lua_pop(S, 1);
+        mod->weapon_names[mod->weapon_count] = dup_str(lua_tostring(S, -1));
+        if (mod->weapon_names[mod->weapon_count] == NULL) {
+            errf(err, errlen, "%s: %s", file, "not enough memory", "");
+            lua_settop(S, t);
+            return false;
+        }
+        mod->weapon_count++;
+    }
+    /* a stable order: by name */
+    qsort(mod->weapon_names, (size_t)n, sizeof(char *), cmp_names);
+    for (int32_t i = 0; i < n; i++) {
+        lua_getfield(S, wt, mod->weapon_names[i]);
+        mod->weapons[i] = (clv_lweapon *)lua_touserdata(S, -1);
+        lua_pop(S, 1);
+    }
+    lua_settop(S, t);
+    mod->table_ref = luaL_ref(S, LUA_REGISTRYINDEX); /* anchors the weapons */
+    return true;
+}
+
+clv_mod *clv_mod_load(const char *dir, char *err, size_t errlen) {
+    if (dir == NULL) {
+        errf(err, errlen, "%s", "mod folder is NULL", "", "");
+        return NULL;
+    }
+    size_t dl = strlen(dir);
+    char *file = (char *)malloc(dl + 16);
+    if (file == NULL) {
+        errf(err, errlen, "%s", "not enough memory", "", "");
+        return NULL;
+    }
+    /* "mods/x/" and "mods/x" name the same file, so the messages read the same */
+    while (dl > 1 && dir[dl - 1] == '/') {
+        dl--;
+    }
+    memcpy(file, dir, dl);
+    strcpy(file + dl, "/mod.lua");
+    clv_mod *mod = (clv_mod *)calloc(1, sizeof *mod);
+    if (mod == NULL) {
+        free(file);
+        errf(err, errlen, "%s", "not enough memory", "", "");
+        return NULL;
+    }
+    mod->table_ref = LUA_NOREF;
+    mod->sb = clv_sandbox_create(NULL, err, errlen);
+    if (mod->sb == NULL) {
+        free(file);
+        free(mod);
+        return NULL;
+    }
+    FILE *probe = fopen(file, "rb");
+    if (probe == NULL) {
+        errf(err, errlen, "cannot open %s (a mod folder holds mod.lua)", file, "", "");
+        free(file);
+        clv_mod_free(mod);
+        return NULL;
+    }
+    fclose(probe);
+    if (!clv_sandbox_run_file(mod->sb, file, 1, err, errlen) ||
+        !read_mod_table(mod, clv_sandbox_state(mod->sb), file, err, errlen)) {
+        free(file);
+        clv_mod_free(mod);
+        return NULL;
+    }
+    free(file);
+    return mod;
+}
+
+void clv_mod_free(clv_mod *mod) {
+    if (mod == NULL) {
+        return;
+    }
+    clv_sandbox_destroy(mod->sb); /* collects the weapons */
+    for (int32_t i = 0; i < mod->weapon_count; i++) {
+        free(mod->weapon_names[i]);
+    }
+    free(mod->weapon_names);
+    free(mod->weapons);
+    free(mod->arena_ids);
+    free(mod->name);
+    free(mod->version);
+    free(mod);
+}
+
+const char *clv_mod_name(const clv_mod *mod) { return mod != NULL ? mod->name : NULL; }
+
+const char *clv_mod_version(const clv_mod *mod) { return mod != NULL ? mod->version : NULL; }
+
+int32_t clv_mod_weapon_count(const clv_mod *mod) { return mod != NULL ? mod->weapon_count : 0; }
+
+const char *clv_mod_weapon_name(const clv_mod *mod, int32_t index) {
+    if (mod == NULL || index < 0 || index >= mod->weapon_count) {
+        return NULL;
+    }
+    return mod->weapon_names[index];
+}
+
+const clv_weapon *clv_mod_weapon(const clv_mod *mod, int32_t index) {
+    if (mod == NULL || index < 0 || index >= mod->weapon_count) {
+        return NULL;
+    }
+    return mod->weapons[index]->compiled;
+}
+
+bool clv_mod_add_weapons(clv_mod *mod, clv_arena *arena, clv_weapon_id *out, char *err,
+                         size_t errlen) {
+    if (mod == NULL || arena == NULL) {
+        errf(err, errlen, "%s", "mod or arena is NULL", "", "");
+        return false;
+    }
+    clv_weapon_id *ids = (clv_weapon_id *)calloc((size_t)mod->weapon_count, sizeof *ids);
+    if (ids == NULL) {
+        errf(err, errlen, "%s", "not enough memory", "", "");
+        return false;
+    }
+    for (int32_t i = 0; i < mod->weapon_count; i++) {
+        clv_hit_diag diag;
+        if (clv_arena_add_weapon(arena, mod->weapons[i]->compiled, &ids[i], &diag) !=
+            CLV_HIT_OK) {
+            errf(err, errlen, "weapon '%s': %s", mod->weapon_names[i], diag.message, "");
+            free(ids);
+            return false;
+        }
+        if (out != NULL) {
+            out[i] = ids[i];
+        }
+    }
+    free(mod->arena_ids);
+    mod->arena_ids = ids;
+    mod->arena = arena;
+    return true;
+}
+
+lua_State *clv_mod_state(clv_mod *mod) { return clv_sandbox_state(mod->sb); }
+
+bool clv_mod_call(clv_mod *mod, int nargs, char *err, size_t errlen) {
+    return clv_sandbox_call(mod->sb, nargs, 0, err, errlen);
+}
+
+/* Calls callback ref of the mod with the event table built by push (on the mod's stack). */
+static bool call_ref(clv_mod *mod, int ref, char *err, size_t errlen, bool *first_error) {
+    lua_State *S = clv_sandbox_state(mod->sb);
+    char msg[1024];
+    if (!clv_sandbox_call(mod->sb, 1, 0, msg, sizeof msg)) {
+        if (*first_error) {
+            errf(err, errlen, "%s", msg, "", "");
+            *first_error = false;
+        }
+        return false;
+    }
+    (void)S;
+    (void)ref;
+    return true;
+}
+
+bool clv_mod_run_callbacks(clv_mod *mod, clv_arena *arena, char *err, size_t errlen) {
+    if (mod == NULL || arena == NULL || mod->arena != arena || mod->arena_ids == NULL) {
+        errf(err, errlen, "%s", "the mod's weapons were not added to this arena", "", "");
+        return false;
+    }
+    lua_State *S = clv_sandbox_state(mod->sb);
+    if (S == NULL) {
+        errf(err, errlen, "%s", "the mod's sandbox is closed", "", "");
+        return false;
+    }
+    bool ok = true, first = true;
+    int32_t count;
+    const clv_hit_event *hits = clv_arena_hits(arena, &count);
+    for (int32_t k = 0; k < count; k++) {
+        const clv_hit_event *h = &hits[k];
+        for (int32_t i = 0; i < mod->weapon_count; i++) {
+            clv_lweapon *w = mod->weapons[i];
+            if (mod->arena_ids[i].index1 != h->weapon.index1 || w->on_hit_ref == LUA_NOREF) {
+                continue;
+            }
+            if (!lua_checkstack(S, 8)) {
+                return false;
+            }
+            lua_rawgeti(S, LUA_REGISTRYINDEX, w->on_hit_ref);
+            clv_lua_push_hit_plain(
+                S, h, w, clv_arena_hitbox(arena, h->weapon, h->attack_index, h->attack_frame,
+                                          h->hitbox));
+            ok = call_ref(mod, w->on_hit_ref, err, errlen, &first) && ok;
+        }
+    }
+    const clv_tick_event *ticks = clv_arena_ticks(arena, &count);
+    for (int32_t k = 0; k < count; k++) {
+        for (int32_t i = 0; i < mod->weapon_count; i++) {
+            clv_lweapon *w = mod->weapons[i];
+            int32_t j = 0;
+            while (j < w->effect_count && strcmp(w->effects[j].name, ticks[k].name) != 0) {
+                j++;
+            }
+            if (j == w->effect_count) {
+                continue;
+            }
+            if (!lua_checkstack(S, 8)) {
+                return false;
+            }
+            lua_rawgeti(S, LUA_REGISTRYINDEX, w->effects[j].ref);
+            clv_lua_push_tick_plain(S, &ticks[k]);
+            ok = call_ref(mod, w->effects[j].ref, err, errlen, &first) && ok;
+            break;
+        }
+    }
+    return ok;
+}
+
+/* ---- cleave.load_mod ---- */
+
+typedef struct lmod {
+    clv_mod *mod;
+} lmod;
+
+static int lmod_gc(lua_State *L) {
+    lmod *m = (lmod *)luaL_checkudata(L, 1, CLV_LUA_MOD);
+    clv_mod_free(m->mod);
+    m->mod = NULL;
+    return 0;
+}
+
+/// mod:log() -> the lines the mod wrote with log()/print(), oldest first
+static int lmod_log(lua_State *L) {
+    lmod *m = (lmod *)luaL_checkudata(L, 1, CLV_LUA_MOD);
+    lua_newtable(L);
+    if (m->mod == NULL) {
+        return 1;
+    }
+    int n = clv_sandbox_log_count(m->mod->sb);
+    for (int i = 0; i < n; i++) {
+        lua_pushstring(L, clv_sandbox_log_line(m->mod->sb, i));
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+/// mod:memory() -> bytes the mod's state holds
+static int lmod_memory(lua_State *L) {
+    lmod *m = (lmod *)luaL_checkudata(L, 1, CLV_LUA_MOD);
+    lua_pushinteger(L, m->mod != NULL ? (lua_Integer)clv_sandbox_bytes(m->mod->sb) : 0);
+    return 1;
+}
+
+static const luaL_Reg lmod_methods[] = {{"log", lmod_log}, {"memory", lmod_memory}, {NULL, NULL}};
+
+/// cleave.load_mod(dir) -> {name=, version=, weapons={name = cleave.Weapon}, effects={names},
+/// handle=cleave.Mod}
+static int l_load_mod(lua_State *L) {
+    const char *dir = luaL_checkstring(L, 1);
+    clv_lua_check_nargs(L, 1, "cleave.load_mod");
+    if (luaL_newmetatable(L, CLV_LUA_MOD)) {
+        lua_pushcfunction(L, lmod_gc);
+        lua_setfield(L, -2, "__gc");
+        luaL_newlib(L, lmod_methods);
+        lua_setfield(L, -2, "__index");
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+    }
+    lua_pop(L, 1);
+    lmod *m = (lmod *)lua_newuserdatauv(L, sizeof *m, 0); /* 2 */
+    m->mod = NULL;
+    luaL_setmetatable(L, CLV_LUA_MOD);
+    char err[2048];
+    m->mod = clv_mod_load(dir, err, sizeof err);
+    if (m->mod == NULL) {
+        lua_pushstring(L, err);
+        return lua_error(L);
+    }
+    clv_mod *mod = m->mod;
+    lua_createtable(L, 0, 5); /* 3 */
+    lua_pushstring(L, mod->name);
+    lua_setfield(L, 3, "name");
+    lua_pushstring(L, mod->version);
+    lua_setfield(L, 3, "version");
+    lua_pushvalue(L, 2);
+    lua_setfield(L, 3, "handle");
+    lua_createtable(L, 0, mod->weapon_count); /* 4 */
+    for (int32_t i = 0; i < mod->weapon_count; i++) {
+        clv_lweapon *w = clv_lua_new_weapon(L);
+        if (!clv_lua_weapon_copy(L, w, mod->weapons[i])) {
+            return luaL_error(L, "not enough memory");
+        }
+        w->host = mod;
+        lua_pushvalue(L, 2); /* the weapon keeps the mod (its callbacks' state) alive */
+        lua_setiuservalue(L, -2, 1);
+        lua_setfield(L, 4, mod->weapon_names[i]);
+    }
+    lua_setfield(L, 3, "weapons");
+    /* the names of the mod's effects, sorted */
+    lua_State *S = clv_sandbox_state(mod->sb);
+    lua_newtable(L);
+    lua_rawgeti(S, LUA_REGISTRYINDEX, mod->table_ref);
+    int n = 0;
+    if (lua_getfield(S, -1, "effects") == LUA_TTABLE) {
+        lua_pushnil(S);
+        while (lua_next(S, -2)) {
+            lua_pop(S, 1);
+            if (lua_type(S, -1) == LUA_TSTRING) {
+                lua_pushstring(L, lua_tostring(S, -1));
+                lua_rawseti(L, -2, ++n);
+            }
+        }
+    }
+    lua_pop(S, 2);
+    lua_setfield(L, 3, "effects");
+    return 1;
+}
+
+const luaL_Reg clv_lua_mod_funcs[] = {
+    {"load_mod", l_load_mod},
+    {NULL, NULL},
+};

@@ -1,0 +1,125 @@
+-- cleave.arena from Lua: spawn, attack, step, events, handles, snapshots, callbacks.
+local cleave = require "cleave"
+
+local function stick(on_hit)
+  return cleave.weapon {
+    name = "stick",
+    on_hit = on_hit,
+    attacks = { swing = { length = 6, hitboxes = {
+      { id = "tip", frames = { 2, 4 }, ax = 0, ay = 0, bx = 30, by = 0, radius = 4, damage = 10, hitlag = 0 },
+    } } },
+  }
+end
+
+local function scene(w)
+  local a = cleave.arena { miss_margin = 50 }
+  local p = a:spawn { x = 0, y = 0, team = 1, name = "player" }
+  local near = a:spawn { x = 25, y = 0, team = 2, name = "near", radius = 6 }
+  local far = a:spawn { x = 70, y = 0, team = 2, name = "far", radius = 6 }
+  a:attack { weapon = w, attack = "swing", owner = p }
+  return a, p, near, far
+end
+
+describe("cleave.arena", function()
+  it("steps frames and reports hits with names and 1-based frames", function()
+    local a, _, near = scene(stick())
+    a:step(6)
+    local hits = a:hits()
+    assert.are.equal(1, #hits)
+    local h = hits[1]
+    assert.are.equal(2, h.frame)
+    assert.are.equal(2, h.attack_frame)
+    assert.are.equal("tip", h.hitbox)
+    assert.are.equal("swing", h.attack)
+    assert.are.equal("stick", h.weapon)
+    assert.are.equal(near, h.target)
+    assert.are.equal("near", h.target_name)
+    assert.are.equal(10, h.damage)
+    assert.are.equal(90, near:hp())
+    assert.are.equal(6, a:frame())
+  end)
+
+  it("reports misses with their reason as a string", function()
+    local a = scene(stick())
+    a:step(3)
+    local reasons = {}
+    for _, m in ipairs(a:misses()) do reasons[m.target_name .. ":" .. m.reason] = true end
+    assert.is_true(reasons["player:team"])
+    assert.is_true(reasons["far:out_of_reach"])
+    assert.is_true(reasons["near:rehit"])
+  end)
+
+  it("handles fail cleanly once the entity is gone", function()
+    local a, _, near = scene(stick())
+    local id = near:id()
+    near:remove()
+    assert.is_false(near:valid())
+    local ok, e = pcall(near.hp, near)
+    assert.is_false(ok)
+    assert.matches("entity " .. id .. " was removed$", e)
+    ok, e = pcall(near.set_position, near, 1, 2)
+    assert.matches("entity " .. id .. " was removed$", e)
+    a:step(1)
+  end)
+
+  it("restores a snapshot to the same hash and the same future", function()
+    local a = scene(stick())
+    a:step(1)
+    local s, h1 = a:snapshot(), a:hash()
+    a:step(5)
+    local h2 = a:hash()
+    a:restore(s)
+    assert.are.equal(h1, a:hash())
+    a:step(5)
+    assert.are.equal(h2, a:hash())
+    assert.matches("^%x+$", h1)
+    assert.are_not.equal(h1, h2)
+  end)
+
+  it("runs on_hit callbacks after the frame, with the hit applied", function()
+    local seen = {}
+    local a = scene(stick(function(hit) seen[#seen + 1] = hit.target:hp() end))
+    local arena_seen = 0
+    a:on_hit(function(hit) arena_seen = arena_seen + hit.damage end)
+    a:step(6)
+    assert.are.same({ 90 }, seen)
+    assert.are.equal(10, arena_seen)
+  end)
+
+  it("reports a failing callback with file and line and leaves the arena as without it", function()
+    local errors = {}
+    local a = cleave.arena { on_error = function(msg) errors[#errors + 1] = msg end }
+    local p = a:spawn { x = 0, y = 0, team = 1 }
+    a:spawn { x = 25, y = 0, team = 2, radius = 6 }
+    local w = stick(function() error("boom") end)
+    a:attack { weapon = w, attack = "swing", owner = p }
+    local line = debug.getinfo(1, "l").currentline - 2
+    a:step(6)
+
+    local b = scene(stick())
+    b = cleave.arena {}
+    local q = b:spawn { x = 0, y = 0, team = 1 }
+    b:spawn { x = 25, y = 0, team = 2, radius = 6 }
+    b:attack { weapon = stick(), attack = "swing", owner = q }
+    b:step(6)
+
+    assert.are.equal(1, #errors)
+    assert.matches("arena_spec%.lua:" .. line .. ": boom", errors[1])
+    assert.matches("stack traceback:", errors[1])
+    assert.are.equal(b:hash(), a:hash())
+  end)
+
+  it("checks its arguments", function()
+    local a = cleave.arena {}
+    local ok, e = pcall(a.spawn, a, { hp = 10, colour = "red" })
+    assert.is_false(ok)
+    assert.matches("spawn: unknown field 'colour'", e)
+    local p = a:spawn {}
+    ok, e = pcall(a.attack, a, { weapon = stick(), attack = "slash", owner = p })
+    assert.matches("attack: weapon 'stick' has no attack 'slash'", e)
+    ok, e = pcall(a.attack, a, { weapon = {}, attack = "swing", owner = p })
+    assert.matches("attack: weapon must be a cleave.Weapon %(got table%)", e)
+    ok, e = pcall(a.step, a, -1)
+    assert.matches("frames must be >= 0 %(got %-1%)", e)
+  end)
+end)
