@@ -40,3 +40,13 @@ bench:
 
 clean:
 	rm -rf build build-asan build-bench
+
+# libFuzzer targets under ASan + UBSan, built with clang in build-fuzz; each runs FUZZ_SECONDS.
+FUZZ_SECONDS ?= 30
+.PHONY: fuzz
+fuzz:
+	@$(DEPS) build fuzz
+	@cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DCLEAVE_FUZZ=ON -DCLEAVE_SANITIZE=ON -DCLEAVE_WERROR=OFF >/dev/null
+	@cmake --build build-fuzz -j $(JOBS) --target cleave_fuzz
+	@sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)

@@ -1,0 +1,1 @@
+function frame(i) return i + 1 end

@@ -1,0 +1,1 @@
+xpcall(error, function() while true do end end)
