@@ -37,9 +37,10 @@ typedef struct slot_array {
     size_t elem; /* bytes per slot */
 } slot_array;
 
-static int slot_arrays(clv_arena *a, slot_array out[8]) {
+static int slot_arrays(clv_arena *a, slot_array out[9]) {
     int n = 0;
     out[n++] = (slot_array){(void **)&a->ent, sizeof *a->ent};
+    out[n++] = (slot_array){(void **)&a->vit, sizeof *a->vit};
     out[n++] = (slot_array){(void **)&a->hurt, sizeof *a->hurt};
     out[n++] = (slot_array){(void **)&a->fx, CLV_ENTITY_MAX_EFFECTS * sizeof *a->fx};
     out[n++] = (slot_array){(void **)&a->bx, sizeof *a->bx};
@@ -68,9 +69,9 @@ bool clv__entity_reserve(clv_arena *a, int32_t need) {
     if (cap < need) {
         return false;
     }
-    slot_array arr[8];
+    slot_array arr[9];
     int n = slot_arrays(a, arr);
-    void *fresh[8] = {NULL};
+    void *fresh[9] = {NULL};
     bool ok = true;
     for (int i = 0; i < n && ok; i++) {
         if ((uint64_t)cap > SIZE_MAX / arr[i].elem) {
@@ -192,7 +193,7 @@ void clv_arena_destroy(clv_arena *a) {
         weapon_free(a, &a->weapons[i]);
     }
     clv__free(&al, a->weapons, (size_t)a->weapon_cap * sizeof *a->weapons);
-    slot_array arr[8];
+    slot_array arr[9];
     int n = slot_arrays(a, arr);
     for (int i = 0; i < n; i++) {
         clv__free(&al, *arr[i].ptr, (size_t)a->ent_cap * arr[i].elem);
@@ -470,6 +471,7 @@ clv_hit_status clv_arena_spawn(clv_arena *a, const clv_entity_def *d, clv_entity
             return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
         }
         memset(&a->ent[s], 0, sizeof a->ent[s]);
+        memset(&a->vit[s], 0, sizeof a->vit[s]);
         a->ent_count++;
     }
     a->ent_free_hint = s + 1;
@@ -480,12 +482,14 @@ clv_hit_status clv_arena_spawn(clv_arena *a, const clv_entity_def *d, clv_entity
     e->used = 1;
     e->pos = d->position;
     e->vel = d->velocity;
-    e->weight = d->weight;
     e->friction = d->friction;
-    e->hp = d->hp;
-    e->team = d->team;
-    e->state = (int32_t)d->state;
-    e->user = d->user;
+    clv__vitals *v = &a->vit[s];
+    memset(v, 0, sizeof *v);
+    v->weight = d->weight;
+    v->hp = d->hp;
+    v->team = d->team;
+    v->state = (int32_t)d->state;
+    v->user = d->user;
     memset(&a->fx[(size_t)s * CLV_ENTITY_MAX_EFFECTS], 0, CLV_ENTITY_MAX_EFFECTS * sizeof *a->fx);
     set_hurtboxes(a, s, d->hurtboxes, d->hurtbox_count);
     a->ent_live++;
@@ -532,22 +536,23 @@ clv_hit_status clv_arena_entity(const clv_arena *a, clv_entity_id id, clv_entity
         return CLV_HIT_ERR_STALE_ID;
     }
     const clv__entity *e = &a->ent[s];
+    const clv__vitals *v = &a->vit[s];
     memset(out, 0, sizeof *out);
     out->position = e->pos;
     out->velocity = e->vel;
-    out->weight = e->weight;
+    out->weight = v->weight;
     out->friction = e->friction;
-    out->hp = e->hp;
-    out->damage_taken = e->damage_taken;
-    out->team = e->team;
-    out->state = (clv_hurt_state)e->state;
+    out->hp = v->hp;
+    out->damage_taken = v->damage_taken;
+    out->team = v->team;
+    out->state = (clv_hurt_state)v->state;
     out->state_frames = e->state_frames;
-    out->alive = e->hp > 0.0f;
+    out->alive = v->hp > 0.0f;
     out->hitlag = e->hitlag;
     out->hitstun = e->hitstun;
     out->effect_count = e->effect_count;
     out->hurtbox_count = a->hurt[s].count;
-    out->user = e->user;
+    out->user = v->user;
     return CLV_HIT_OK;
 }
 
@@ -588,7 +593,7 @@ clv_hit_status clv_arena_set_state(clv_arena *a, clv_entity_id id, clv_hurt_stat
     if (frames < 0) {
         return CLV_HIT_ERR_NUMBER;
     }
-    a->ent[s].state = (int32_t)state;
+    a->vit[s].state = (int32_t)state;
     a->ent[s].state_frames = state == CLV_HURT_NORMAL ? 0 : frames;
     return CLV_HIT_OK;
 }
@@ -601,7 +606,7 @@ clv_hit_status clv_arena_set_hp(clv_arena *a, clv_entity_id id, float hp) {
     if (!clv__finite(hp)) {
         return CLV_HIT_ERR_NUMBER;
     }
-    a->ent[s].hp = hp;
+    a->vit[s].hp = hp;
     return CLV_HIT_OK;
 }
 

@@ -82,20 +82,27 @@ typedef struct clv__effect {
     int32_t damages;
 } clv__effect;
 
+/* What every step touches for every entity (movement, timers, bounds): kept small. */
 typedef struct clv__entity {
     clv_vec2 pos, vel;
     clv_vec2 local_centre; /* bounding square of the hurtboxes, relative to pos (derived) */
     float local_half;      /* its half side */
-    float weight, friction, hp, damage_taken;
-    int32_t team, state, state_frames;
+    float friction;
+    int32_t state_frames;
     int32_t hitlag, hitstun;
     int32_t effect_count;
-    uint64_t user;
     int32_t hurt_count;
     uint16_t gen;
     uint8_t used;
     uint8_t frozen; /* in hitlag on the current frame */
 } clv__entity;
+
+/* What only hits read (same slot as clv__entity). */
+typedef struct clv__vitals {
+    float weight, hp, damage_taken;
+    int32_t team, state;
+    uint64_t user;
+} clv__vitals;
 
 typedef struct clv__hurt {
     int32_t count;
@@ -160,6 +167,7 @@ struct clv_arena {
 
     int64_t frame;
     clv__entity *ent;
+    clv__vitals *vit;
     clv__hurt *hurt;
     clv__effect *fx; /* CLV_ENTITY_MAX_EFFECTS per slot */
     /* Bounding squares of each slot's hurtboxes, centre (bx, by) and half side br (derived).

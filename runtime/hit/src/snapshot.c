@@ -10,7 +10,7 @@
 
 typedef struct snap_header {
     uint32_t magic, version;
-    uint32_t sizes[5]; /* struct sizes: a snapshot only restores into the same layout */
+    uint32_t sizes[6]; /* struct sizes: a snapshot only restores into the same layout */
     int32_t weapon_count;
     int64_t frame;
     int32_t ent_count, ent_live, ent_free_hint;
@@ -18,7 +18,8 @@ typedef struct snap_header {
     int32_t rec_count;
 } snap_header;
 
-static void header_sizes(uint32_t sizes[5]) {
+static void header_sizes(uint32_t sizes[6]) {
+    sizes[5] = (uint32_t)sizeof(clv__vitals);
     sizes[0] = (uint32_t)sizeof(clv__entity);
     sizes[1] = (uint32_t)sizeof(clv__hurt);
     sizes[2] = (uint32_t)sizeof(clv__effect);
@@ -27,7 +28,7 @@ static void header_sizes(uint32_t sizes[5]) {
 }
 
 static size_t body_size(int64_t ents, int64_t atts, int64_t recs) {
-    return (size_t)ents * (sizeof(clv__entity) + sizeof(clv__hurt) +
+    return (size_t)ents * (sizeof(clv__entity) + sizeof(clv__vitals) + sizeof(clv__hurt) +
                            CLV_ENTITY_MAX_EFFECTS * sizeof(clv__effect)) +
            (size_t)atts * sizeof(clv__attack) + (size_t)recs * sizeof(clv__record);
 }
@@ -74,6 +75,7 @@ clv_hit_status clv_arena_snapshot(const clv_arena *a, void *buffer, size_t capac
     unsigned char *p = buffer;
     p = put(p, &h, sizeof h);
     p = put(p, a->ent, (size_t)a->ent_count * sizeof *a->ent);
+    p = put(p, a->vit, (size_t)a->ent_count * sizeof *a->vit);
     p = put(p, a->hurt, (size_t)a->ent_count * sizeof *a->hurt);
     p = put(p, a->fx, (size_t)a->ent_count * CLV_ENTITY_MAX_EFFECTS * sizeof *a->fx);
     p = put(p, a->att, (size_t)a->att_count * sizeof *a->att);
@@ -87,27 +89,30 @@ clv_hit_status clv_arena_snapshot(const clv_arena *a, void *buffer, size_t capac
 /* A snapshot is outside input: check everything the step relies on before copying. */
 static bool body_valid(const clv_arena *a, const snap_header *h, const unsigned char *body) {
     const unsigned char *pe = body;
-    const unsigned char *ph = pe + (size_t)h->ent_count * sizeof(clv__entity);
+    const unsigned char *pv = pe + (size_t)h->ent_count * sizeof(clv__entity);
+    const unsigned char *ph = pv + (size_t)h->ent_count * sizeof(clv__vitals);
     const unsigned char *pf = ph + (size_t)h->ent_count * sizeof(clv__hurt);
     const unsigned char *pa =
         pf + (size_t)h->ent_count * CLV_ENTITY_MAX_EFFECTS * sizeof(clv__effect);
     int32_t live = 0;
     for (int32_t s = 0; s < h->ent_count; s++) {
         clv__entity e;
+        clv__vitals v;
         clv__hurt hu;
         memcpy(&e, pe + (size_t)s * sizeof e, sizeof e);
+        memcpy(&v, pv + (size_t)s * sizeof v, sizeof v);
         memcpy(&hu, ph + (size_t)s * sizeof hu, sizeof hu);
         if (!e.used) {
             continue;
         }
         live++;
         if (e.effect_count < 0 || e.effect_count > CLV_ENTITY_MAX_EFFECTS || hu.count < 0 ||
-            hu.count > CLV_MAX_HURTBOXES || !(e.weight > 0.0f) || !clv__finite(e.weight) ||
+            hu.count > CLV_MAX_HURTBOXES || !(v.weight > 0.0f) || !clv__finite(v.weight) ||
             !(e.friction >= 0.0f) || !clv__finite(e.friction) || !clv__finite(e.pos.x) ||
             !clv__finite(e.pos.y) || !clv__finite(e.vel.x) || !clv__finite(e.vel.y) ||
-            !clv__finite(e.hp) || !clv__finite(e.damage_taken) || e.hitlag < 0 ||
+            !clv__finite(v.hp) || !clv__finite(v.damage_taken) || e.hitlag < 0 ||
             e.hitlag > FRAMES_LIMIT || e.hitstun < 0 || e.hitstun > FRAMES_LIMIT ||
-            e.state_frames < 0 || e.state < 0 || e.state > CLV_HURT_INTANGIBLE) {
+            e.state_frames < 0 || v.state < 0 || v.state > CLV_HURT_INTANGIBLE) {
             return false;
         }
         for (int32_t k = 0; k < hu.count; k++) {
@@ -180,7 +185,7 @@ clv_hit_status clv_arena_restore(clv_arena *a, const void *buffer, size_t size) 
         return CLV_HIT_ERR_SNAPSHOT;
     }
     memcpy(&h, buffer, sizeof h);
-    uint32_t sizes[5];
+    uint32_t sizes[6];
     header_sizes(sizes);
     if (h.magic != SNAP_MAGIC || h.version != SNAP_VERSION ||
         memcmp(sizes, h.sizes, sizeof sizes) != 0 || h.weapon_count < 0 ||
@@ -207,6 +212,9 @@ clv_hit_status clv_arena_restore(clv_arena *a, const void *buffer, size_t size) 
     if (h.ent_count > 0) {
         n = (size_t)h.ent_count * sizeof *a->ent;
         memcpy(a->ent, p, n);
+        p += n;
+        n = (size_t)h.ent_count * sizeof *a->vit;
+        memcpy(a->vit, p, n);
         p += n;
         n = (size_t)h.ent_count * sizeof *a->hurt;
         memcpy(a->hurt, p, n);
@@ -307,22 +315,23 @@ uint64_t clv_arena_hash(const clv_arena *a) {
     mix_i32(&hs, a->ent_count);
     for (int32_t s = 0; s < a->ent_count; s++) {
         const clv__entity *e = &a->ent[s];
+        const clv__vitals *v = &a->vit[s];
         mix_u32(&hs, (uint32_t)e->gen << 1 | e->used);
         if (!e->used) {
             continue;
         }
         mix_v(&hs, e->pos);
         mix_v(&hs, e->vel);
-        mix_f(&hs, e->weight);
+        mix_f(&hs, v->weight);
         mix_f(&hs, e->friction);
-        mix_f(&hs, e->hp);
-        mix_f(&hs, e->damage_taken);
-        mix_i32(&hs, e->team);
-        mix_i32(&hs, e->state);
+        mix_f(&hs, v->hp);
+        mix_f(&hs, v->damage_taken);
+        mix_i32(&hs, v->team);
+        mix_i32(&hs, v->state);
         mix_i32(&hs, e->state_frames);
         mix_i32(&hs, e->hitlag);
         mix_i32(&hs, e->hitstun);
-        mix_u64(&hs, e->user);
+        mix_u64(&hs, v->user);
         const clv__hurt *hu = &a->hurt[s];
         mix_i32(&hs, hu->count);
         for (int32_t k = 0; k < hu->count; k++) {

@@ -91,11 +91,12 @@ static clv_hit_status tick_effects(clv_arena *a, int32_t s) {
             memcpy(t.name, f.name, sizeof t.name);
             t.magnitude = f.magnitude;
             t.expired = expired;
-            if (ticks && f.damages && e->hp > 0.0f) {
-                e->hp -= f.magnitude;
-                e->damage_taken += f.magnitude;
+            clv__vitals *v = &a->vit[s];
+            if (ticks && f.damages && v->hp > 0.0f) {
+                v->hp -= f.magnitude;
+                v->damage_taken += f.magnitude;
                 t.damage = f.magnitude;
-                t.killed = e->hp <= 0.0f;
+                t.killed = v->hp <= 0.0f;
             }
             if (push_tick(a, &t) != CLV_HIT_OK) {
                 return CLV_HIT_ERR_NO_MEMORY;
@@ -130,7 +131,7 @@ static clv_hit_status integrate(clv_arena *a) {
         if (e->state_frames > 0) {
             e->state_frames--;
             if (e->state_frames == 0) {
-                e->state = CLV_HURT_NORMAL;
+                a->vit[s].state = CLV_HURT_NORMAL;
             }
         }
         if (e->vel.x != 0.0f || e->vel.y != 0.0f) {
@@ -491,8 +492,9 @@ static void filter(clv_arena *a) {
             continue;
         }
         const clv__attack *at = &a->att[c->attack1 - 1];
-        const clv__entity *owner = &a->ent[at->owner.index1 - 1];
-        const clv__entity *t = &a->ent[c->target1 - 1];
+        const clv__vitals *owner = &a->vit[at->owner.index1 - 1];
+        const clv__vitals *t = &a->vit[c->target1 - 1];
+        uint16_t tgen = a->ent[c->target1 - 1].gen;
         const clv__box *box = cand_box(a, c);
         const clv_attack_def *ad = cand_attack_def(a, c);
         if (c->target1 == at->owner.index1 || t->team == owner->team) {
@@ -502,12 +504,11 @@ static void filter(clv_arena *a) {
         } else if (t->state == CLV_HURT_INTANGIBLE) {
             c->reason = CLV_MISS_INTANGIBLE;
         } else {
-            int32_t r =
-                clv__record_find(a, c->attack1, at->gen, c->target1, t->gen, box->group_key);
+            int32_t r = clv__record_find(a, c->attack1, at->gen, c->target1, tgen, box->group_key);
             if (r >= 0 && (ad->rehit == 0 || at->elapsed - a->rec[r].last < ad->rehit)) {
                 c->reason = CLV_MISS_REHIT;
             } else if (ad->lockout > 0) {
-                clv__record k = rec_key(c->attack1, at->gen, c->target1, t->gen, INT32_MIN);
+                clv__record k = rec_key(c->attack1, at->gen, c->target1, tgen, INT32_MIN);
                 for (int32_t j = rec_lower(a, &k); j < a->rec_count && same_pair(&a->rec[j], &k);
                      j++) {
                     if (a->rec[j].group_key != box->group_key &&
@@ -734,6 +735,7 @@ static int32_t frames_of(float v) {
 static void compute_hit(const clv_arena *a, const clv__cand *c, clv_hit_event *ev) {
     const clv__attack *at = &a->att[c->attack1 - 1];
     const clv__entity *t = &a->ent[c->target1 - 1];
+    const clv__vitals *tv = &a->vit[c->target1 - 1];
     const clv_hitbox_def *d = &cand_box(a, c)->def;
     memset(ev, 0, sizeof *ev);
     ev->frame = a->frame;
@@ -752,7 +754,7 @@ static void compute_hit(const clv_arena *a, const clv__cand *c, clv_hit_event *e
 
     float lag = floorf(d->damage * 0.3846154f + 5.0f) * d->hitlag_scale;
     int32_t hitlag = d->hitlag == CLV_FRAMES_AUTO ? frames_of(lag) : d->hitlag;
-    if (t->state == CLV_HURT_INVINCIBLE) {
+    if (tv->state == CLV_HURT_INVINCIBLE) {
         ev->flags = CLV_HIT_FLAG_INVINCIBLE;
         ev->hitlag = hitlag; /* the attacker's; the target does not freeze */
         return;
@@ -777,8 +779,8 @@ static void compute_hit(const clv_arena *a, const clv__cand *c, clv_hit_event *e
     default:
         break;
     }
-    kb.x /= t->weight;
-    kb.y /= t->weight;
+    kb.x /= tv->weight;
+    kb.y /= tv->weight;
     ev->knockback = kb;
     if (c->push_only) {
         ev->flags = CLV_HIT_FLAG_PUSH_ONLY;
@@ -882,6 +884,7 @@ static clv_hit_status apply_and_emit(clv_arena *a) {
         const clv_hitbox_def *d = &cand_box(a, c)->def;
         clv__attack *at = &a->att[c->attack1 - 1];
         clv__entity *t = &a->ent[c->target1 - 1];
+        clv__vitals *tv = &a->vit[c->target1 - 1];
         clv__entity *owner = &a->ent[at->owner.index1 - 1];
         bool invincible = (ev->flags & CLV_HIT_FLAG_INVINCIBLE) != 0;
         bool push_only = (ev->flags & CLV_HIT_FLAG_PUSH_ONLY) != 0;
@@ -893,10 +896,10 @@ static clv_hit_status apply_and_emit(clv_arena *a) {
             continue;
         }
         if (!invincible) {
-            bool was_alive = t->hp > 0.0f;
-            t->hp -= ev->damage;
-            t->damage_taken += ev->damage;
-            if (was_alive && !(t->hp > 0.0f)) {
+            bool was_alive = tv->hp > 0.0f;
+            tv->hp -= ev->damage;
+            tv->damage_taken += ev->damage;
+            if (was_alive && !(tv->hp > 0.0f)) {
                 ev->flags |= CLV_HIT_FLAG_KILLED;
             }
             t->hitlag = ev->hitlag > t->hitlag ? ev->hitlag : t->hitlag;
