@@ -193,8 +193,18 @@ clv_mod *clv_mod_load(const char *dir, char *err, size_t errlen) {
         return NULL;
     }
     fclose(probe);
-    if (!clv_sandbox_run_file(mod->sb, file, 1, err, errlen) ||
-        !read_mod_table(mod, clv_sandbox_state(mod->sb), file, err, errlen)) {
+    if (!clv_sandbox_run_file(mod->sb, file, 1, err, errlen)) {
+        /* a definition error is one line, "file:line: path message": the traceback through
+         * cleave.weapon adds nothing a modder can use */
+        char *tb = err != NULL ? strstr(err, "\nstack traceback:") : NULL;
+        if (tb != NULL) {
+            *tb = '\0';
+        }
+        free(file);
+        clv_mod_free(mod);
+        return NULL;
+    }
+    if (!read_mod_table(mod, clv_sandbox_state(mod->sb), file, err, errlen)) {
         free(file);
         clv_mod_free(mod);
         return NULL;

@@ -1,0 +1,446 @@
+-- cleave.testing: hit-regression tests for weapons, on top of busted (or any runner whose
+-- failures are Lua errors).
+--
+--   local T = require "cleave.testing"
+--   local arena = T.arena {}               -- a cleave.Arena whose every frame is recorded
+--   ... spawn, attack, arena:step(n) ...
+--   T.expect_hit { frame = 6, hitbox = "blade", target = dummy, damage = 8 }
+--   T.expect_miss { target = ally, reason = "team" }
+--   T.golden("swing", T.log())             -- compared with spec/golden/swing.log
+--   print(T.coverage_report(weapon))       -- (attack, frame, hitbox) no test hit
+--
+-- Frames are arena frames (arena:frame() after the step that played them), 1-based like
+-- everything in the Lua API.
+local cleave = require "cleave"
+
+local M = {}
+
+-- ---------------------------------------------------------------------------------------------
+-- Recording arenas
+
+local current            -- the arena the expect_* functions look at by default
+local records = setmetatable({}, { __mode = "k" }) -- arena -> {hits = {}, misses = {}}
+local covered = {}       -- "weapon\0attack\0frame\0hitbox" -> true, every arena of this state
+
+local function cover_key(weapon, attack, frame, hitbox)
+  return weapon .. "\0" .. attack .. "\0" .. frame .. "\0" .. hitbox
+end
+
+local function record_of(arena)
+  local r = records[arena]
+  if not r then
+    error("cleave.testing: this arena was not made by T.arena (its frames are not recorded)", 3)
+  end
+  return r
+end
+
+local Recorded = {}
+
+-- Every method of the arena, with step recording what each frame gave.
+local function wrap(arena)
+  local proxy = setmetatable({ raw = arena }, Recorded)
+  records[proxy] = { hits = {}, misses = {}, ticks = {} }
+  return proxy
+end
+
+Recorded.__index = function(self, k)
+  if k == "step" then
+    return function(_, n)
+      local r = records[self]
+      local errors = {}
+      for _ = 1, n or 1 do
+        self.raw:step(1)
+        for _, h in ipairs(self.raw:hits()) do
+          r.hits[#r.hits + 1] = h
+          covered[cover_key(h.weapon, h.attack, h.attack_frame, h.hitbox)] = true
+        end
+        for _, m in ipairs(self.raw:misses()) do r.misses[#r.misses + 1] = m end
+        for _, t in ipairs(self.raw:ticks()) do r.ticks[#r.ticks + 1] = t end
+        for _, e in ipairs(self.raw:errors()) do errors[#errors + 1] = e end
+      end
+      r.last_errors = errors
+    end
+  elseif k == "errors" then
+    return function() return records[self].last_errors or {} end
+  end
+  local v = self.raw[k]
+  if type(v) == "function" then
+    return function(_, ...) return v(self.raw, ...) end
+  end
+  return v
+end
+
+Recorded.__tostring = function(self) return "recorded " .. tostring(self.raw) end
+
+--- A new arena (cleave.arena(def)) whose every frame is recorded; it becomes the current one.
+function M.arena(def)
+  current = wrap(cleave.arena(def or {}))
+  return current
+end
+
+--- Makes arena (from T.arena) the one expect_* and log look at by default.
+function M.use(arena)
+  record_of(arena)
+  current = arena
+end
+
+--- Every hit recorded so far (arena defaults to the current one).
+function M.hits(arena) return record_of(arena or current).hits end
+
+--- Every miss recorded so far.
+function M.misses(arena) return record_of(arena or current).misses end
+
+-- ---------------------------------------------------------------------------------------------
+-- Expectations
+
+local function label(entity)
+  if entity == nil then return "?" end
+  if type(entity) == "string" then return entity end
+  return entity:name() or ("#" .. entity:id())
+end
+
+local function fmt(v)
+  if type(v) == "number" then
+    if math.type(v) == "integer" then return tostring(v) end
+    return (("%.3f"):format(v):gsub("0+$", ""):gsub("%.$", ""))
+  end
+  if type(v) == "string" then return ("%q"):format(v) end
+  if type(v) == "userdata" then return label(v) end
+  return tostring(v)
+end
+
+local function describe_want(want)
+  local keys = {}
+  for k in pairs(want) do
+    if k ~= "arena" then keys[#keys + 1] = k end
+  end
+  table.sort(keys)
+  local parts = {}
+  for _, k in ipairs(keys) do parts[#parts + 1] = k .. "=" .. fmt(want[k]) end
+  return "{" .. table.concat(parts, ", ") .. "}"
+end
+
+local function matches(event, want)
+  for k, v in pairs(want) do
+    if k ~= "arena" then
+      local got = event[k]
+      if k == "target" and type(v) == "string" then
+        got = event.target_name or ("#" .. tostring(event.target_id))
+      end
+      if type(v) == "number" and type(got) == "number" then
+        if math.abs(v - got) > 1e-4 * math.max(1, math.abs(v)) then return false end
+      elseif got ~= v then
+        return false
+      end
+    end
+  end
+  return true
+end
+
+local function hit_line(h)
+  local kb = ""
+  if h.knockback_x ~= 0 or h.knockback_y ~= 0 then
+    kb = ("  kb (%s, %s)"):format(fmt(h.knockback_x), fmt(h.knockback_y))
+  end
+  local flags = {}
+  if h.push_only then flags[#flags + 1] = "push-only" end
+  if h.invincible then flags[#flags + 1] = "invincible" end
+  if h.killed then flags[#flags + 1] = "killed" end
+  for _, e in ipairs(h.effects or {}) do flags[#flags + 1] = "+" .. e end
+  return ("frame %d  hit   %s/%s#%d %s -> %s  damage %s  t %s%s  hitlag %d  hitstun %d%s"):format(
+    h.frame, h.weapon, h.attack, h.attack_frame, h.hitbox, h.target_name or ("#" .. h.target_id),
+    fmt(h.damage), fmt(h.t), kb, h.hitlag, h.hitstun,
+    #flags > 0 and ("  [" .. table.concat(flags, " ") .. "]") or "")
+end
+
+local function miss_line(m)
+  local gap = m.reason == "out_of_reach" and ("  gap " .. fmt(m.distance)) or ""
+  return ("frame %d  miss  %s/%s#%d %s -> %s  %s%s"):format(
+    m.frame, m.weapon, m.attack, m.attack_frame, m.hitbox, m.target_name or ("#" .. m.target_id),
+    m.reason, gap)
+end
+
+local function listing(events, line, what)
+  if #events == 0 then return "  (no " .. what .. ")" end
+  local out = {}
+  for i, e in ipairs(events) do
+    if i > 40 then
+      out[#out + 1] = ("  ... and %d more"):format(#events - 40)
+      break
+    end
+    out[#out + 1] = "  " .. line(e)
+  end
+  return table.concat(out, "\n")
+end
+
+--- Asserts that some recorded hit matches every field given: frame, hitbox, target (entity or
+--- name), damage (within 1e-4), attack, weapon, attack_frame, group, t... Returns the hit.
+function M.expect_hit(want)
+  local r = record_of(want.arena or current)
+  for _, h in ipairs(r.hits) do
+    if matches(h, want) then return h end
+  end
+  error(("expected a hit %s, but the hits were:\n%s"):format(describe_want(want),
+    listing(r.hits, hit_line, "hits")), 2)
+end
+
+--- Asserts that no recorded hit matches the fields given.
+function M.expect_no_hit(want)
+  local r = record_of(want.arena or current)
+  for _, h in ipairs(r.hits) do
+    if matches(h, want) then
+      error(("expected no hit %s, but got:\n  %s"):format(describe_want(want), hit_line(h)), 2)
+    end
+  end
+end
+
+--- Asserts that some recorded miss matches every field given: target, reason ("team",
+--- "rehit", "max_hits", ...), frame, hitbox... Returns the miss.
+function M.expect_miss(want)
+  local r = record_of(want.arena or current)
+  for _, m in ipairs(r.misses) do
+    if matches(m, want) then return m end
+  end
+  error(("expected a miss %s, but the misses were:\n%s"):format(describe_want(want),
+    listing(r.misses, miss_line, "misses")), 2)
+end
+
+--- Steps the arena (default: the current one) one frame at a time until pred(arena) is true;
+--- returns the number of frames stepped. Fails after max_frames (default 600).
+function M.run_until(pred, max_frames, arena)
+  arena = arena or current
+  record_of(arena)
+  max_frames = max_frames or 600
+  for n = 1, max_frames do
+    arena:step(1)
+    if pred(arena) then return n end
+  end
+  error(("run_until: the condition did not hold within %d frames"):format(max_frames), 2)
+end
+
+-- ---------------------------------------------------------------------------------------------
+-- Golden logs
+
+--- The readable log of every recorded frame: hits then misses of each frame, one line each.
+--- opts.misses = false leaves the misses out; opts.reasons = {"team"} keeps only those.
+function M.log(arena, opts)
+  if arena ~= nil and records[arena] == nil and opts == nil then
+    arena, opts = nil, arena
+  end
+  opts = opts or {}
+  local r = record_of(arena or current)
+  local by_frame, frames = {}, {}
+  local function add(frame, text)
+    if not by_frame[frame] then
+      by_frame[frame] = {}
+      frames[#frames + 1] = frame
+    end
+    local t = by_frame[frame]
+    t[#t + 1] = text
+  end
+  for _, h in ipairs(r.hits) do add(h.frame, hit_line(h)) end
+  if opts.misses ~= false then
+    local keep
+    if opts.reasons then
+      keep = {}
+      for _, k in ipairs(opts.reasons) do keep[k] = true end
+    end
+    for _, m in ipairs(r.misses) do
+      if not keep or keep[m.reason] then add(m.frame, miss_line(m)) end
+    end
+  end
+  for _, t in ipairs(r.ticks) do
+    add(t.frame, ("frame %d  tick  %s -> %s  damage %s%s"):format(t.frame, t.effect,
+      label(t.target), fmt(t.damage), t.expired and "  [expired]" or ""))
+  end
+  table.sort(frames)
+  local out = {}
+  for _, f in ipairs(frames) do
+    for _, line in ipairs(by_frame[f]) do out[#out + 1] = line end
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+local function split_lines(s)
+  local t = {}
+  for line in (s:gsub("\n$", "") .. "\n"):gmatch("(.-)\n") do t[#t + 1] = line end
+  return t
+end
+
+--- A line diff of two texts ("- " expected, "+ " actual, "  " same), "" when equal.
+function M.diff(expected, actual)
+  if expected == actual then return "" end
+  local a, b = split_lines(expected), split_lines(actual)
+  local n, m = #a, #b
+  -- longest common subsequence, from the end
+  local L = {}
+  for i = n + 1, 1, -1 do
+    L[i] = {}
+    for j = m + 1, 1, -1 do
+      if i > n or j > m then
+        L[i][j] = 0
+      elseif a[i] == b[j] then
+        L[i][j] = L[i + 1][j + 1] + 1
+      else
+        L[i][j] = math.max(L[i + 1][j], L[i][j + 1])
+      end
+    end
+  end
+  local out, i, j = {}, 1, 1
+  while i <= n or j <= m do
+    if i <= n and j <= m and a[i] == b[j] then
+      out[#out + 1] = "  " .. a[i]
+      i, j = i + 1, j + 1
+    elseif j <= m and (i > n or L[i][j + 1] >= L[i + 1][j]) then
+      out[#out + 1] = "+ " .. b[j]
+      j = j + 1
+    else
+      out[#out + 1] = "- " .. a[i]
+      i = i + 1
+    end
+  end
+  return table.concat(out, "\n")
+end
+
+local function caller_dir(level)
+  local src = debug.getinfo(level + 1, "S").source
+  if src:sub(1, 1) ~= "@" then return "." end
+  return src:sub(2):match("^(.*)/[^/]*$") or "."
+end
+
+local function read_file(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+--- Compares text with the golden file golden/<name>.log beside the calling spec. With
+--- CLEAVE_UPDATE_GOLDEN=1 in the environment the file is (re)written instead.
+function M.golden(name, text)
+  local path = caller_dir(2) .. "/golden/" .. name .. ".log"
+  if os.getenv("CLEAVE_UPDATE_GOLDEN") == "1" then
+    local f = assert(io.open(path, "wb"))
+    f:write(text)
+    f:close()
+    return path
+  end
+  local want = read_file(path)
+  if want == nil then
+    error(("golden log %s is missing: run with CLEAVE_UPDATE_GOLDEN=1 to write it"):format(path), 2)
+  end
+  if want ~= text then
+    error(("the hit log differs from %s (- golden, + now; CLEAVE_UPDATE_GOLDEN=1 rewrites it):\n%s")
+      :format(path, M.diff(want, text)), 2)
+  end
+  return path
+end
+
+-- ---------------------------------------------------------------------------------------------
+-- Coverage
+
+--- Every (attack, frame, hitbox) of weapon that no recorded hit of this Lua state used, as a
+--- list of {attack=, frame=, hitbox=}, and the total number of such triples.
+function M.coverage(weapon)
+  local missing, total = {}, 0
+  local wname = weapon:name()
+  for _, attack in ipairs(weapon:attacks()) do
+    for frame = 1, weapon:length(attack) do
+      for _, id in ipairs(weapon:hitboxes(attack, frame)) do
+        total = total + 1
+        if not covered[cover_key(wname, attack, frame, id)] then
+          missing[#missing + 1] = { attack = attack, frame = frame, hitbox = id }
+        end
+      end
+    end
+  end
+  return missing, total
+end
+
+--- A readable coverage report of one or more weapons: per weapon, the share of hitboxes hit
+--- and the runs of frames of each never-hit hitbox.
+function M.coverage_report(...)
+  local out = {}
+  for _, weapon in ipairs({ ... }) do
+    local missing, total = M.coverage(weapon)
+    out[#out + 1] = ("%s: %d of %d (attack, frame, hitbox) hit"):format(weapon:name(),
+      total - #missing, total)
+    local i = 1
+    while i <= #missing do
+      local first = missing[i]
+      local j = i
+      while j < #missing and missing[j + 1].attack == first.attack
+        and missing[j + 1].hitbox == first.hitbox and missing[j + 1].frame == missing[j].frame + 1 do
+        j = j + 1
+      end
+      local frames = first.frame == missing[j].frame and tostring(first.frame)
+        or (first.frame .. "-" .. missing[j].frame)
+      out[#out + 1] = ("  never hit: %s frame %s %s"):format(first.attack, frames, first.hitbox)
+      i = j + 1
+    end
+  end
+  return table.concat(out, "\n")
+end
+
+-- ---------------------------------------------------------------------------------------------
+-- Mods and broken copies
+
+--- The folder of the mod whose spec calls this (the spec's folder is <mod>/spec).
+function M.mod_dir()
+  local dir = caller_dir(2)
+  return dir:match("^(.*)/spec$") or (dir .. "/..")
+end
+
+local function tmp_dir()
+  local name = os.tmpname()
+  os.remove(name)
+  local ok, lfs = pcall(require, "lfs")
+  if ok then
+    assert(lfs.mkdir(name))
+  else
+    assert(os.execute(("mkdir %q"):format(name)))
+  end
+  return name
+end
+
+--- Writes a copy of dir/mod.lua with the first occurrence of plain text `find` replaced by
+--- `replace` into a new folder; returns the folder, the path of its mod.lua and the line the
+--- change is on. Fails when `find` does not occur exactly once.
+function M.broken_copy(dir, find, replace)
+  local src = assert(read_file(dir .. "/mod.lua"))
+  local at = src:find(find, 1, true)
+  if not at or src:find(find, at + 1, true) then
+    error(("broken_copy: %q must occur exactly once in %s/mod.lua"):format(find, dir), 2)
+  end
+  local line = select(2, src:sub(1, at):gsub("\n", "")) + 1
+  local out = src:sub(1, at - 1) .. replace .. src:sub(at + #find)
+  local folder = tmp_dir() .. "/" .. (dir:match("([^/]+)/?$") or "mod")
+  local ok, lfs = pcall(require, "lfs")
+  if ok then
+    assert(lfs.mkdir(folder))
+  else
+    assert(os.execute(("mkdir %q"):format(folder)))
+  end
+  local f = assert(io.open(folder .. "/mod.lua", "wb"))
+  f:write(out)
+  f:close()
+  return folder, folder .. "/mod.lua", line
+end
+
+--- The line of dir/mod.lua where plain text `find` first occurs.
+function M.line_of(dir, find)
+  local src = assert(read_file(dir .. "/mod.lua"))
+  local at = src:find(find, 1, true)
+  if not at then error(("line_of: %q does not occur in %s/mod.lua"):format(find, dir), 2) end
+  return select(2, src:sub(1, at):gsub("\n", "")) + 1
+end
+
+--- Removes a folder made by broken_copy.
+function M.remove_copy(folder)
+  os.remove(folder .. "/mod.lua")
+  os.remove(folder)
+  os.remove(folder:match("^(.*)/[^/]+$"))
+end
+
+return M
