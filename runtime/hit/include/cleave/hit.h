@@ -57,7 +57,7 @@ typedef enum clv_hit_status {
     CLV_HIT_ERR_NAME = 4,      ///< a name is empty, too long or already used
     CLV_HIT_ERR_INDEX = 5,     ///< an attack, frame or hitbox index is out of range
     CLV_HIT_ERR_STALE_ID = 6,  ///< an id names nothing (removed, ended or never made)
-    CLV_HIT_ERR_NO_MEMORY = 7, ///< the allocator returned NULL; nothing was changed
+    CLV_HIT_ERR_NO_MEMORY = 7, ///< the allocator returned NULL
     CLV_HIT_ERR_SNAPSHOT = 8,  ///< a snapshot buffer is too small, corrupt or incompatible
     CLV_HIT_ERR_ENUM = 9       ///< an enumeration value is out of range
 } clv_hit_status;
