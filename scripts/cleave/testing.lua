@@ -102,7 +102,9 @@ end
 local function fmt(v)
   if type(v) == "number" then
     if math.type(v) == "integer" then return tostring(v) end
-    return (("%.3f"):format(v):gsub("0+$", ""):gsub("%.$", ""))
+    local text = ("%.3f"):format(v):gsub("0+$", ""):gsub("%.$", "")
+    if text == "-0" then text = "0" end
+    return text
   end
   if type(v) == "string" then return ("%q"):format(v) end
   if type(v) == "userdata" then return label(v) end
@@ -366,6 +368,11 @@ function M.coverage_report(...)
     local missing, total = M.coverage(weapon)
     out[#out + 1] = ("%s: %d of %d (attack, frame, hitbox) hit"):format(weapon:name(),
       total - #missing, total)
+    table.sort(missing, function(x, y)
+      if x.attack ~= y.attack then return x.attack < y.attack end
+      if x.hitbox ~= y.hitbox then return x.hitbox < y.hitbox end
+      return x.frame < y.frame
+    end)
     local i = 1
     while i <= #missing do
       local first = missing[i]
@@ -441,6 +448,26 @@ function M.remove_copy(folder)
   os.remove(folder .. "/mod.lua")
   os.remove(folder)
   os.remove(folder:match("^(.*)/[^/]+$"))
+end
+
+--- Loads a copy of the mod in spec.dir with spec.find replaced by spec.replace and asserts
+--- that loading fails with exactly "<copy>/mod.lua:<line>: <spec.message>", where line is the
+--- line of the first occurrence of spec.at in the mod (default: the changed line). Returns the
+--- message.
+function M.expect_broken(spec)
+  local folder, file, line = M.broken_copy(spec.dir, spec.find, spec.replace)
+  local ok, err = pcall(cleave.load_mod, folder)
+  M.remove_copy(folder)
+  if ok then
+    error(("expected %q -> %q to break the mod, but it loaded"):format(spec.find, spec.replace), 2)
+  end
+  if spec.at then line = M.line_of(spec.dir, spec.at) end
+  local want = ("%s:%d: %s"):format(file, line, spec.message)
+  if err ~= want then
+    error(("wrong error for %q -> %q:\n  expected: %s\n  got:      %s"):format(spec.find,
+      spec.replace, want, tostring(err)), 2)
+  end
+  return err
 end
 
 return M
