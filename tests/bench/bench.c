@@ -489,7 +489,7 @@ static void bench_pairs(void) {
             ns_typed[ta][tb] = t_typed;
             emit(pair, "cleave typed", t_typed, "\"checksum\": %zu", h_typed);
             emit(pair, "cleave generic", t_generic, "\"checksum\": %zu", h_generic);
-            double t_exact = NAN;
+            double t_exact = (double)NAN;
             int exact_ok = has_exact(sa) && has_exact(sb);
             if (exact_ok) {
                 for (size_t i = 0; i < n; i++)

@@ -91,7 +91,7 @@ static void keep(core_pair *best, clv_dvec2 pa, clv_dvec2 pb, double ta, double 
 }
 
 static core_pair segment_segment(const core *A, const core *B) {
-    core_pair r = {INFINITY, {0, 0}, {0, 0}, 0, 0};
+    core_pair r = {HUGE_VAL, {0, 0}, {0, 0}, 0, 0};
     clv_dvec2 da = clv_dsub(A->b, A->a), db = clv_dsub(B->b, B->a);
     double o1 = clv_dcross(da, clv_dsub(B->a, A->a)), o2 = clv_dcross(da, clv_dsub(B->b, A->a));
     double o3 = clv_dcross(db, clv_dsub(A->a, B->a)), o4 = clv_dcross(db, clv_dsub(A->b, B->a));
@@ -156,7 +156,7 @@ static bool clip_to_box(const core *B, clv_dvec2 p, clv_dvec2 d, double *t0, dou
 }
 
 static core_pair segment_box(const core *A, const core *B) {
-    core_pair r = {INFINITY, {0, 0}, {0, 0}, 0, 0};
+    core_pair r = {HUGE_VAL, {0, 0}, {0, 0}, 0, 0};
     clv_dvec2 d = clv_dsub(A->b, A->a);
     double t0 = 0.0, t1 = 1.0;
     if (clip_to_box(B, A->a, d, &t0, &t1)) {
@@ -241,7 +241,7 @@ static clv_dvec2 box_overlap_point(const core *A, const core *B) {
 }
 
 static core_pair box_box(const core *A, const core *B) {
-    core_pair r = {INFINITY, {0, 0}, {0, 0}, 0, 0};
+    core_pair r = {HUGE_VAL, {0, 0}, {0, 0}, 0, 0};
     if (boxes_meet(A, B)) {
         r.d = 0.0;
         r.pa = r.pb = box_overlap_point(A, B);

@@ -5,13 +5,13 @@
 
 #include "internal.h"
 
-/* Entry time into the open disc (c, r) for o + t*d, or INFINITY. */
+/* Entry time into the open disc (c, r) for o + t*d, or HUGE_VAL. */
 static double disc_entry(clv_dvec2 o, clv_dvec2 d, clv_dvec2 c, double r, clv_dvec2 *normal) {
     clv_dvec2 m = clv_dsub(o, c);
     double a = clv_ddot(d, d), b = clv_ddot(m, d), k = clv_ddot(m, m) - r * r;
     double disc = b * b - a * k;
     if (a == 0.0 || !(disc > 0.0) || b >= 0.0) {
-        return INFINITY; /* parallel, tangent or missing, or moving away */
+        return HUGE_VAL; /* parallel, tangent or missing, or moving away */
     }
     double t = (-b - sqrt(disc)) / a;
     clv_dvec2 p = clv_dadd(m, clv_dscale(d, t));
@@ -20,18 +20,18 @@ static double disc_entry(clv_dvec2 o, clv_dvec2 d, clv_dvec2 c, double r, clv_dv
     return t;
 }
 
-/* Entry time into the open box [-h, h] (local frame) for o + t*d, or INFINITY. */
+/* Entry time into the open box [-h, h] (local frame) for o + t*d, or HUGE_VAL. */
 static double box_entry(clv_dvec2 o, clv_dvec2 d, clv_dvec2 h, clv_dvec2 *normal) {
     double pos[2] = {o.x, o.y}, dir[2] = {d.x, d.y}, ext[2] = {h.x, h.y};
-    double t0 = -INFINITY, t1 = INFINITY;
+    double t0 = -HUGE_VAL, t1 = HUGE_VAL;
     int axis = 0;
     for (int i = 0; i < 2; i++) {
         if (!(ext[i] > 0.0)) {
-            return INFINITY;
+            return HUGE_VAL;
         }
         if (dir[i] == 0.0) {
             if (!(fabs(pos[i]) < ext[i])) {
-                return INFINITY;
+                return HUGE_VAL;
             }
             continue;
         }
@@ -48,7 +48,7 @@ static double box_entry(clv_dvec2 o, clv_dvec2 d, clv_dvec2 h, clv_dvec2 *normal
         t1 = clv_dmin(t1, tb);
     }
     if (!(t0 < t1) || t0 < 0.0) {
-        return INFINITY;
+        return HUGE_VAL;
     }
     double s = dir[axis] > 0.0 ? -1.0 : 1.0;
     *normal = axis == 0 ? clv_d2(s, 0.0) : clv_d2(0.0, s);
@@ -71,7 +71,7 @@ bool clv_raycast(const clv_shape *s, clv_vec2 origin, clv_vec2 dir, float max_t,
     if (dlen == 0.0) {
         return false;
     }
-    double t = INFINITY;
+    double t = HUGE_VAL;
     clv_dvec2 n = {0.0, 0.0}, cand;
     switch (s->type) {
     case CLV_POINT:
