@@ -1,0 +1,136 @@
+-- cleave.load_mod: each mod in its own sandboxed state; its table checked; its callbacks
+-- reported, never fatal.
+local cleave = require "cleave"
+local lfs = require "lfs"
+
+local made = {}
+
+-- Writes source as <tmp>/<name>/mod.lua and returns the folder.
+local function write_mod(name, source)
+  local root = os.tmpname()
+  os.remove(root)
+  assert(lfs.mkdir(root))
+  local dir = root .. "/" .. name
+  assert(lfs.mkdir(dir))
+  local f = assert(io.open(dir .. "/mod.lua", "w"))
+  f:write(source)
+  f:close()
+  made[#made + 1] = dir
+  return dir
+end
+
+local STICK = [[
+local w = cleave.weapon {
+  name = "stick",
+  on_hit = ON_HIT,
+  attacks = { swing = { length = 4, hitboxes = {
+    { id = "tip", frames = { 1, 3 }, ax = 0, ay = 0, bx = 30, by = 0, radius = 4, hitlag = 0 } } } },
+}
+]]
+
+local function stick_mod(name, extra, on_hit)
+  return write_mod(name, (extra or "") .. STICK:gsub("ON_HIT", on_hit or "nil") ..
+    ("return { name = %q, version = '0.1', weapons = { stick = w } }\n"):format(name))
+end
+
+teardown(function()
+  for _, dir in ipairs(made) do
+    os.remove(dir .. "/mod.lua")
+    os.remove(dir)
+    os.remove(dir:match("^(.*)/[^/]+$"))
+  end
+end)
+
+describe("cleave.load_mod", function()
+  it("returns the mod's name, version, weapons and effects", function()
+    local m = cleave.load_mod(stick_mod("one"))
+    assert.are.equal("one", m.name)
+    assert.are.equal("0.1", m.version)
+    assert.are.equal("cleave.Weapon 'stick' (1 attacks)", tostring(m.weapons.stick))
+    assert.are.same({}, m.effects)
+  end)
+
+  it("gives each mod its own globals, and none of the host's", function()
+    rawset(_G, "HOST_SECRET", 42)
+    local a = cleave.load_mod(write_mod("a", [[
+shared = "from a"
+return { name = "a", version = "1", weapons = { w = cleave.weapon { attacks = { x = { hitboxes = {
+  { id = "p", frames = 1, x = 0, y = 0, radius = 1 } } } } } } }
+]]))
+    local b = cleave.load_mod(write_mod("b", [[
+return { name = "b:" .. tostring(shared) .. ":" .. tostring(HOST_SECRET) .. ":" .. tostring(io)
+  .. ":" .. tostring(os) .. ":" .. tostring(require),
+  version = "1", weapons = { w = cleave.weapon { attacks = { x = { hitboxes = {
+  { id = "p", frames = 1, x = 0, y = 0, radius = 1 } } } } } } }
+]]))
+    rawset(_G, "HOST_SECRET", nil)
+    assert.are.equal("a", a.name)
+    assert.are.equal("b:nil:nil:nil:nil:nil", b.name)
+    assert.is_nil(rawget(_G, "shared"))
+  end)
+
+  it("refuses a folder without mod.lua", function()
+    local ok, err = pcall(cleave.load_mod, "no/such/mod")
+    assert.is_false(ok)
+    assert.are.equal("cannot open no/such/mod/mod.lua (a mod folder holds mod.lua)", err)
+  end)
+
+  it("checks the table the mod returns", function()
+    local dir = write_mod("bad", "return 3\n")
+    local ok, err = pcall(cleave.load_mod, dir)
+    assert.is_false(ok)
+    assert.are.equal(dir .. "/mod.lua: mod.lua must return a table {name=, version=, weapons=} (got number)", err)
+    dir = write_mod("bad2", "return { name = 'x', version = '1', weapons = { w = {} } }\n")
+    ok, err = pcall(cleave.load_mod, dir)
+    assert.are.equal(dir .. "/mod.lua: weapons.w must be a cleave.Weapon (got table)", err)
+    dir = write_mod("bad3", "return { name = 'x', verison = '1', weapons = {} }\n")
+    ok, err = pcall(cleave.load_mod, dir)
+    assert.matches("unknown field 'verison' in the mod table", err)
+    dir = write_mod("bad4", "return { name = 'x', weapons = {} }\n")
+    ok, err = pcall(cleave.load_mod, dir)
+    assert.are.equal(dir .. "/mod.lua: version must be a non-empty string (got nil)", err)
+  end)
+
+  it("reports a syntax error with file and line", function()
+    local dir = write_mod("syntax", "local x = = 1\n")
+    local ok, err = pcall(cleave.load_mod, dir)
+    assert.is_false(ok)
+    assert.matches("^" .. dir:gsub("%p", "%%%0") .. "/mod.lua:1: unexpected symbol near '='", err)
+  end)
+
+  it("runs on_hit in the mod's state and reports its errors without touching the arena", function()
+    local function run(dir)
+      local m = cleave.load_mod(dir)
+      local errors = {}
+      local a = cleave.arena { on_error = function(e) errors[#errors + 1] = e end }
+      local p = a:spawn { team = 1 }
+      local t = a:spawn { x = 20, team = 2 }
+      a:attack { weapon = m.weapons.stick, attack = "swing", owner = p }
+      a:step(5)
+      return a:hash(), errors, m, t
+    end
+    local quiet_hash = run(stick_mod("quiet"))
+    local loud = stick_mod("loud", nil, "function(hit) log('hit ' .. hit.target .. ' ' .. hit.hitbox) end")
+    local loud_hash, loud_errors, m = run(loud)
+    assert.are.same({ "hit 2 tip" }, m.handle:log())
+    assert.are.same({}, loud_errors)
+    local bad = stick_mod("bad_cb", nil, "function(hit) error('no ' .. hit.hitbox) end")
+    local bad_hash, errors = run(bad)
+    assert.are.equal(1, #errors)
+    assert.matches("^" .. bad:gsub("%p", "%%%0") .. "/mod.lua:3: no tip", errors[1])
+    assert.are.equal(quiet_hash, loud_hash)
+    assert.are.equal(quiet_hash, bad_hash)
+  end)
+
+  it("keeps a mod's weapons usable after the mod table is dropped", function()
+    local w = cleave.load_mod(stick_mod("dropped")).weapons.stick
+    collectgarbage()
+    collectgarbage()
+    local a = cleave.arena {}
+    local p = a:spawn { team = 1 }
+    a:spawn { x = 20, team = 2 }
+    a:attack { weapon = w, attack = "swing", owner = p }
+    a:step(2)
+    assert.are.equal(1, #a:hits())
+  end)
+end)

@@ -1,0 +1,180 @@
+/* cleave/mod.h as the demo uses it: load a mod folder, copy its weapons into a C arena, step,
+ * run the mod's callbacks; load errors name file, line and field. Runs from the source root. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleave/mod.h"
+#include "harness.h"
+
+static void test_load_example(void) {
+    char err[1024] = "";
+    clv_mod *mod = clv_mod_load("mods/scythe", err, sizeof err);
+    CHECK(mod != NULL);
+    if (mod == NULL) {
+        fprintf(stderr, "  %s\n", err);
+        return;
+    }
+    CHECK(strcmp(clv_mod_name(mod), "scythe") == 0);
+    CHECK(strcmp(clv_mod_version(mod), "1.0.0") == 0);
+    CHECK(clv_mod_weapon_count(mod) == 1);
+    CHECK(strcmp(clv_mod_weapon_name(mod, 0), "scythe") == 0);
+    CHECK(clv_mod_weapon_name(mod, 1) == NULL);
+    CHECK(clv_mod_weapon(mod, -1) == NULL);
+    const clv_weapon *w = clv_mod_weapon(mod, 0);
+    CHECK(w != NULL);
+    int32_t swing = clv_weapon_find_attack(w, "swing");
+    CHECK(swing == 0);
+    CHECK(clv_weapon_frame_hitbox_count(w, swing, 5) == 2); /* frame 6 in Lua */
+    CHECK(clv_weapon_frame_hitbox_count(w, swing, 4) == 0);
+
+    clv_arena *arena = clv_arena_create(NULL, NULL);
+    clv_weapon_id id;
+    CHECK(clv_mod_run_callbacks(mod, arena, err, sizeof err) == false); /* not added yet */
+    CHECK(strcmp(err, "the mod's weapons were not added to this arena") == 0);
+    CHECK(clv_mod_add_weapons(mod, arena, &id, err, sizeof err));
+    clv_entity_def ed = clv_default_entity_def();
+    ed.team = 1;
+    clv_entity_id player, target;
+    CHECK(clv_arena_spawn(arena, &ed, &player, NULL) == CLV_HIT_OK);
+    ed.team = 2;
+    ed.position = clv_v2(74, -13);
+    ed.hurtboxes[0].u.circle.r = 6;
+    CHECK(clv_arena_spawn(arena, &ed, &target, NULL) == CLV_HIT_OK);
+    clv_attack_start_def sd = clv_default_attack_start_def();
+    sd.weapon = id;
+    sd.attack = swing;
+    sd.owner = player;
+    CHECK(clv_arena_start_attack(arena, &sd, NULL, NULL) == CLV_HIT_OK);
+    int hits = 0, ticks = 0;
+    for (int f = 0; f < 90; f++) {
+        CHECK(clv_arena_step(arena) == CLV_HIT_OK);
+        int32_t n;
+        clv_arena_hits(arena, &n);
+        hits += n;
+        clv_arena_ticks(arena, &n);
+        ticks += n;
+        if (!clv_mod_run_callbacks(mod, arena, err, sizeof err)) {
+            CHECK(false);
+            fprintf(stderr, "  %s\n", err);
+        }
+    }
+    CHECK(hits == 1);  /* the blade, once (the handle loses on precedence) */
+    CHECK(ticks == 3); /* bleed: 60 frames, a tick every 20 */
+    clv_entity_info info;
+    CHECK(clv_arena_entity(arena, target, &info) == CLV_HIT_OK);
+    CHECK_NEAR(info.hp, 100.0f - 12.0f - 6.0f, 1e-4f);
+    clv_arena_destroy(arena);
+    clv_mod_free(mod);
+}
+
+/* Writes a mod folder under a fresh temporary folder; returns the folder (static storage). */
+static const char *write_mod(const char *source) {
+    static char dir[256];
+    char root[] = "/tmp/clv_mod_XXXXXX";
+    if (mkdtemp(root) == NULL) {
+        return NULL;
+    }
+    snprintf(dir, sizeof dir, "%s/m", root);
+    char path[300];
+    snprintf(path, sizeof path, "mkdir '%s'", dir);
+    if (system(path) != 0) {
+        return NULL;
+    }
+    snprintf(path, sizeof path, "%s/mod.lua", dir);
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        return NULL;
+    }
+    fputs(source, f);
+    fclose(f);
+    return dir;
+}
+
+static void remove_mod(const char *dir) {
+    char path[300];
+    snprintf(path, sizeof path, "%s/mod.lua", dir);
+    remove(path);
+    remove(dir);
+    snprintf(path, sizeof path, "%s", dir);
+    char *slash = strrchr(path, '/');
+    if (slash != NULL) {
+        *slash = '\0';
+        remove(path);
+    }
+}
+
+static void test_load_errors(void) {
+    char err[1024];
+    CHECK(clv_mod_load("no/such/folder", err, sizeof err) == NULL);
+    CHECK(strcmp(err, "cannot open no/such/folder/mod.lua (a mod folder holds mod.lua)") == 0);
+    const char *dir = write_mod("return { name = 'x', version = '1', weapons = {\n"
+                                "  w = cleave.weapon { attacks = { swing = { frames = {\n"
+                                "    [6] = { { id = 'a', x = 0, y = 0, radius = 1 },\n"
+                                "            { id = 'b', x = 0, y = 0, radius = -3 } } } } } } } }\n");
+    CHECK(dir != NULL);
+    if (dir == NULL) {
+        return;
+    }
+    CHECK(clv_mod_load(dir, err, sizeof err) == NULL);
+    char want[512];
+    snprintf(want, sizeof want,
+             "%s/mod.lua:2: attacks.swing.frames[6][2].radius must be > 0 (got -3)", dir);
+    CHECK(strcmp(err, want) == 0);
+    if (strcmp(err, want) != 0) {
+        fprintf(stderr, "  got: %s\n", err);
+    }
+    remove_mod(dir);
+}
+
+static void test_callback_errors(void) {
+    const char *dir = write_mod(
+        "local w = cleave.weapon { name = 'w', on_hit = function(hit) error('boom') end,\n"
+        "  attacks = { a = { hitboxes = { { id = 'p', frames = 1, x = 20, y = 0, radius = 4 } } } } }\n"
+        "return { name = 'x', version = '1', weapons = { w = w } }\n");
+    CHECK(dir != NULL);
+    if (dir == NULL) {
+        return;
+    }
+    char err[1024];
+    clv_mod *mod = clv_mod_load(dir, err, sizeof err);
+    CHECK(mod != NULL);
+    if (mod == NULL) {
+        remove_mod(dir);
+        return;
+    }
+    clv_arena *arena = clv_arena_create(NULL, NULL);
+    clv_weapon_id id;
+    CHECK(clv_mod_add_weapons(mod, arena, &id, err, sizeof err));
+    clv_entity_def ed = clv_default_entity_def();
+    clv_entity_id player, target;
+    ed.team = 1;
+    clv_arena_spawn(arena, &ed, &player, NULL);
+    ed.team = 2;
+    ed.position = clv_v2(20, 0);
+    clv_arena_spawn(arena, &ed, &target, NULL);
+    clv_attack_start_def sd = clv_default_attack_start_def();
+    sd.weapon = id;
+    sd.owner = player;
+    clv_arena_start_attack(arena, &sd, NULL, NULL);
+    clv_arena_step(arena);
+    uint64_t before = clv_arena_hash(arena);
+    CHECK(clv_mod_run_callbacks(mod, arena, err, sizeof err) == false);
+    char want[512];
+    snprintf(want, sizeof want, "%s/mod.lua:1: boom", dir);
+    CHECK(strncmp(err, want, strlen(want)) == 0);
+    CHECK(clv_arena_hash(arena) == before); /* the callback's failure changed nothing */
+    clv_arena_destroy(arena);
+    clv_mod_free(mod);
+    remove_mod(dir);
+}
+
+int main(int argc, char **argv) {
+    clv_test_init(argc, argv);
+    RUN(test_load_example);
+    RUN(test_load_errors);
+    RUN(test_callback_errors);
+    return clv_test_report();
+}
