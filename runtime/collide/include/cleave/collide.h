@@ -9,7 +9,9 @@
  * - Overlap is open-set, the same rule in every pair: two round shapes overlap when their
  *   cores are closer than rA + rB; a round shape overlaps a box when its core comes closer to
  *   the box than r or enters its interior; two boxes overlap when their interiors intersect.
- *   Touching is never overlap, and two zero-radius round shapes never overlap.
+ *   Touching is never overlap, and two zero-radius round shapes never overlap. A box of zero
+ *   width or height has no interior: no box and no zero-radius shape overlaps it, while a round
+ *   shape with r > 0 does when its core comes closer than r to it.
  * - A contact normal is a unit vector that pushes shape b out of shape a: moving b by
  *   normal * depth makes the pair touch.
  * - "t on the blade": for a capsule, the parameter (0 at a, 1 at b) of the closest point on its
