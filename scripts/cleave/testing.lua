@@ -293,21 +293,29 @@ function M.diff(expected, actual)
     if i <= n and j <= m and a[i] == b[j] then
       out[#out + 1] = "  " .. a[i]
       i, j = i + 1, j + 1
-    elseif j <= m and (i > n or L[i][j + 1] >= L[i + 1][j]) then
-      out[#out + 1] = "+ " .. b[j]
-      j = j + 1
-    else
+    elseif i <= n and (j > m or L[i + 1][j] >= L[i][j + 1]) then
       out[#out + 1] = "- " .. a[i]
       i = i + 1
+    else
+      out[#out + 1] = "+ " .. b[j]
+      j = j + 1
     end
   end
   return table.concat(out, "\n")
 end
 
+-- The folder of the nearest Lua file up the stack that is not this one (C frames such as
+-- pcall are skipped).
 local function caller_dir(level)
-  local src = debug.getinfo(level + 1, "S").source
-  if src:sub(1, 1) ~= "@" then return "." end
-  return src:sub(2):match("^(.*)/[^/]*$") or "."
+  local self = debug.getinfo(1, "S").source
+  while true do
+    local info = debug.getinfo(level + 1, "S")
+    if not info then return "." end
+    if info.source:sub(1, 1) == "@" and info.source ~= self then
+      return info.source:sub(2):match("^(.*)/[^/]*$") or "."
+    end
+    level = level + 1
+  end
 end
 
 local function read_file(path)

@@ -1,0 +1,98 @@
+-- cleave.testing itself: its failures must say what went wrong.
+local cleave = require "cleave"
+local T = require "cleave.testing"
+
+local stick = cleave.weapon {
+  name = "stick",
+  attacks = { swing = { length = 4, hitboxes = {
+    { id = "tip", frames = { 2, 3 }, ax = 0, ay = 0, bx = 30, by = 0, radius = 4, damage = 5, hitlag = 0 },
+    { id = "far", frames = 4, x = 200, y = 0, radius = 2 },
+  } } },
+}
+
+local function scene()
+  local a = T.arena {}
+  local p = a:spawn { team = 1, name = "me" }
+  a:spawn { x = 20, team = 2, name = "dummy" }
+  a:attack { weapon = stick, attack = "swing", owner = p }
+  return a
+end
+
+local function fails(f, ...)
+  local ok, e = pcall(f, ...)
+  assert.is_false(ok)
+  return tostring(e)
+end
+
+describe("cleave.testing", function()
+  it("finds hits and misses by any fields", function()
+    local a = scene()
+    a:step(4)
+    local h = T.expect_hit { frame = 2, hitbox = "tip", target = "dummy", damage = 5 }
+    assert.are.equal("swing", h.attack)
+    T.expect_miss { target = "me", reason = "team" }
+    T.expect_miss { frame = 3, target = "dummy", reason = "rehit" }
+    T.expect_no_hit { frame = 3 }
+  end)
+
+  it("lists what did happen when an expectation fails", function()
+    local a = scene()
+    a:step(4)
+    local e = fails(T.expect_hit, { frame = 3, hitbox = "tip" })
+    assert.matches('expected a hit {frame=3, hitbox="tip"}, but the hits were:\n  frame 2  hit   stick/swing#2 tip -> dummy  damage 5', e, 1, true)
+    e = fails(T.expect_miss, { target = "dummy", reason = "max_hits" })
+    assert.matches('expected a miss {reason="max_hits", target="dummy"}, but the misses were:', e, 1, true)
+    e = fails(T.expect_no_hit, { target = "dummy" })
+    assert.matches('expected no hit {target="dummy"}, but got:', e, 1, true)
+  end)
+
+  it("runs until a condition holds, or says it never did", function()
+    local a = scene()
+    assert.are.equal(2, T.run_until(function() return #a:hits() > 0 end, 10))
+    assert.matches("run_until: the condition did not hold within 5 frames",
+      fails(T.run_until, function() return false end, 5))
+  end)
+
+  it("writes a readable log and diffs it line by line", function()
+    local a = scene()
+    a:step(4)
+    local log = T.log()
+    assert.matches("^frame 2  hit   stick/swing#2 tip %-> dummy  damage 5  t 0%.667  hitlag 0  hitstun %d+\n", log)
+    assert.matches("frame 3  miss  stick/swing#3 tip %-> dummy  rehit\n", log)
+    assert.are.equal("", T.diff("a\nb\n", "a\nb\n"))
+    assert.are.equal("  a\n- b\n+ B\n  c\n+ d", T.diff("a\nb\nc\n", "a\nB\nc\nd\n"))
+  end)
+
+  it("compares with a golden file, shows the diff, and rewrites it on request", function()
+    local dir = debug.getinfo(1, "S").source:sub(2):match("^(.*)/[^/]*$")
+    local made = require("lfs").mkdir(dir .. "/golden") -- nil when it exists already
+    local path = dir .. "/golden/testing_tmp.log"
+    os.remove(path)
+    assert.matches("golden log .*testing_tmp%.log is missing: run with CLEAVE_UPDATE_GOLDEN=1",
+      fails(T.golden, "testing_tmp", "x\n"))
+    local f = assert(io.open(path, "w"))
+    f:write("frame 1  hit\nframe 2  hit\n")
+    f:close()
+    T.golden("testing_tmp", "frame 1  hit\nframe 2  hit\n")
+    local e = fails(T.golden, "testing_tmp", "frame 1  hit\nframe 3  hit\n")
+    assert.matches("the hit log differs from .*testing_tmp%.log %(%- golden, %+ now; CLEAVE_UPDATE_GOLDEN=1 rewrites it%):\n  frame 1  hit\n%- frame 2  hit\n%+ frame 3  hit$", e)
+    os.remove(path)
+    if made then os.remove(dir .. "/golden") end
+  end)
+
+  it("reports the hitboxes no recorded hit used", function()
+    local a = scene()
+    a:step(4)
+    local missing, total = T.coverage(stick)
+    assert.are.equal(3, total)
+    assert.are.same({ { attack = "swing", frame = 3, hitbox = "tip" },
+                      { attack = "swing", frame = 4, hitbox = "far" } }, missing)
+    assert.are.equal("stick: 1 of 3 (attack, frame, hitbox) hit\n  never hit: swing frame 4 far\n"
+      .. "  never hit: swing frame 3 tip", T.coverage_report(stick))
+  end)
+
+  it("refuses an arena it does not record", function()
+    local plain = cleave.arena {}
+    assert.matches("this arena was not made by T.arena", fails(T.use, plain))
+  end)
+end)
