@@ -1418,9 +1418,16 @@ bool clv_lua_weapon_copy(lua_State *L, clv_lweapon *dst, const clv_lweapon *src)
         recipe_free(dst);
         return false;
     }
-    memcpy(dst->attacks, src->attacks, sizeof *dst->attacks * (size_t)src->attack_count);
-    memcpy(dst->entries, src->entries, sizeof *dst->entries * (size_t)src->entry_count);
-    memcpy(dst->effects, src->effects, sizeof *dst->effects * (size_t)src->effect_count);
+    /* memcpy from a NULL array is undefined even for 0 bytes. */
+    if (src->attack_count > 0) {
+        memcpy(dst->attacks, src->attacks, sizeof *dst->attacks * (size_t)src->attack_count);
+    }
+    if (src->entry_count > 0) {
+        memcpy(dst->entries, src->entries, sizeof *dst->entries * (size_t)src->entry_count);
+    }
+    if (src->effect_count > 0) {
+        memcpy(dst->effects, src->effects, sizeof *dst->effects * (size_t)src->effect_count);
+    }
     dst->attack_count = dst->attack_cap = src->attack_count;
     dst->entry_count = dst->entry_cap = src->entry_count;
     dst->effect_count = dst->effect_cap = src->effect_count;
