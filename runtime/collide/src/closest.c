@@ -387,7 +387,8 @@ bool clv_contact_shapes(const clv_shape *a, const clv_shape *b, clv_contact *out
     if (!(depth > 0.0)) {
         depth = (double)FLT_MIN;
     }
-    out->normal = clv_fv(swap ? clv_dscale(n, -1.0) : n);
+    /* 0 - n rather than -n: a zero component stays +0, not -0. */
+    out->normal = clv_fv(swap ? clv_dsub(clv_d2(0.0, 0.0), n) : n);
     out->depth = (float)depth;
     out->point = clv_fv(clv_dadd(p.origin, point));
     out->ta = blade_t(swap ? &p.B : &p.A, swap ? p.cp.tb : p.cp.ta);
