@@ -36,6 +36,7 @@ typedef struct larena {
     clv_lweapon **weapons; /* by arena index1 - 1 (anchored by the UV_WEAPONS table) */
     int32_t weapon_count, weapon_cap;
     int32_t on_hit_count; /* length of UV_ON_HIT */
+    int32_t error_count;  /* length of UV_ERRORS */
 } larena;
 
 typedef struct lentity {
@@ -415,6 +416,8 @@ static int traceback(lua_State *L) {
 
 /* Records an error message (at the top, popped) of a callback. */
 static void report(lua_State *L, int arena_idx) {
+    larena *A = (larena *)lua_touserdata(L, arena_idx);
+    A->error_count++;
     push_uv(L, arena_idx, UV_ERRORS);
     lua_pushvalue(L, -2);
     lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
@@ -754,7 +757,8 @@ static int m_attack(lua_State *L) {
     return 1;
 }
 
-/// arena:step([n]) -> steps n frames (default 1); events of those frames are kept
+/// arena:step([n]) -> hits: steps n frames (default 1); events of those frames are kept, and
+/// the number of hits among them is returned
 static int m_step(lua_State *L) {
     larena *A = check_arena(L, 1, "step");
     lua_Integer n = luaL_optinteger(L, 2, 1);
@@ -765,11 +769,13 @@ static int m_step(lua_State *L) {
     }
     lua_settop(L, 1);
     A->hit_count = A->miss_count = A->tick_count = 0;
-    push_uv(L, 1, UV_ERRORS);
-    lua_newtable(L);
-    lua_getiuservalue(L, 1, 1);
-    lua_pushvalue(L, -2);
-    lua_rawseti(L, -2, UV_ERRORS);
+    /* a fresh error list only when the last one was used: a quiet step allocates nothing */
+    if (A->error_count > 0) {
+        lua_getiuservalue(L, 1, 1);
+        lua_newtable(L);
+        lua_rawseti(L, -2, UV_ERRORS);
+        A->error_count = 0;
+    }
     lua_settop(L, 1);
     for (lua_Integer f = 0; f < n; f++) {
         clv_hit_status st = clv_arena_step(A->a);
@@ -809,7 +815,8 @@ static int m_step(lua_State *L) {
             }
         }
     }
-    return 0;
+    lua_pushinteger(L, A->hit_count);
+    return 1;
 }
 
 /// arena:frame() -> frames stepped so far
@@ -910,6 +917,20 @@ static int m_restore(lua_State *L) {
     }
     A->hit_count = A->miss_count = A->tick_count = 0;
     return 0;
+}
+
+/// arena:hit_count() -> number of hits of the last step (no tables built)
+static int m_hit_count(lua_State *L) {
+    larena *A = check_arena(L, 1, "hit_count");
+    lua_pushinteger(L, A->hit_count);
+    return 1;
+}
+
+/// arena:miss_count() -> number of misses of the last step
+static int m_miss_count(lua_State *L) {
+    larena *A = check_arena(L, 1, "miss_count");
+    lua_pushinteger(L, A->miss_count);
+    return 1;
 }
 
 /// arena:entity_count() -> entities in use
@@ -1159,7 +1180,8 @@ static const luaL_Reg arena_methods[] = {
     {"frame", m_frame},   {"hits", m_hits},           {"misses", m_misses},
     {"ticks", m_ticks},   {"errors", m_errors},       {"on_hit", m_on_hit},
     {"hash", m_hash},     {"snapshot", m_snapshot},   {"restore", m_restore},
-    {"entity_count", m_entity_count}, {NULL, NULL},
+    {"entity_count", m_entity_count}, {"hit_count", m_hit_count},
+    {"miss_count", m_miss_count}, {NULL, NULL},
 };
 
 static const luaL_Reg entity_methods[] = {

@@ -107,6 +107,7 @@ typedef struct clv_lweapon {
     clv_leffect_cb *effects;
     int32_t effect_count, effect_cap;
     clv_weapon *compiled;
+    bool borrowed;   ///< compiled belongs to another weapon userdata (kept alive by `host`)
     int on_hit_ref;  ///< registry reference of on_hit, or LUA_NOREF
     clv_mod *host;   ///< NULL: the callbacks live in this state; else in this mod's sandbox
 } clv_lweapon;
@@ -115,8 +116,9 @@ typedef struct clv_lweapon {
 void clv_lua_weapon_meta(lua_State *L);
 /// Pushes a new, empty weapon userdata.
 clv_lweapon *clv_lua_new_weapon(lua_State *L);
-/// Copies src's recipe into the empty dst and compiles it (callback refs are copied as numbers:
-/// the caller sets dst->host). Raises on a compile error; false when out of memory.
+/// Copies src's recipe into the empty dst and shares its compiled weapon (callback refs are
+/// copied as numbers: the caller sets dst->host, which must keep src alive). false when out of
+/// memory.
 bool clv_lua_weapon_copy(lua_State *L, clv_lweapon *dst, const clv_lweapon *src);
 /// The cleave.Weapon at arg, or an argument error.
 clv_lweapon *clv_lua_check_weapon(lua_State *L, int arg, const char *fallback);

@@ -45,8 +45,11 @@ static void recipe_free(clv_lweapon *w) {
     w->attack_count = w->attack_cap = 0;
     w->entry_count = w->entry_cap = 0;
     w->effect_count = w->effect_cap = 0;
-    clv_weapon_destroy(w->compiled);
+    if (!w->borrowed) {
+        clv_weapon_destroy(w->compiled);
+    }
     w->compiled = NULL;
+    w->borrowed = false;
 }
 
 /* ---- where: call-site tags ---- */
@@ -1432,7 +1435,9 @@ bool clv_lua_weapon_copy(lua_State *L, clv_lweapon *dst, const clv_lweapon *src)
     dst->entry_count = dst->entry_cap = src->entry_count;
     dst->effect_count = dst->effect_cap = src->effect_count;
     dst->on_hit_ref = src->on_hit_ref;
-    build(L, dst);
+    (void)L;
+    dst->compiled = src->compiled;
+    dst->borrowed = true;
     return true;
 }
 
