@@ -1,0 +1,346 @@
+---@meta cleave
+-- LuaLS annotations of the cleave Lua API, for editors only (never loaded at run time). Add
+-- this folder to "workspace.library" in .luarc.json. Units: world units, +y down, degrees,
+-- frames (1-based, ranges inclusive). The reference is docs/modding.md and docs/lua-api.md.
+
+---@class cleave.Shape
+local Shape = {}
+---@return "point"|"circle"|"capsule"|"aabb"|"obb"
+function Shape:kind() end
+---@return number ...
+function Shape:unpack() end
+
+---@class cleave.Knockback
+---@field kind? "none"|"fixed"|"scaling"|"radial" inferred: scaling with angle, fixed with x/y, else radial
+---@field x? number fixed: velocity given to a weight-1 target, weapon-local, units/frame
+---@field y? number fixed: velocity y
+---@field angle? number scaling: launch direction, weapon-local degrees
+---@field base? number scaling/radial: speed at 0 damage (>= 0)
+---@field growth? number scaling/radial: extra speed per point of damage (>= 0)
+
+---@class cleave.EffectDef
+---@field name? string required when written inline in a hitbox; else the key in weapon.effects
+---@field duration? integer frames it lasts (default 60)
+---@field period? integer frames between ticks, 1..duration (default 10)
+---@field magnitude? number per tick, hp when damaging (default 1)
+---@field damages? boolean ticks remove magnitude hp (default true)
+---@field on_tick? fun(tick: cleave.Tick) called after each frame for each tick
+
+---@class cleave.HitboxFields
+---@field x? number circle centre x
+---@field y? number circle centre y
+---@field ax? number capsule start x
+---@field ay? number capsule start y
+---@field bx? number capsule end x
+---@field by? number capsule end y
+---@field radius? number > 0
+---@field shape? cleave.Shape a capsule, circle or obb instead of the fields above
+---@field group? integer|false hitboxes of one group share their hit (default 0); false: alone
+---@field damage? number >= 0 (default 1)
+---@field knockback? cleave.Knockback
+---@field max_hits? integer targets damaged per frame, 0 = no limit
+---@field knockback_ignores_hit_count? boolean targets beyond max_hits are still pushed
+---@field hitlag? integer|"auto" frames both sides freeze (default "auto")
+---@field hitlag_scale? number multiplies the automatic hitlag (default 1)
+---@field hitstun? integer|"auto" frames the target is stunned (default "auto")
+---@field priority? integer higher wins within a group (default 0)
+---@field sweep? boolean cover the path from the previous frame (default true)
+---@field effects? (string|cleave.EffectDef)[] at most 4
+
+---@class cleave.HitboxDef: cleave.HitboxFields
+---@field id string unique within a frame
+---@field frames? integer|integer[] {first, last}, 1-based inclusive (in attack.hitboxes only)
+
+---@class cleave.ArcDef: cleave.HitboxFields
+---@field id string
+---@field frames integer|integer[] {first, last}
+---@field pivot? number[] {x, y} (default {0, 0})
+---@field from number degrees on the first frame
+---@field to number degrees on the last frame
+---@field inner? number distance from the pivot to the capsule's start (default 0)
+---@field outer number distance from the pivot to the capsule's end
+---@field ease? "linear"|"in"|"out"|"in_out"
+---@field links? integer chain of this many capsules (ids id1..idN)
+---@field lag? integer frames each link trails the one inside it
+
+---@class cleave.ThrustDef: cleave.HitboxFields
+---@field id string
+---@field frames integer|integer[] {first, last}
+---@field origin? number[] {x, y} (default {0, 0})
+---@field angle? number direction in degrees (default 0)
+---@field from number tip distance on the first frame
+---@field to number tip distance on the last frame
+---@field length number capsule length behind the tip (> 0)
+---@field ease? "linear"|"in"|"out"|"in_out"
+
+---@class cleave.AttackDef
+---@field length? integer frames (default: the last frame used)
+---@field frames? table<integer, cleave.HitboxDef[]> hitboxes active on exactly that frame
+---@field hitboxes? (cleave.HitboxDef|cleave.ArcDef|cleave.ThrustDef|table)[]
+---@field defaults? cleave.HitboxFields
+---@field rehit? integer frames before a group may hit a target again, 0 = once per swing
+---@field max_targets? integer distinct targets per swing, 0 = no limit
+---@field lockout? integer frames a hit target is immune to the swing's other groups
+
+---@class cleave.WeaponDef
+---@field name? string
+---@field attacks table<string, cleave.AttackDef>
+---@field defaults? cleave.HitboxFields
+---@field effects? table<string, cleave.EffectDef>
+---@field on_hit? fun(hit: cleave.Hit)
+
+---@class cleave.Weapon
+local Weapon = {}
+---@return string
+function Weapon:name() end
+---@return string[] names in index order
+function Weapon:attacks() end
+---@param attack string
+---@return integer frames
+function Weapon:length(attack) end
+---@param attack string
+---@param frame integer 1-based
+---@return string[] ids in precedence order
+function Weapon:hitboxes(attack, frame) end
+---@param attack string
+---@param frame integer
+---@param id string
+---@return table? fields the compiled hitbox (shape, damage, knockback...)
+function Weapon:hitbox(attack, frame, id) end
+
+---@class cleave.Hit
+---@field frame integer arena frame
+---@field weapon string
+---@field attack string
+---@field attack_frame integer 1-based
+---@field hitbox string id
+---@field hitbox_index integer position in the frame's list
+---@field group integer
+---@field damage number
+---@field knockback_x number
+---@field knockback_y number
+---@field x number contact point
+---@field y number
+---@field t number where on the hitbox's segment, 0..1
+---@field hitlag integer
+---@field hitstun integer
+---@field effects string[]
+---@field push_only boolean
+---@field invincible boolean
+---@field killed boolean
+---@field target cleave.Entity|integer a handle in the host, an id in a mod's callback
+---@field attacker cleave.Entity|integer
+---@field target_id integer
+---@field attacker_id integer
+---@field target_name? string
+
+---@class cleave.Miss
+---@field frame integer
+---@field weapon string
+---@field attack string
+---@field attack_frame integer
+---@field hitbox string
+---@field hitbox_index integer
+---@field group integer
+---@field reason "out_of_reach"|"team"|"dead"|"intangible"|"rehit"|"lockout"|"precedence"|"max_hits"|"max_targets"
+---@field distance number
+---@field target cleave.Entity
+---@field target_id integer
+---@field target_name? string
+
+---@class cleave.Tick
+---@field frame integer
+---@field effect string
+---@field magnitude number
+---@field damage number
+---@field expired boolean
+---@field killed boolean
+---@field target cleave.Entity|integer
+---@field target_id integer
+
+---@class cleave.SpawnDef
+---@field x? number
+---@field y? number
+---@field vx? number units/frame
+---@field vy? number
+---@field hp? number (default 100)
+---@field weight? number > 0 (default 1)
+---@field friction? number speed lost per frame (default 0)
+---@field team? integer (default 0)
+---@field state? "normal"|"invincible"|"intangible"
+---@field radius? number one circle hurtbox (default 8)
+---@field hurtbox? cleave.Shape relative to the position
+---@field hurtboxes? cleave.Shape[] at most 4
+---@field name? string shown in logs
+---@field user? integer
+
+---@class cleave.AttackStart
+---@field weapon cleave.Weapon
+---@field attack? string may be left out when the weapon has one attack
+---@field owner cleave.Entity
+---@field facing? number degrees (default 0)
+---@field x? number pose (an offset from the owner when following)
+---@field y? number
+---@field mirror? boolean flip weapon-local y
+---@field follow? boolean the pose moves with the owner (default true)
+
+---@class cleave.Entity
+local Entity = {}
+---@return integer
+function Entity:id() end
+---@return string?
+function Entity:name() end
+---@return boolean
+function Entity:valid() end
+---@return boolean
+function Entity:alive() end
+---@return number
+function Entity:hp() end
+---@return number x, number y
+function Entity:position() end
+---@return number vx, number vy
+function Entity:velocity() end
+---@return table
+function Entity:info() end
+function Entity:remove() end
+---@param x number
+---@param y number
+function Entity:set_position(x, y) end
+---@param vx number
+---@param vy number
+function Entity:set_velocity(vx, vy) end
+---@param hp number
+function Entity:set_hp(hp) end
+---@param state "normal"|"invincible"|"intangible"
+---@param frames? integer 0 = until changed
+function Entity:set_state(state, frames) end
+
+---@class cleave.Attack
+local Attack = {}
+---@return boolean
+function Attack:running() end
+---@return table? info frame, elapsed, targets_hit, x, y, facing, mirror
+function Attack:info() end
+function Attack:cancel() end
+---@param x number
+---@param y number
+---@param facing number degrees
+---@param mirror? boolean
+function Attack:set_pose(x, y, facing, mirror) end
+
+---@class cleave.ArenaDef
+---@field miss_margin? number record out_of_reach misses closer than this
+---@field capacity? integer entity slots reserved up front
+---@field on_error? fun(message: string) receives callback errors (default: stderr)
+
+---@class cleave.Arena
+local Arena = {}
+---@param def cleave.SpawnDef
+---@return cleave.Entity
+function Arena:spawn(def) end
+---@param def cleave.AttackStart
+---@return cleave.Attack
+function Arena:attack(def) end
+---@param n? integer frames (default 1)
+---@return integer hits in those frames
+function Arena:step(n) end
+---@return integer
+function Arena:frame() end
+---@return cleave.Hit[]
+function Arena:hits() end
+---@return cleave.Miss[]
+function Arena:misses() end
+---@return cleave.Tick[]
+function Arena:ticks() end
+---@return integer
+function Arena:hit_count() end
+---@return integer
+function Arena:miss_count() end
+---@return string[]
+function Arena:errors() end
+---@param fn fun(hit: cleave.Hit)
+function Arena:on_hit(fn) end
+---@return string 16 hex digits
+function Arena:hash() end
+---@return string
+function Arena:snapshot() end
+---@param snapshot string
+function Arena:restore(snapshot) end
+---@return integer
+function Arena:entity_count() end
+
+---@class cleave.Mod
+local Mod = {}
+---@return string[]
+function Mod:log() end
+---@return integer bytes
+function Mod:memory() end
+
+---@class cleave.LoadedMod
+---@field name string
+---@field version string
+---@field weapons table<string, cleave.Weapon>
+---@field effects string[]
+---@field handle cleave.Mod
+
+---@class cleave
+local cleave = {}
+cleave._VERSION = "cleave 0.1.0"
+
+---@return cleave.Shape
+function cleave.point(x, y) end
+---@return cleave.Shape
+function cleave.circle(x, y, radius) end
+---@return cleave.Shape
+function cleave.capsule(ax, ay, bx, by, radius) end
+---@return cleave.Shape
+function cleave.aabb(min_x, min_y, max_x, max_y) end
+---@return cleave.Shape
+function cleave.obb(cx, cy, half_w, half_h, angle) end
+---@return boolean
+function cleave.is_shape(v) end
+---@return boolean
+function cleave.overlaps(a, b) end
+---@return number
+function cleave.distance(a, b) end
+---@return number? nx, number? ny, number? depth
+function cleave.contact(a, b) end
+---@return number distance, number ax, number ay, number bx, number by, number ta, number tb
+function cleave.closest(a, b) end
+---@return number? t, number? nx, number? ny
+function cleave.raycast(s, ox, oy, dx, dy, max_t) end
+---@return number? t
+function cleave.sweep(moving, dx, dy, target) end
+
+cleave.exact = {}
+---@return boolean
+function cleave.exact.overlaps(a, b) end
+
+---@param def cleave.WeaponDef
+---@return cleave.Weapon
+function cleave.weapon(def) end
+---@generic T: cleave.HitboxDef
+---@param def T
+---@return T
+function cleave.hitbox(def) end
+---@param def cleave.ArcDef
+---@return cleave.ArcDef
+function cleave.arc(def) end
+---@param def cleave.ThrustDef
+---@return cleave.ThrustDef
+function cleave.thrust(def) end
+---@param def cleave.EffectDef
+---@return cleave.EffectDef
+function cleave.effect(def) end
+---@param def? cleave.ArenaDef
+---@return cleave.Arena
+function cleave.arena(def) end
+---@param dir string folder holding mod.lua
+---@return cleave.LoadedMod
+function cleave.load_mod(dir) end
+
+---Inside a mod only: a line in the mod's log.
+---@param ... any
+function log(...) end
+
+return cleave
