@@ -109,6 +109,19 @@ describe("cleave.arena", function()
     assert.are.equal(b:hash(), a:hash())
   end)
 
+  it("refuses to step from inside its own callbacks, and reports it", function()
+    local errors = {}
+    local a = cleave.arena { on_error = function(msg) errors[#errors + 1] = msg end }
+    local p = a:spawn { team = 1 }
+    a:spawn { x = 25, team = 2, radius = 6 }
+    a:on_hit(function() a:step(1) end)
+    a:attack { weapon = stick(), attack = "swing", owner = p }
+    a:step(6)
+    assert.are.equal(1, #errors)
+    assert.matches("step: the arena cannot step inside one of its callbacks", errors[1])
+    assert.are.equal(6, a:frame())
+  end)
+
   it("checks its arguments", function()
     local a = cleave.arena {}
     local ok, e = pcall(a.spawn, a, { hp = 10, colour = "red" })

@@ -37,6 +37,7 @@ typedef struct larena {
     int32_t weapon_count, weapon_cap;
     int32_t on_hit_count; /* length of UV_ON_HIT */
     int32_t error_count;  /* length of UV_ERRORS */
+    int32_t in_callbacks; /* > 0 while the callbacks of a frame run */
 } larena;
 
 typedef struct lentity {
@@ -762,6 +763,10 @@ static int m_attack(lua_State *L) {
 static int m_step(lua_State *L) {
     larena *A = check_arena(L, 1, "step");
     lua_Integer n = luaL_optinteger(L, 2, 1);
+    if (A->in_callbacks > 0) {
+        /* the events being reported would be overwritten under the callback's feet */
+        return luaL_error(L, "step: the arena cannot step inside one of its callbacks");
+    }
     if (n < 0 || n > 1000000000) {
         return clv_lua_argerror(L, 2, "step",
                                 lua_pushfstring(L, "frames must be >= 0 (got %I)",
@@ -809,7 +814,9 @@ static int m_step(lua_State *L) {
             A->tick_count += c;
         }
         if (A->hit_count > h0 || A->tick_count > t0) {
+            A->in_callbacks++;
             run_callbacks(L, 1, A, h0, t0);
+            A->in_callbacks--;
             if (A->a == NULL) {
                 return luaL_error(L, "step: the arena was closed by a callback");
             }
@@ -914,6 +921,9 @@ static int m_restore(lua_State *L) {
     clv_hit_status st = clv_arena_restore(A->a, s, len);
     if (st != CLV_HIT_OK) {
         return luaL_error(L, "restore: %s", clv_hit_status_name(st));
+    }
+    if (A->in_callbacks > 0) {
+        return luaL_error(L, "restore: the arena cannot be restored inside one of its callbacks");
     }
     A->hit_count = A->miss_count = A->tick_count = 0;
     return 0;
