@@ -386,7 +386,8 @@ function M.coverage_report(...)
       local first = missing[i]
       local j = i
       while j < #missing and missing[j + 1].attack == first.attack
-        and missing[j + 1].hitbox == first.hitbox and missing[j + 1].frame == missing[j].frame + 1 do
+        and missing[j + 1].hitbox == first.hitbox
+        and missing[j + 1].frame == missing[j].frame + 1 do
         j = j + 1
       end
       local frames = first.frame == missing[j].frame and tostring(first.frame)
