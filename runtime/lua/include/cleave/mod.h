@@ -24,7 +24,8 @@ typedef struct clv_mod clv_mod;
 
 /// Loads the mod in folder dir (which holds mod.lua). Returns NULL on any error and writes a
 /// message naming file, line and field to err (size errlen), e.g.
-/// "mods/scythe/mod.lua:14: attacks.swing.frames[6][2].radius must be > 0 (got -3)".
+/// "mods/scythe/mod.lua:13: attacks.swing.frames[6][2].radius must be > 0 (got -3)". The
+/// message is one line (no traceback).
 clv_mod *clv_mod_load(const char *dir, char *err, size_t errlen);
 
 /// Frees the mod, its sandbox and its weapons. NULL is ignored.
