@@ -1,5 +1,6 @@
 /* luaopen_cleave: the one table `require "cleave"` returns. */
 #include "internal.h"
+#include "sandbox.h"
 
 #ifndef CLEAVE_VERSION
 #define CLEAVE_VERSION "0.0.0"
@@ -74,6 +75,7 @@ CLV_LUA_EXPORT int luaopen_cleave(lua_State *L) {
     make_read_only(L, "cleave.exact");
     lua_setfield(L, -2, "exact");
 
+    clv_lua_sandbox_register(L);
     make_read_only(L, "cleave");
     return 1;
 }
