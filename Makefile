@@ -50,3 +50,12 @@ fuzz:
 		-DCLEAVE_FUZZ=ON -DCLEAVE_SANITIZE=ON -DCLEAVE_WERROR=OFF >/dev/null
 	@cmake --build build-fuzz -j $(JOBS) --target cleave_fuzz
 	@sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
+# `make demo`: builds the app and starts the SDL demo with the mods in mods/. Without a display
+# the app says so and prints the headless command (its exit status 2 is not a build failure).
+.PHONY: demo
+demo:
+	@$(DEPS) build demo
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target cleave
+	@./$(BUILD)/cleave demo --mods mods; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 2 ]

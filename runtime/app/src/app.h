@@ -1,0 +1,294 @@
+/* The cleave app's private interface: a software canvas, images, the demo's simulation and its
+ * drawing, mods with hot reload, scripted inputs, and the render/check commands.
+ *
+ * The simulation (app_game) never looks at the canvas or at SDL: the same inputs give the same
+ * game whether a window shows it or not.
+ */
+#ifndef CLEAVE_APP_INTERNAL_H
+#define CLEAVE_APP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cleave/hit.h"
+
+/* ---- Canvas: 32-bit ARGB pixels, drawn in software, identical with or without a window ---- */
+
+/// A view of pixels owned elsewhere (an SDL surface or a plain buffer). pitch is in pixels.
+typedef struct app_canvas {
+    uint32_t *px;
+    int w, h, pitch;
+} app_canvas;
+
+/// ARGB from components.
+static inline uint32_t app_rgba(uint32_t r, uint32_t g, uint32_t b, uint32_t a) {
+    return (a << 24) | (r << 16) | (g << 8) | b;
+}
+
+/// An RGBA image in memory (8 bits per channel, row-major, no padding), as stb_image gives it.
+typedef struct app_image {
+    uint8_t *rgba; ///< owned; free with app_image_free
+    int w, h;
+    bool placeholder; ///< true when the file was missing or corrupt
+} app_image;
+
+/// Loads a PNG. Never fails: on a missing or corrupt file it writes why to err (when not NULL)
+/// and returns a w x h magenta/black checker placeholder. Returns false in that case.
+bool app_image_load(const char *path, int w, int h, app_image *out, char *err, size_t errlen);
+/// Frees the pixels.
+void app_image_free(app_image *img);
+/// Writes the canvas as a PNG; false on error.
+bool app_canvas_write_png(const app_canvas *c, const char *path);
+
+/// A bitmap font: 16 x 6 cells of 6 x 8 pixels, ASCII 32..127, white glyphs on transparent.
+typedef struct app_font {
+    app_image img;
+} app_font;
+
+void app_clear(app_canvas *c, uint32_t color);
+/// Alpha-blended filled rectangle.
+void app_fill_rect(app_canvas *c, int x, int y, int w, int h, uint32_t color);
+void app_rect(app_canvas *c, int x, int y, int w, int h, uint32_t color);
+void app_line(app_canvas *c, float x0, float y0, float x1, float y1, uint32_t color);
+/// A capsule (a == b: a circle): fill inside, outline (1 px) at the edge; 0 alpha skips either.
+void app_capsule(app_canvas *c, clv_vec2 a, clv_vec2 b, float r, uint32_t fill, uint32_t line);
+/// A convex quad (points in order) filled with alpha.
+void app_quad(app_canvas *c, const clv_vec2 p[4], uint32_t fill, uint32_t line);
+/// Draws a shape placed in world space, offset by (ox, oy) and scaled.
+void app_shape(app_canvas *c, const clv_shape *s, float ox, float oy, float scale, uint32_t fill,
+               uint32_t line);
+/// Draws an image with its top-left at (x, y), scaled by an integer factor; tint_white in
+/// 0..255 mixes toward white (hit flash), alpha scales opacity, flip mirrors horizontally.
+void app_blit(app_canvas *c, const app_image *img, int x, int y, int scale, int tint_white,
+              int alpha, bool flip);
+/// Text at (x, y), scale >= 1; returns the width in pixels. '\n' starts a new line.
+int app_text(app_canvas *c, const app_font *f, int x, int y, const char *s, uint32_t color,
+             int scale);
+/// Text with a 1 px dark shadow, for text over the room.
+int app_text_shadow(app_canvas *c, const app_font *f, int x, int y, const char *s,
+                    uint32_t color, int scale);
+/// Width in pixels of the longest line.
+int app_text_width(const char *s, int scale);
+
+/* ---- Weapons: attack facts read through the public hit API ---- */
+
+/// What a person tuning an attack wants to see at once.
+typedef struct app_attack_facts {
+    char name[CLV_HIT_NAME_MAX];
+    int32_t frames;   ///< length
+    int32_t startup;  ///< frames before the first active one (the first active is startup+1)
+    int32_t active_first, active_last; ///< 0-based, -1 when the attack has no hitbox
+    int32_t active_count;              ///< frames with at least one hitbox
+    int32_t recovery; ///< frames after the last active one
+} app_attack_facts;
+
+/// Facts of attack index of an arena weapon. arena is used read-only except for a scratch
+/// arena made inside.
+bool app_attack_facts_of(const clv_weapon *weapon, int32_t attack, app_attack_facts *out);
+
+/// Places a weapon-local shape at a pose: mirror flips y, then rotate by facing, then translate.
+clv_shape app_place_shape(const clv_shape *local, clv_vec2 pos, float facing, bool mirror);
+
+/* ---- The demo's simulation ---- */
+
+#define APP_W 960
+#define APP_H 540
+#define APP_ROOM_X0 32.0f
+#define APP_ROOM_Y0 64.0f
+#define APP_ROOM_X1 544.0f
+#define APP_ROOM_Y1 448.0f
+#define APP_MAX_SLOTS 9
+#define APP_LOG_LINES 64
+#define APP_POPUPS 96
+
+/// Inputs of one simulation frame (from devices, a script or the attract mode).
+typedef struct app_input {
+    float move_x, move_y; ///< -1..1 each
+    clv_vec2 aim;         ///< world point
+    bool attack;          ///< pressed this frame: primary attack
+    bool attack2;         ///< pressed this frame: the weapon's second attack when it has one
+    int32_t select_slot;  ///< 1..9 to select a weapon slot, 0 = no change
+    int32_t cycle;        ///< +1 / -1: next / previous weapon slot
+    bool spawn;           ///< spawn an extra enemy at spawn_at
+    clv_vec2 spawn_at;
+} app_input;
+
+/// A weapon the player can hold: from a mod, or built in C by a test fixture.
+typedef struct app_slot {
+    char label[48];      ///< "mod/weapon"
+    clv_weapon_id id;    ///< in the game's arena
+    const clv_weapon *weapon; ///< owned by the mod or fixture; NULL once retired
+    int32_t attack_count;
+    app_attack_facts facts[4];
+} app_slot;
+
+typedef struct app_enemy {
+    clv_entity_id id;
+    int32_t flash;       ///< frames of hit flash left
+    int32_t stagger;     ///< frames the walk is suspended after a hit
+    int32_t dead;        ///< frames since death, 0 while alive
+    float speed;
+} app_enemy;
+
+typedef struct app_popup {
+    clv_vec2 pos;
+    float value;
+    int32_t age;         ///< frames since it appeared; free slot when < 0
+    uint32_t color;
+} app_popup;
+
+typedef struct app_log_line {
+    int64_t frame;
+    uint32_t color;
+    char text[72];
+} app_log_line;
+
+/// Everything the simulation owns outside the arena; plain data, copied as a whole into the
+/// rewind history with an arena snapshot.
+typedef struct app_state {
+    int64_t frame;
+    uint64_t rng;
+    clv_entity_id player;
+    float facing;              ///< radians, toward the aim
+    clv_attack_id attack;      ///< the player's swing in progress
+    int32_t attack_slot;       ///< slot of that swing, -1 when none
+    int32_t attack_index;
+    clv_vec2 attack_prev_pos;  ///< last frame's pose of the swing, for the swept area
+    int32_t attack_prev_frame; ///< -1 when there is none
+    int32_t slot;              ///< selected weapon slot
+    int32_t hits, misses, kills;
+    int32_t popup_next;
+    app_popup popups[APP_POPUPS];
+    int32_t log_next;
+    app_log_line log[APP_LOG_LINES];
+    int32_t enemy_count;
+} app_state;
+
+typedef struct app_game {
+    clv_arena *arena;
+    app_state st;
+    app_enemy *enemies;        ///< enemy_capacity entries, st.enemy_count used
+    int32_t enemy_capacity;
+    app_slot slots[APP_MAX_SLOTS];
+    int32_t slot_count;
+    bool log_stdout;           ///< print hits and misses as they happen (headless runs)
+    /* rewind history: a ring of (arena snapshot, app_state, enemies) */
+    int32_t hist_cap, hist_len, hist_head;
+    size_t hist_stride;
+    uint8_t *hist;
+    bool hist_disabled;
+} app_game;
+
+/// A game with n_enemies walking toward the player. false with a message on error.
+bool app_game_init(app_game *g, int32_t n_enemies, uint64_t seed, char *err, size_t errlen);
+void app_game_free(app_game *g);
+/// Adds or replaces (same label) a weapon slot; returns the slot index or -1 (err says why).
+int32_t app_game_set_slot(app_game *g, const char *label, const clv_weapon *weapon,
+                          clv_weapon_id id, char *err, size_t errlen);
+/// One fixed 60 Hz frame. false on an arena error (written to err).
+bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen);
+/// Records the current state into the rewind history.
+void app_game_remember(app_game *g);
+/// Goes back one frame; false when the history is empty.
+bool app_game_rewind(app_game *g);
+/// Appends a line to the hit log panel (and stdout when log_stdout).
+void app_game_log(app_game *g, uint32_t color, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* ---- Drawing the game ---- */
+
+typedef struct app_assets {
+    app_image player, enemy, floor, wall;
+    app_font font;
+    char problems[512]; ///< asset load failures, shown on screen
+} app_assets;
+
+/// Loads every asset from dir; never fails (placeholders), problems lists what went wrong.
+void app_assets_load(app_assets *a, const char *dir);
+void app_assets_free(app_assets *a);
+
+/// What the timing tools show (not part of the simulation).
+typedef struct app_view {
+    bool overlay;          ///< H: hitboxes, swept area, hurtboxes, onion skin
+    bool paused;
+    int32_t slow;          ///< 1, 2, 4 or 8: simulation frames every slow display frames
+    const char *banner;    ///< an error to show (reload failure), or NULL
+    const char *status;    ///< a line of status (mods loaded...), or NULL
+    bool headless;
+} app_view;
+
+void app_draw_game(app_canvas *c, const app_assets *a, const app_game *g, const app_view *v);
+/// The frame-data bar of attack facts at (x, y), w wide; current is the frame to mark or -1.
+void app_draw_frame_bar(app_canvas *c, const app_font *f, int x, int y, int w,
+                        const app_attack_facts *facts, int32_t current);
+
+/* ---- Mods and hot reload ---- */
+
+#define APP_MAX_MODS 16
+
+typedef struct app_mod_entry {
+    char dir[512];
+    char name[64];
+    struct clv_mod *mod;        ///< the running version, NULL when it never loaded
+    struct clv_mod *retired[8]; ///< older versions, kept until exit (their weapons are in the arena)
+    int32_t retired_count;
+    int64_t stamp;              ///< digest of the folder's file times and sizes
+    char error[512];            ///< last load error, "" when fine
+} app_mod_entry;
+
+typedef struct app_mods {
+    app_mod_entry e[APP_MAX_MODS];
+    int32_t count;
+    char banner[600];           ///< the most recent error, shown on screen
+} app_mods;
+
+/// Finds every folder of root holding a mod.lua, loads each, and gives its weapons slots.
+void app_mods_open(app_mods *m, const char *root, app_game *g);
+/// Loads one mod folder (render, check, or demo with a single mod).
+bool app_mods_add(app_mods *m, const char *dir, app_game *g);
+/// Polls file times; reloads changed mods and swaps them in (call between frames).
+/// Returns true when something was reloaded or failed.
+bool app_mods_poll(app_mods *m, app_game *g);
+/// Runs the mods' Lua callbacks for the last frame; errors go to the banner.
+void app_mods_callbacks(app_mods *m, app_game *g);
+void app_mods_close(app_mods *m);
+
+/* ---- Scripted inputs ---- */
+
+typedef struct app_script_event {
+    int64_t frame;
+    int kind;
+    float a, b;
+    int32_t n;
+} app_script_event;
+
+typedef struct app_script {
+    app_script_event *ev;
+    int32_t count, next;
+    float move_x, move_y; ///< held movement
+    clv_vec2 aim;
+} app_script;
+
+/// Parses an inputs file (format in docs/demo.md). false with "file:line: message" in err.
+bool app_script_load(app_script *s, const char *path, char *err, size_t errlen);
+void app_script_free(app_script *s);
+/// The inputs of frame (events of that frame applied, held movement kept).
+void app_script_input(app_script *s, int64_t frame, app_input *out);
+/// The built-in attract mode: walks toward the nearest enemy and swings when it is close.
+void app_attract_input(const app_game *g, app_input *out);
+
+/* ---- Commands ---- */
+
+int app_cmd_demo(int argc, char **argv);
+int app_cmd_render(int argc, char **argv);
+int app_cmd_check(int argc, char **argv);
+
+/// Folder of the assets and of the mods: next to the executable's source tree, overridable
+/// with the CLEAVE_ASSETS environment variable.
+const char *app_assets_dir(void);
+
+#endif

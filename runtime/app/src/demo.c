@@ -1,0 +1,496 @@
+/* `cleave demo`: one loop — inputs, simulation steps, drawing — run by a window or headless.
+ * The window only changes where inputs come from and whether the canvas is presented. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <SDL.h>
+
+#include "app.h"
+
+typedef struct demo_opts {
+    bool headless, bench, overlay;
+    int64_t frames;          ///< headless: frames to run; window: quit after (0 = never)
+    int32_t enemies;
+    const char *inputs;
+    const char *screenshot;
+    const char *mods_dir;
+    const char *mod_dir;
+    const char *assets;
+    uint64_t seed;
+} demo_opts;
+
+typedef struct demo {
+    demo_opts o;
+    app_game g;
+    app_mods mods;
+    app_assets assets;
+    app_view view;
+    SDL_Surface *surface;
+    app_canvas cv;
+    char status[128];
+    int64_t display_frame;
+    int32_t slow_phase;
+    uint64_t *sim_ns, *draw_ns;
+    int64_t timed;
+} demo;
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static bool file_exists(const char *p) {
+    struct stat sb;
+    return stat(p, &sb) == 0;
+}
+
+const char *app_assets_dir(void) {
+    const char *env = getenv("CLEAVE_ASSETS");
+    if (env && env[0]) {
+        return env;
+    }
+    if (file_exists("assets/font.png")) {
+        return "assets";
+    }
+#ifdef CLEAVE_DATA_DIR
+    return CLEAVE_DATA_DIR "/assets";
+#else
+    return "assets";
+#endif
+}
+
+static const char *default_mods_dir(void) {
+    if (file_exists("mods")) {
+        return "mods";
+    }
+#ifdef CLEAVE_DATA_DIR
+    return CLEAVE_DATA_DIR "/mods";
+#else
+    return "mods";
+#endif
+}
+
+static bool parse_args(int argc, char **argv, demo_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->enemies = -1;
+    o->seed = 12345;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool has = i + 1 < argc;
+        if (strcmp(a, "--headless") == 0) {
+            o->headless = true;
+        } else if (strcmp(a, "--bench") == 0) {
+            o->bench = true;
+        } else if (strcmp(a, "--overlay") == 0) {
+            o->overlay = true;
+        } else if ((strcmp(a, "--frames") == 0 || strcmp(a, "--quit-after") == 0) && has) {
+            char *end;
+            long long v = strtoll(argv[++i], &end, 10);
+            if (*end || v < 0) {
+                fprintf(stderr, "cleave: %s needs a frame count >= 0\n", a);
+                return false;
+            }
+            o->frames = v;
+        } else if (strcmp(a, "--enemies") == 0 && has) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 0 || v > 200000) {
+                fprintf(stderr, "cleave: --enemies needs a count in 0..200000\n");
+                return false;
+            }
+            o->enemies = (int32_t)v;
+        } else if (strcmp(a, "--seed") == 0 && has) {
+            o->seed = strtoull(argv[++i], NULL, 10);
+        } else if (strcmp(a, "--inputs") == 0 && has) {
+            o->inputs = argv[++i];
+        } else if (strcmp(a, "--screenshot") == 0 && has) {
+            o->screenshot = argv[++i];
+        } else if (strcmp(a, "--mods") == 0 && has) {
+            o->mods_dir = argv[++i];
+        } else if (strcmp(a, "--mod") == 0 && has) {
+            o->mod_dir = argv[++i];
+        } else if (strcmp(a, "--assets") == 0 && has) {
+            o->assets = argv[++i];
+        } else {
+            fprintf(stderr, "cleave demo: unknown or incomplete option '%s'\n", a);
+            return false;
+        }
+    }
+    if (o->enemies < 0) {
+        o->enemies = 8;
+    }
+    if (o->headless && o->frames == 0) {
+        o->frames = 600;
+    }
+    return true;
+}
+
+static void update_status(demo *d) {
+    int ok = 0;
+    for (int32_t i = 0; i < d->mods.count; i++) {
+        ok += d->mods.e[i].mod != NULL;
+    }
+    snprintf(d->status, sizeof d->status, "%d mod(s) loaded, %d weapon(s), %d enemies", ok,
+             (int)d->g.slot_count, (int)d->g.st.enemy_count);
+    d->view.status = d->status;
+}
+
+static bool demo_open(demo *d, char *err, size_t errlen) {
+    if (!app_game_init(&d->g, d->o.enemies, d->o.seed, err, errlen)) {
+        return false;
+    }
+    d->g.log_stdout = d->o.headless && !d->o.bench;
+    app_assets_load(&d->assets, d->o.assets ? d->o.assets : app_assets_dir());
+    if (d->o.mod_dir) {
+        app_mods_add(&d->mods, d->o.mod_dir, &d->g);
+    } else {
+        app_mods_open(&d->mods, d->o.mods_dir ? d->o.mods_dir : default_mods_dir(), &d->g);
+    }
+    d->surface = SDL_CreateRGBSurfaceWithFormat(0, APP_W, APP_H, 32, SDL_PIXELFORMAT_ARGB8888);
+    if (d->surface == NULL) {
+        snprintf(err, errlen, "cannot create the drawing surface: %s", SDL_GetError());
+        return false;
+    }
+    d->cv.px = d->surface->pixels;
+    d->cv.w = APP_W;
+    d->cv.h = APP_H;
+    d->cv.pitch = d->surface->pitch / 4;
+    d->view.slow = 1;
+    d->view.overlay = d->o.overlay;
+    d->view.headless = d->o.headless;
+    update_status(d);
+    if (d->o.bench) {
+        size_t n = (size_t)(d->o.frames > 0 ? d->o.frames : 1);
+        d->sim_ns = calloc(n, sizeof *d->sim_ns);
+        d->draw_ns = calloc(n, sizeof *d->draw_ns);
+        if (!d->sim_ns || !d->draw_ns) {
+            snprintf(err, errlen, "out of memory for timings");
+            return false;
+        }
+    }
+    return true;
+}
+
+static void demo_close(demo *d) {
+    app_mods_close(&d->mods);
+    app_game_free(&d->g);
+    app_assets_free(&d->assets);
+    if (d->surface) {
+        SDL_FreeSurface(d->surface);
+    }
+    free(d->sim_ns);
+    free(d->draw_ns);
+}
+
+/* The one loop body: steps the simulation 0 or more times, then draws. */
+static bool demo_frame(demo *d, const app_input *in, int steps, bool rewind) {
+    char err[256];
+    uint64_t t0 = now_ns();
+    if (rewind) {
+        app_game_rewind(&d->g);
+    }
+    for (int i = 0; i < steps; i++) {
+        app_game_remember(&d->g);
+        if (!app_game_step(&d->g, in, err, sizeof err)) {
+            fprintf(stderr, "cleave: %s\n", err);
+            return false;
+        }
+        app_mods_callbacks(&d->mods, &d->g);
+    }
+    uint64_t t1 = now_ns();
+    d->view.banner = d->mods.banner;
+    app_draw_game(&d->cv, &d->assets, &d->g, &d->view);
+    uint64_t t2 = now_ns();
+    if (d->sim_ns && d->timed < d->o.frames) {
+        d->sim_ns[d->timed] = t1 - t0;
+        d->draw_ns[d->timed] = t2 - t1;
+        d->timed++;
+    }
+    d->display_frame++;
+    if (!d->o.bench && d->display_frame % 20 == 0 && app_mods_poll(&d->mods, &d->g)) {
+        update_status(d);
+    }
+    return true;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+static double pct_ms(uint64_t *v, int64_t n, double p) {
+    if (n <= 0) {
+        return 0.0;
+    }
+    qsort(v, (size_t)n, sizeof *v, cmp_u64);
+    int64_t k = (int64_t)(p * (double)(n - 1) + 0.5);
+    return (double)v[k] / 1e6;
+}
+
+static void print_bench(demo *d) {
+    int64_t n = d->timed;
+    uint64_t *tot = calloc((size_t)(n > 0 ? n : 1), sizeof *tot);
+    for (int64_t i = 0; tot && i < n; i++) {
+        tot[i] = d->sim_ns[i] + d->draw_ns[i];
+    }
+    printf("bench: %lld frames, %d enemies, %d weapon(s)\n", (long long)n,
+           (int)d->g.st.enemy_count, (int)d->g.slot_count);
+    printf("  simulation  p50 %7.3f ms   p99 %7.3f ms\n", pct_ms(d->sim_ns, n, 0.5),
+           pct_ms(d->sim_ns, n, 0.99));
+    printf("  drawing     p50 %7.3f ms   p99 %7.3f ms\n", pct_ms(d->draw_ns, n, 0.5),
+           pct_ms(d->draw_ns, n, 0.99));
+    if (tot) {
+        printf("  frame       p50 %7.3f ms   p99 %7.3f ms\n", pct_ms(tot, n, 0.5),
+               pct_ms(tot, n, 0.99));
+    }
+    printf("  hits %d  misses %d  KOs %d\n", (int)d->g.st.hits, (int)d->g.st.misses,
+           (int)d->g.st.kills);
+    free(tot);
+}
+
+static int run_headless(demo *d) {
+    app_script script;
+    bool scripted = d->o.inputs != NULL;
+    if (scripted) {
+        char err[512];
+        if (!app_script_load(&script, d->o.inputs, err, sizeof err)) {
+            fprintf(stderr, "cleave: %s\n", err);
+            return 1;
+        }
+    }
+    int rc = 0;
+    for (int64_t f = 0; f < d->o.frames; f++) {
+        app_input in;
+        if (scripted) {
+            app_script_input(&script, d->g.st.frame, &in);
+        } else {
+            app_attract_input(&d->g, &in);
+        }
+        if (!demo_frame(d, &in, 1, false)) {
+            rc = 1;
+            break;
+        }
+    }
+    if (scripted) {
+        app_script_free(&script);
+    }
+    if (d->o.bench) {
+        print_bench(d);
+    } else {
+        printf("cleave: %lld frames, %d hits, %d misses, %d KOs\n", (long long)d->g.st.frame,
+               (int)d->g.st.hits, (int)d->g.st.misses, (int)d->g.st.kills);
+    }
+    if (d->o.screenshot) {
+        if (!app_canvas_write_png(&d->cv, d->o.screenshot)) {
+            fprintf(stderr, "cleave: cannot write %s\n", d->o.screenshot);
+            return 1;
+        }
+        printf("cleave: screenshot %s\n", d->o.screenshot);
+    }
+    return rc;
+}
+
+static void no_display(const char *why) {
+    fprintf(stderr,
+            "cleave: no display (%s).\n"
+            "Run the demo headless instead, for example:\n"
+            "  build/cleave demo --headless --frames 600 --screenshot demo.png\n"
+            "or under a virtual display: xvfb-run -a build/cleave demo\n",
+            why);
+}
+
+static int run_window(demo *d) {
+    SDL_Window *win = SDL_CreateWindow("cleave demo", SDL_WINDOWPOS_CENTERED,
+                                       SDL_WINDOWPOS_CENTERED, APP_W, APP_H,
+                                       SDL_WINDOW_RESIZABLE);
+    if (win == NULL) {
+        no_display(SDL_GetError());
+        return 2;
+    }
+    SDL_Renderer *ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_PRESENTVSYNC);
+    if (ren == NULL) {
+        ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_SOFTWARE);
+    }
+    SDL_Texture *tex = ren ? SDL_CreateTexture(ren, SDL_PIXELFORMAT_ARGB8888,
+                                               SDL_TEXTUREACCESS_STREAMING, APP_W, APP_H)
+                           : NULL;
+    if (tex == NULL) {
+        fprintf(stderr, "cleave: cannot present the window: %s\n", SDL_GetError());
+        SDL_DestroyWindow(win);
+        return 1;
+    }
+    SDL_RenderSetLogicalSize(ren, APP_W, APP_H);
+
+    bool quit = false, ok = true;
+    app_input latched;
+    memset(&latched, 0, sizeof latched);
+    clv_vec2 mouse = clv_v2(APP_ROOM_X1, (APP_ROOM_Y0 + APP_ROOM_Y1) * 0.5f);
+    int shots = 0;
+    uint64_t next = now_ns();
+    while (!quit && ok) {
+        bool step_once = false, back_once = false;
+        SDL_Event ev;
+        while (SDL_PollEvent(&ev)) {
+            switch (ev.type) {
+            case SDL_QUIT:
+                quit = true;
+                break;
+            case SDL_MOUSEMOTION:
+                mouse = clv_v2((float)ev.motion.x, (float)ev.motion.y);
+                break;
+            case SDL_MOUSEBUTTONDOWN:
+                if (ev.button.button == SDL_BUTTON_LEFT) {
+                    latched.attack = true;
+                } else if (ev.button.button == SDL_BUTTON_RIGHT) {
+                    latched.attack2 = true;
+                }
+                break;
+            case SDL_MOUSEWHEEL:
+                latched.cycle = ev.wheel.y > 0 ? -1 : (ev.wheel.y < 0 ? 1 : latched.cycle);
+                break;
+            case SDL_KEYDOWN: {
+                SDL_Keycode k = ev.key.keysym.sym;
+                if (k >= SDLK_1 && k <= SDLK_9) {
+                    latched.select_slot = (int32_t)(k - SDLK_1) + 1;
+                }
+                switch (k) {
+                case SDLK_ESCAPE:
+                    quit = true;
+                    break;
+                case SDLK_j:
+                    latched.attack = true;
+                    break;
+                case SDLK_k:
+                    latched.attack2 = true;
+                    break;
+                case SDLK_h:
+                    d->view.overlay = !d->view.overlay;
+                    break;
+                case SDLK_SPACE:
+                    d->view.paused = !d->view.paused;
+                    break;
+                case SDLK_PERIOD:
+                    d->view.paused = true;
+                    step_once = true;
+                    break;
+                case SDLK_COMMA:
+                    d->view.paused = true;
+                    back_once = true;
+                    break;
+                case SDLK_TAB:
+                    d->view.slow = d->view.slow >= 8 ? 1 : d->view.slow * 2;
+                    break;
+                case SDLK_F12: {
+                    char name[64];
+                    snprintf(name, sizeof name, "cleave-shot-%03d.png", shots++);
+                    if (app_canvas_write_png(&d->cv, name)) {
+                        printf("cleave: screenshot %s\n", name);
+                    }
+                    break;
+                }
+                default:
+                    break;
+                }
+                break;
+            }
+            default:
+                break;
+            }
+        }
+        const Uint8 *keys = SDL_GetKeyboardState(NULL);
+        app_input in = latched;
+        in.move_x = (float)(keys[SDL_SCANCODE_D] - keys[SDL_SCANCODE_A]);
+        in.move_y = (float)(keys[SDL_SCANCODE_S] - keys[SDL_SCANCODE_W]);
+        in.aim = mouse;
+        int steps = 0;
+        if (d->view.paused) {
+            steps = step_once ? 1 : 0;
+        } else if (++d->slow_phase >= d->view.slow) {
+            d->slow_phase = 0;
+            steps = 1;
+        }
+        ok = demo_frame(d, &in, steps, back_once);
+        if (steps > 0) {
+            memset(&latched, 0, sizeof latched); /* presses wait for the next simulated frame */
+        }
+        SDL_UpdateTexture(tex, NULL, d->surface->pixels, d->surface->pitch);
+        SDL_RenderClear(ren);
+        SDL_RenderCopy(ren, tex, NULL, NULL);
+        SDL_RenderPresent(ren);
+        if (d->o.frames > 0 && d->display_frame >= d->o.frames) {
+            quit = true;
+        }
+        next += 16666667ull;
+        uint64_t t = now_ns();
+        if (next > t) {
+            SDL_Delay((Uint32)((next - t) / 1000000ull));
+        } else if (t - next > 100000000ull) {
+            next = t; /* fell far behind (a debugger, a slow machine): do not rush to catch up */
+        }
+    }
+    printf("cleave: exit frame=%lld overlay=%s paused=%s slow=%d hits=%d\n",
+           (long long)d->g.st.frame, d->view.overlay ? "on" : "off",
+           d->view.paused ? "yes" : "no", (int)d->view.slow, (int)d->g.st.hits);
+    if (d->o.screenshot) {
+        if (app_canvas_write_png(&d->cv, d->o.screenshot)) {
+            printf("cleave: screenshot %s\n", d->o.screenshot);
+        } else {
+            fprintf(stderr, "cleave: cannot write %s\n", d->o.screenshot);
+            ok = false;
+        }
+    }
+    SDL_DestroyTexture(tex);
+    SDL_DestroyRenderer(ren);
+    SDL_DestroyWindow(win);
+    return ok ? 0 : 1;
+}
+
+int app_cmd_demo(int argc, char **argv) {
+    demo *d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        return 1;
+    }
+    if (!parse_args(argc, argv, &d->o)) {
+        free(d);
+        return 2;
+    }
+    if (d->o.bench && !d->o.headless) {
+        fprintf(stderr, "cleave: --bench runs headless\n");
+        d->o.headless = true;
+        if (d->o.frames == 0) {
+            d->o.frames = 600;
+        }
+    }
+    int rc;
+    if (!d->o.headless) {
+        const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
+        if ((x == NULL || !x[0]) && (w == NULL || !w[0])) {
+            no_display("$DISPLAY and $WAYLAND_DISPLAY are unset");
+            free(d);
+            return 2;
+        }
+        if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+            no_display(SDL_GetError());
+            free(d);
+            return 2;
+        }
+    }
+    char err[512];
+    if (!demo_open(d, err, sizeof err)) {
+        fprintf(stderr, "cleave: %s\n", err);
+        rc = 1;
+    } else {
+        rc = d->o.headless ? run_headless(d) : run_window(d);
+    }
+    demo_close(d);
+    if (!d->o.headless) {
+        SDL_Quit();
+    }
+    free(d);
+    return rc;
+}

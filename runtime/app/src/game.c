@@ -1,0 +1,553 @@
+/* The demo's simulation: the player, enemies that walk at the player, swings, hit reactions,
+ * respawns and the rewind history. It drives a clv_arena and never draws. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+
+#define PLAYER_SPEED 2.4f
+#define PLAYER_RADIUS 11.0f
+#define ENEMY_RADIUS 11.0f
+#define ENEMY_HP 40.0f
+#define RESPAWN_FRAMES 90
+#define HISTORY_FRAMES 600
+#define HISTORY_MAX_ENEMIES 256
+
+typedef struct hist_entry {
+    uint8_t *snap;
+    size_t len, cap;
+    app_state st;
+    app_enemy *enemies;
+    int32_t enemy_cap;
+} hist_entry;
+
+static uint64_t rng_next(uint64_t *s) {
+    /* xorshift64*: small, fast, and the same on every machine. */
+    uint64_t x = *s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *s = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+
+static float rng_unit(uint64_t *s) {
+    return (float)(rng_next(s) >> 40) / 16777216.0f;
+}
+
+bool app_attack_facts_of(const clv_weapon *weapon, int32_t attack, app_attack_facts *out) {
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "attack %d", (int)attack + 1);
+    out->active_first = out->active_last = -1;
+    /* The hit API gives no attack length; a scratch arena runs the attack once to count it. */
+    clv_arena *a = clv_arena_create(NULL, NULL);
+    if (a == NULL) {
+        return false;
+    }
+    clv_weapon_id wid;
+    clv_entity_id owner;
+    clv_entity_def ed = clv_default_entity_def();
+    ed.hurtbox_count = 0;
+    clv_attack_start_def sd = clv_default_attack_start_def();
+    clv_attack_id aid;
+    bool ok = clv_arena_add_weapon(a, weapon, &wid, NULL) == CLV_HIT_OK &&
+              clv_arena_spawn(a, &ed, &owner, NULL) == CLV_HIT_OK;
+    if (ok) {
+        sd.weapon = wid;
+        sd.attack = attack;
+        sd.owner = owner;
+        ok = clv_arena_start_attack(a, &sd, &aid, NULL) == CLV_HIT_OK;
+    }
+    int32_t frames = 0;
+    while (ok && frames <= CLV_ATTACK_MAX_FRAMES) {
+        if (clv_arena_step(a) != CLV_HIT_OK) {
+            ok = false;
+            break;
+        }
+        if (!clv_arena_attack_valid(a, aid)) {
+            break;
+        }
+        frames++;
+    }
+    clv_arena_destroy(a);
+    if (!ok || frames == 0) {
+        return false;
+    }
+    out->frames = frames;
+    for (int32_t f = 0; f < frames; f++) {
+        if (clv_weapon_frame_hitbox_count(weapon, attack, f) > 0) {
+            if (out->active_first < 0) {
+                out->active_first = f;
+            }
+            out->active_last = f;
+            out->active_count++;
+        }
+    }
+    out->startup = out->active_first < 0 ? frames : out->active_first;
+    out->recovery = out->active_last < 0 ? 0 : frames - 1 - out->active_last;
+    return true;
+}
+
+void app_game_log(app_game *g, uint32_t color, const char *fmt, ...) {
+    app_log_line *l = &g->st.log[g->st.log_next % APP_LOG_LINES];
+    g->st.log_next++;
+    l->frame = g->st.frame;
+    l->color = color;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(l->text, sizeof l->text, fmt, ap);
+    va_end(ap);
+    if (g->log_stdout) {
+        printf("%s\n", l->text);
+    }
+}
+
+static void popup(app_game *g, clv_vec2 pos, float value, uint32_t color) {
+    app_popup *p = &g->st.popups[g->st.popup_next % APP_POPUPS];
+    g->st.popup_next++;
+    p->pos = pos;
+    p->value = value;
+    p->age = 0;
+    p->color = color;
+}
+
+static clv_vec2 spawn_point(app_game *g) {
+    /* Along the walls, so a new enemy walks in from the edge of the room. */
+    float t = rng_unit(&g->st.rng);
+    int side = (int)(rng_next(&g->st.rng) % 4);
+    float w = APP_ROOM_X1 - APP_ROOM_X0 - 40.0f, h = APP_ROOM_Y1 - APP_ROOM_Y0 - 40.0f;
+    float x0 = APP_ROOM_X0 + 20.0f, y0 = APP_ROOM_Y0 + 20.0f;
+    switch (side) {
+    case 0:
+        return clv_v2(x0 + t * w, y0);
+    case 1:
+        return clv_v2(x0 + w, y0 + t * h);
+    case 2:
+        return clv_v2(x0 + t * w, y0 + h);
+    default:
+        return clv_v2(x0, y0 + t * h);
+    }
+}
+
+static bool spawn_enemy(app_game *g, clv_vec2 at, char *err, size_t errlen) {
+    if (g->st.enemy_count >= g->enemy_capacity) {
+        int32_t cap = g->enemy_capacity * 2 + 8;
+        app_enemy *ne = realloc(g->enemies, (size_t)cap * sizeof *ne);
+        if (ne == NULL) {
+            snprintf(err, errlen, "out of memory for enemies");
+            return false;
+        }
+        g->enemies = ne;
+        g->enemy_capacity = cap;
+        g->hist_disabled = g->hist_disabled || cap > HISTORY_MAX_ENEMIES;
+        g->hist_len = 0; /* entries hold the old enemy count */
+    }
+    clv_entity_def d = clv_default_entity_def();
+    d.position = at;
+    d.weight = 1.0f;
+    d.friction = 0.35f;
+    d.hp = ENEMY_HP;
+    d.team = 1;
+    d.hurtbox_count = 1;
+    d.hurtboxes[0] = clv_shape_circle(0.0f, 0.0f, ENEMY_RADIUS);
+    d.user = (uint64_t)g->st.enemy_count + 1;
+    app_enemy *e = &g->enemies[g->st.enemy_count];
+    memset(e, 0, sizeof *e);
+    clv_hit_diag diag;
+    if (clv_arena_spawn(g->arena, &d, &e->id, &diag) != CLV_HIT_OK) {
+        snprintf(err, errlen, "spawning an enemy: %s", diag.message);
+        return false;
+    }
+    e->speed = 0.7f + 0.5f * rng_unit(&g->st.rng);
+    g->st.enemy_count++;
+    return true;
+}
+
+bool app_game_init(app_game *g, int32_t n_enemies, uint64_t seed, char *err, size_t errlen) {
+    memset(g, 0, sizeof *g);
+    g->st.rng = seed ? seed : 0x9E3779B97F4A7C15ull;
+    g->st.slot = 0;
+    g->st.attack_slot = -1;
+    g->st.attack_prev_frame = -1;
+    clv_arena_def ad = clv_default_arena_def();
+    ad.entity_capacity = n_enemies + 8;
+    ad.miss_margin = 24.0f;
+    clv_hit_diag diag;
+    g->arena = clv_arena_create(&ad, &diag);
+    if (g->arena == NULL) {
+        snprintf(err, errlen, "arena: %s", diag.message);
+        return false;
+    }
+    clv_entity_def pd = clv_default_entity_def();
+    pd.position = clv_v2((APP_ROOM_X0 + APP_ROOM_X1) * 0.5f, (APP_ROOM_Y0 + APP_ROOM_Y1) * 0.5f);
+    pd.hp = 1000.0f;
+    pd.team = 0;
+    pd.weight = 2.0f;
+    pd.friction = 0.5f;
+    pd.hurtbox_count = 1;
+    pd.hurtboxes[0] = clv_shape_circle(0.0f, 0.0f, PLAYER_RADIUS);
+    if (clv_arena_spawn(g->arena, &pd, &g->st.player, &diag) != CLV_HIT_OK) {
+        snprintf(err, errlen, "player: %s", diag.message);
+        return false;
+    }
+    g->hist_disabled = n_enemies > HISTORY_MAX_ENEMIES;
+    for (int32_t i = 0; i < n_enemies; i++) {
+        if (!spawn_enemy(g, spawn_point(g), err, errlen)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void hist_clear(app_game *g) {
+    hist_entry *h = (hist_entry *)g->hist;
+    for (int32_t i = 0; h != NULL && i < g->hist_cap; i++) {
+        free(h[i].snap);
+        free(h[i].enemies);
+    }
+    free(g->hist);
+    g->hist = NULL;
+    g->hist_cap = g->hist_len = g->hist_head = 0;
+}
+
+void app_game_free(app_game *g) {
+    hist_clear(g);
+    clv_arena_destroy(g->arena);
+    free(g->enemies);
+    memset(g, 0, sizeof *g);
+}
+
+int32_t app_game_set_slot(app_game *g, const char *label, const clv_weapon *weapon,
+                          clv_weapon_id id, char *err, size_t errlen) {
+    int32_t k = -1;
+    for (int32_t i = 0; i < g->slot_count; i++) {
+        if (strcmp(g->slots[i].label, label) == 0) {
+            k = i;
+        }
+    }
+    if (k < 0) {
+        if (g->slot_count >= APP_MAX_SLOTS) {
+            snprintf(err, errlen, "%s: only %d weapon slots; not added", label, APP_MAX_SLOTS);
+            return -1;
+        }
+        k = g->slot_count++;
+    }
+    app_slot *s = &g->slots[k];
+    memset(s, 0, sizeof *s);
+    snprintf(s->label, sizeof s->label, "%s", label);
+    s->id = id;
+    s->weapon = weapon;
+    s->attack_count = clv_weapon_attack_count(weapon);
+    for (int32_t a = 0; a < s->attack_count && a < 4; a++) {
+        app_attack_facts_of(weapon, a, &s->facts[a]);
+    }
+    return k;
+}
+
+static void start_swing(app_game *g, const app_input *in) {
+    app_state *st = &g->st;
+    if (st->slot < 0 || st->slot >= g->slot_count) {
+        return;
+    }
+    if (clv_arena_attack_valid(g->arena, st->attack)) {
+        return; /* one swing at a time; no buffering */
+    }
+    app_slot *s = &g->slots[st->slot];
+    if (s->attack_count <= 0) {
+        return;
+    }
+    int32_t which = (in->attack2 && s->attack_count > 1) ? 1 : 0;
+    clv_attack_start_def d = clv_default_attack_start_def();
+    d.weapon = s->id;
+    d.attack = which;
+    d.owner = st->player;
+    d.position = clv_v2(0.0f, 0.0f);
+    d.facing = st->facing;
+    d.follow_owner = true;
+    clv_hit_diag diag;
+    if (clv_arena_start_attack(g->arena, &d, &st->attack, &diag) != CLV_HIT_OK) {
+        app_game_log(g, 0xFFFF6060u, "f%lld cannot swing: %s", (long long)st->frame,
+                     diag.message);
+        return;
+    }
+    st->attack_slot = st->slot;
+    st->attack_index = which;
+    st->attack_prev_frame = -1;
+}
+
+static void react_to_events(app_game *g) {
+    app_state *st = &g->st;
+    int32_t n = 0;
+    const clv_hit_event *hits = clv_arena_hits(g->arena, &n);
+    for (int32_t i = 0; i < n; i++) {
+        const clv_hit_event *h = &hits[i];
+        clv_entity_info info;
+        if (clv_arena_entity(g->arena, h->target, &info) != CLV_HIT_OK) {
+            continue;
+        }
+        const clv_hitbox_def *hd = clv_arena_hitbox(g->arena, h->weapon, h->attack_index,
+                                                    h->attack_frame, h->hitbox);
+        st->hits++;
+        if (info.user >= 1 && info.user <= (uint64_t)st->enemy_count) {
+            app_enemy *e = &g->enemies[info.user - 1];
+            e->flash = 8;
+            int32_t stun = h->hitstun > 12 ? h->hitstun : 12;
+            e->stagger = stun + h->hitlag;
+        }
+        if (h->flags & CLV_HIT_FLAG_KILLED) {
+            st->kills++;
+        }
+        uint32_t color = h->damage >= 15.0f ? 0xFFFF5050u : (h->damage >= 8.0f ? 0xFFFFB040u
+                                                                                : 0xFFFFF080u);
+        if (h->damage > 0.0f) {
+            popup(g, clv_v2(info.position.x, info.position.y - 14.0f), h->damage, color);
+        }
+        app_game_log(g, color, "f%lld hit %s f%d -> #%u dmg %.1f kb %.1f lag %d%s%s",
+                     (long long)st->frame, hd ? hd->id : "?", (int)h->attack_frame + 1,
+                     (unsigned)h->target.index1, (double)h->damage,
+                     (double)sqrtf(h->knockback.x * h->knockback.x +
+                                   h->knockback.y * h->knockback.y),
+                     (int)h->hitlag, (h->flags & CLV_HIT_FLAG_KILLED) ? " KO" : "",
+                     (h->flags & CLV_HIT_FLAG_PUSH_ONLY) ? " push" : "");
+    }
+    const clv_miss_record *ms = clv_arena_misses(g->arena, &n);
+    int32_t shown = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const clv_miss_record *m = &ms[i];
+        st->misses++;
+        if (m->reason == CLV_MISS_TEAM || shown >= 4) {
+            /* the swing passing over its own wielder is not news; the panel holds a few */
+            continue;
+        }
+        shown++;
+        const clv_hitbox_def *hd = NULL;
+        if (st->attack_slot >= 0 && st->attack_slot < g->slot_count) {
+            hd = clv_arena_hitbox(g->arena, g->slots[st->attack_slot].id, m->attack_index,
+                                  m->attack_frame, m->hitbox);
+        }
+        app_game_log(g, 0xFF8FA0B8u, "f%lld miss %s f%d -> #%u %s %.1fpx", (long long)st->frame,
+                     hd ? hd->id : "?", (int)m->attack_frame + 1, (unsigned)m->target.index1,
+                     clv_miss_reason_name(m->reason), (double)m->distance);
+    }
+    const clv_tick_event *ts = clv_arena_ticks(g->arena, &n);
+    for (int32_t i = 0; i < n; i++) {
+        const clv_tick_event *t = &ts[i];
+        if (t->damage <= 0.0f) {
+            continue;
+        }
+        clv_entity_info info;
+        if (clv_arena_entity(g->arena, t->target, &info) != CLV_HIT_OK) {
+            continue;
+        }
+        popup(g, clv_v2(info.position.x + 8.0f, info.position.y - 8.0f), t->damage, 0xFFE03050u);
+        if (t->killed) {
+            st->kills++;
+        }
+        app_game_log(g, 0xFFE06070u, "f%lld %s tick #%u -%.1f%s", (long long)st->frame, t->name,
+                     (unsigned)t->target.index1, (double)t->damage, t->killed ? " KO" : "");
+    }
+}
+
+static void keep_in_room(app_game *g, clv_entity_id id, const clv_entity_info *info, float r) {
+    clv_vec2 p = info->position, v = info->velocity;
+    bool moved = false;
+    if (p.x < APP_ROOM_X0 + r) {
+        p.x = APP_ROOM_X0 + r;
+        v.x = fabsf(v.x) * 0.5f;
+        moved = true;
+    } else if (p.x > APP_ROOM_X1 - r) {
+        p.x = APP_ROOM_X1 - r;
+        v.x = -fabsf(v.x) * 0.5f;
+        moved = true;
+    }
+    if (p.y < APP_ROOM_Y0 + r) {
+        p.y = APP_ROOM_Y0 + r;
+        v.y = fabsf(v.y) * 0.5f;
+        moved = true;
+    } else if (p.y > APP_ROOM_Y1 - r) {
+        p.y = APP_ROOM_Y1 - r;
+        v.y = -fabsf(v.y) * 0.5f;
+        moved = true;
+    }
+    if (moved) {
+        clv_arena_set_position(g->arena, id, p);
+        clv_arena_set_velocity(g->arena, id, v);
+    }
+}
+
+bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
+    app_state *st = &g->st;
+    if (g->slot_count > 0) {
+        if (in->select_slot >= 1 && in->select_slot <= g->slot_count) {
+            st->slot = in->select_slot - 1;
+        }
+        if (in->cycle != 0) {
+            st->slot = ((st->slot + in->cycle) % g->slot_count + g->slot_count) % g->slot_count;
+        }
+    }
+    if (in->spawn) {
+        if (!spawn_enemy(g, in->spawn_at, err, errlen)) {
+            return false;
+        }
+    }
+
+    clv_entity_info pi;
+    if (clv_arena_entity(g->arena, st->player, &pi) != CLV_HIT_OK) {
+        snprintf(err, errlen, "the player entity is gone");
+        return false;
+    }
+    clv_vec2 d = clv_v2(in->aim.x - pi.position.x, in->aim.y - pi.position.y);
+    if (d.x * d.x + d.y * d.y > 1.0f) {
+        st->facing = atan2f(d.y, d.x);
+    }
+    if (pi.hitlag <= 0) {
+        float mx = in->move_x, my = in->move_y;
+        float len = sqrtf(mx * mx + my * my);
+        if (len > 1.0f) {
+            mx /= len;
+            my /= len;
+        }
+        float speed = clv_arena_attack_valid(g->arena, st->attack) ? PLAYER_SPEED * 0.5f
+                                                                   : PLAYER_SPEED;
+        clv_arena_set_velocity(g->arena, st->player, clv_v2(mx * speed, my * speed));
+    }
+    if (in->attack || in->attack2) {
+        start_swing(g, in);
+    }
+
+    for (int32_t i = 0; i < st->enemy_count; i++) {
+        app_enemy *e = &g->enemies[i];
+        clv_entity_info ei;
+        if (clv_arena_entity(g->arena, e->id, &ei) != CLV_HIT_OK) {
+            continue;
+        }
+        if (e->flash > 0) {
+            e->flash--;
+        }
+        if (!ei.alive) {
+            if (++e->dead >= RESPAWN_FRAMES) {
+                e->dead = 0;
+                e->stagger = 0;
+                clv_arena_set_position(g->arena, e->id, spawn_point(g));
+                clv_arena_set_velocity(g->arena, e->id, clv_v2(0.0f, 0.0f));
+                clv_arena_set_hp(g->arena, e->id, ENEMY_HP);
+            } else {
+                clv_arena_set_velocity(g->arena, e->id, clv_v2(0.0f, 0.0f));
+            }
+            continue;
+        }
+        if (e->stagger > 0) {
+            e->stagger--;
+            continue; /* knockback and friction own the motion */
+        }
+        if (ei.hitlag > 0) {
+            continue;
+        }
+        clv_vec2 to = clv_v2(pi.position.x - ei.position.x, pi.position.y - ei.position.y);
+        float dist = sqrtf(to.x * to.x + to.y * to.y);
+        float want = PLAYER_RADIUS + ENEMY_RADIUS + 6.0f;
+        clv_vec2 v = clv_v2(0.0f, 0.0f);
+        if (dist > want) {
+            v = clv_v2(to.x / dist * e->speed, to.y / dist * e->speed);
+        }
+        clv_arena_set_velocity(g->arena, e->id, v);
+    }
+
+    clv_attack_info ai;
+    if (clv_arena_attack(g->arena, st->attack, &ai) == CLV_HIT_OK && ai.frame >= 0) {
+        st->attack_prev_pos = ai.position;
+        st->attack_prev_frame = ai.frame;
+    } else {
+        st->attack_prev_frame = -1;
+    }
+
+    clv_hit_status rc = clv_arena_step(g->arena);
+    if (rc != CLV_HIT_OK) {
+        snprintf(err, errlen, "arena step: %s", clv_hit_status_name(rc));
+        return false;
+    }
+    react_to_events(g);
+
+    if (clv_arena_entity(g->arena, st->player, &pi) == CLV_HIT_OK) {
+        keep_in_room(g, st->player, &pi, PLAYER_RADIUS);
+    }
+    for (int32_t i = 0; i < st->enemy_count; i++) {
+        clv_entity_info ei;
+        if (clv_arena_entity(g->arena, g->enemies[i].id, &ei) == CLV_HIT_OK) {
+            keep_in_room(g, g->enemies[i].id, &ei, ENEMY_RADIUS);
+        }
+    }
+    if (!clv_arena_attack_valid(g->arena, st->attack)) {
+        st->attack_slot = -1;
+        st->attack_prev_frame = -1;
+    }
+    for (int32_t i = 0; i < APP_POPUPS; i++) {
+        if (st->popups[i].age >= 0 && st->popups[i].value != 0.0f) {
+            st->popups[i].age++;
+        }
+    }
+    st->frame++;
+    return true;
+}
+
+void app_game_remember(app_game *g) {
+    if (g->hist_disabled) {
+        return;
+    }
+    if (g->hist == NULL) {
+        g->hist = calloc(HISTORY_FRAMES, sizeof(hist_entry));
+        if (g->hist == NULL) {
+            g->hist_disabled = true;
+            return;
+        }
+        g->hist_cap = HISTORY_FRAMES;
+    }
+    hist_entry *h = &((hist_entry *)g->hist)[g->hist_head];
+    size_t need = clv_arena_snapshot_size(g->arena);
+    if (need > h->cap) {
+        uint8_t *nb = realloc(h->snap, need);
+        if (nb == NULL) {
+            return;
+        }
+        h->snap = nb;
+        h->cap = need;
+    }
+    if (h->enemies == NULL || h->enemy_cap < g->st.enemy_count) {
+        app_enemy *ne = realloc(h->enemies, (size_t)(g->enemy_capacity + 1) * sizeof *ne);
+        if (ne == NULL) {
+            return;
+        }
+        h->enemies = ne;
+        h->enemy_cap = g->enemy_capacity + 1;
+    }
+    if (clv_arena_snapshot(g->arena, h->snap, h->cap, &h->len) != CLV_HIT_OK) {
+        return;
+    }
+    h->st = g->st;
+    memcpy(h->enemies, g->enemies, (size_t)g->st.enemy_count * sizeof *g->enemies);
+    g->hist_head = (g->hist_head + 1) % g->hist_cap;
+    if (g->hist_len < g->hist_cap) {
+        g->hist_len++;
+    }
+}
+
+bool app_game_rewind(app_game *g) {
+    if (g->hist_len == 0) {
+        return false;
+    }
+    int32_t k = (g->hist_head - 1 + g->hist_cap) % g->hist_cap;
+    hist_entry *h = &((hist_entry *)g->hist)[k];
+    if (h->st.enemy_count > g->enemy_capacity ||
+        clv_arena_restore(g->arena, h->snap, h->len) != CLV_HIT_OK) {
+        g->hist_len = 0;
+        return false;
+    }
+    g->st = h->st;
+    memcpy(g->enemies, h->enemies, (size_t)h->st.enemy_count * sizeof *g->enemies);
+    g->hist_head = k;
+    g->hist_len--;
+    return true;
+}

@@ -1,0 +1,139 @@
+/* PNG in and out through Debian's libstb, and the placeholder shown when an asset is bad. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#endif
+#include <stb/stb_image.h>
+#include <stb/stb_image_write.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+static void placeholder(app_image *out, int w, int h) {
+    out->w = w > 0 ? w : 16;
+    out->h = h > 0 ? h : 16;
+    out->rgba = malloc((size_t)out->w * (size_t)out->h * 4);
+    out->placeholder = true;
+    if (out->rgba == NULL) {
+        out->w = out->h = 0;
+        return;
+    }
+    for (int y = 0; y < out->h; y++) {
+        for (int x = 0; x < out->w; x++) {
+            uint8_t *p = out->rgba + ((size_t)y * (size_t)out->w + (size_t)x) * 4;
+            bool on = ((x / 4) + (y / 4)) % 2 == 0;
+            p[0] = on ? 255 : 20;
+            p[1] = on ? 0 : 20;
+            p[2] = on ? 255 : 20;
+            p[3] = 255;
+        }
+    }
+}
+
+bool app_image_load(const char *path, int w, int h, app_image *out, char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    int iw = 0, ih = 0, n = 0;
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        if (err) {
+            snprintf(err, errlen, "%s: cannot open (missing?); using a placeholder", path);
+        }
+        placeholder(out, w, h);
+        return false;
+    }
+    stbi_uc *px = stbi_load_from_file(f, &iw, &ih, &n, 4);
+    fclose(f);
+    if (px == NULL || iw <= 0 || ih <= 0 || iw > 4096 || ih > 4096) {
+        if (err) {
+            snprintf(err, errlen, "%s: not a readable PNG (%s); using a placeholder", path,
+                     px == NULL ? stbi_failure_reason() : "too large");
+        }
+        stbi_image_free(px);
+        placeholder(out, w, h);
+        return false;
+    }
+    out->w = iw;
+    out->h = ih;
+    out->rgba = malloc((size_t)iw * (size_t)ih * 4);
+    if (out->rgba == NULL) {
+        stbi_image_free(px);
+        placeholder(out, w, h);
+        if (err) {
+            snprintf(err, errlen, "%s: out of memory; using a placeholder", path);
+        }
+        return false;
+    }
+    memcpy(out->rgba, px, (size_t)iw * (size_t)ih * 4);
+    stbi_image_free(px);
+    return true;
+}
+
+void app_image_free(app_image *img) {
+    free(img->rgba);
+    img->rgba = NULL;
+    img->w = img->h = 0;
+}
+
+bool app_canvas_write_png(const app_canvas *c, const char *path) {
+    size_t n = (size_t)c->w * (size_t)c->h;
+    uint8_t *rgb = malloc(n * 3);
+    if (rgb == NULL) {
+        return false;
+    }
+    for (int y = 0; y < c->h; y++) {
+        for (int x = 0; x < c->w; x++) {
+            uint32_t p = c->px[(size_t)y * (size_t)c->pitch + (size_t)x];
+            uint8_t *q = rgb + ((size_t)y * (size_t)c->w + (size_t)x) * 3;
+            q[0] = (uint8_t)(p >> 16);
+            q[1] = (uint8_t)(p >> 8);
+            q[2] = (uint8_t)p;
+        }
+    }
+    int ok = stbi_write_png(path, c->w, c->h, 3, rgb, c->w * 3);
+    free(rgb);
+    return ok != 0;
+}
+
+void app_assets_load(app_assets *a, const char *dir) {
+    memset(a, 0, sizeof *a);
+    struct {
+        const char *file;
+        app_image *img;
+        int w, h;
+    } list[] = {{"player.png", &a->player, 32, 32},
+                {"enemy.png", &a->enemy, 32, 32},
+                {"floor.png", &a->floor, 32, 32},
+                {"wall.png", &a->wall, 32, 32},
+                {"font.png", &a->font.img, 96, 48}};
+    for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) {
+        char path[1024], err[1200];
+        snprintf(path, sizeof path, "%s/%s", dir, list[i].file);
+        if (!app_image_load(path, list[i].w, list[i].h, list[i].img, err, sizeof err)) {
+            fprintf(stderr, "cleave: %s\n", err);
+            size_t used = strlen(a->problems);
+            snprintf(a->problems + used, sizeof a->problems - used, "%s%s", used ? "; " : "",
+                     list[i].file);
+        }
+    }
+    /* A font of the wrong size would index out of its pixels. */
+    if (!a->font.img.placeholder && (a->font.img.w < 96 || a->font.img.h < 48)) {
+        fprintf(stderr, "cleave: %s/font.png: expected 96x48 pixels, got %dx%d; using boxes\n",
+                dir, a->font.img.w, a->font.img.h);
+        a->font.img.placeholder = true;
+    }
+}
+
+void app_assets_free(app_assets *a) {
+    app_image_free(&a->player);
+    app_image_free(&a->enemy);
+    app_image_free(&a->floor);
+    app_image_free(&a->wall);
+    app_image_free(&a->font.img);
+}

@@ -1,0 +1,37 @@
+/* cleave: the demo, and the render/check commands for mod authors. */
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: cleave demo [--headless --frames N [--inputs FILE] --screenshot out.png]\n"
+            "                   [--enemies N] [--bench] [--mods DIR | --mod DIR] [--overlay]\n"
+            "       cleave render <mod folder> [--weapon NAME] [--attack NAME] --out sheet.png\n"
+            "       cleave check <mod folder>\n"
+            "See docs/demo.md.\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "demo") == 0) {
+        return app_cmd_demo(argc - 2, argv + 2);
+    }
+    if (strcmp(argv[1], "render") == 0) {
+        return app_cmd_render(argc - 2, argv + 2);
+    }
+    if (strcmp(argv[1], "check") == 0) {
+        return app_cmd_check(argc - 2, argv + 2);
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "cleave: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

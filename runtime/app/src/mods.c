@@ -1,0 +1,190 @@
+/* Mods in the demo: load every mods/<name>/mod.lua, give its weapons slots, and reload a mod
+ * when its files change. A reload is loaded aside and swapped in only when it succeeded. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "app.h"
+#include "cleave/mod.h"
+
+/* Digest of (name, mtime, size) of the files directly in the mod's folder: any save changes it,
+ * including a save that keeps the size, or one that truncates or deletes a file. */
+static int64_t folder_stamp(const char *dir) {
+    uint64_t h = 1469598103934665603ull;
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        return 0;
+    }
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.') {
+            continue;
+        }
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        struct stat sb;
+        if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+            continue;
+        }
+        uint64_t k = 1469598103934665603ull;
+        for (const char *p = de->d_name; *p; p++) {
+            k = (k ^ (uint8_t)*p) * 1099511628211ull;
+        }
+        k ^= (uint64_t)sb.st_mtim.tv_sec * 1000000007ull + (uint64_t)sb.st_mtim.tv_nsec;
+        k = k * 1099511628211ull ^ (uint64_t)sb.st_size;
+        h += k * 0x9E3779B97F4A7C15ull; /* order-independent: readdir order is not fixed */
+    }
+    closedir(d);
+    return (int64_t)h;
+}
+
+static void weapon_label(char *out, size_t n, const char *mod, const char *weapon) {
+    int w = strcmp(mod, weapon) == 0 ? snprintf(out, n, "%s", weapon)
+                                     : snprintf(out, n, "%s/%s", mod, weapon);
+    if (w < 0 || (size_t)w >= n) {
+        snprintf(out, n, "%.*s", (int)n - 1, weapon); /* too long: the weapon name alone */
+    }
+}
+
+/* Loads e->dir; on success the new mod's weapons take (or replace) their slots. */
+static bool load_entry(app_mods *m, app_mod_entry *e, app_game *g) {
+    char err[512] = "";
+    clv_mod *mod = clv_mod_load(e->dir, err, sizeof err);
+    clv_weapon_id ids[APP_MAX_SLOTS * 2];
+    if (mod != NULL) {
+        if (clv_mod_weapon_count(mod) > (int32_t)(sizeof ids / sizeof ids[0])) {
+            snprintf(err, sizeof err, "%.400s: too many weapons (%d)", e->dir,
+                     (int)clv_mod_weapon_count(mod));
+            clv_mod_free(mod);
+            mod = NULL;
+        } else if (!clv_mod_add_weapons(mod, g->arena, ids, err, sizeof err)) {
+            clv_mod_free(mod);
+            mod = NULL;
+        }
+    }
+    if (mod == NULL) {
+        snprintf(e->error, sizeof e->error, "%s", err[0] ? err : "unknown error");
+        snprintf(m->banner, sizeof m->banner, "%s%s", e->mod ? "reload failed, keeping the last good version: " : "", e->error);
+        fprintf(stderr, "cleave: %s\n", m->banner);
+        return false;
+    }
+    snprintf(e->name, sizeof e->name, "%s", clv_mod_name(mod));
+    for (int32_t i = 0; i < clv_mod_weapon_count(mod); i++) {
+        char label[48], serr[256];
+        weapon_label(label, sizeof label, e->name, clv_mod_weapon_name(mod, i));
+        if (app_game_set_slot(g, label, clv_mod_weapon(mod, i), ids[i], serr, sizeof serr) < 0) {
+            fprintf(stderr, "cleave: %s\n", serr);
+        }
+    }
+    if (e->mod != NULL) {
+        /* Swings in flight use the arena's copy of the old weapons; the old mod stays until
+         * exit so nothing refers to freed memory. */
+        if (e->retired_count < (int32_t)(sizeof e->retired / sizeof e->retired[0])) {
+            e->retired[e->retired_count++] = e->mod;
+        } else {
+            clv_mod_free(e->retired[0]);
+            memmove(e->retired, e->retired + 1, sizeof e->retired - sizeof e->retired[0]);
+            e->retired[e->retired_count - 1] = e->mod;
+        }
+        printf("cleave: reloaded %s\n", e->dir);
+        if (strstr(m->banner, e->dir) != NULL || strstr(m->banner, e->name) != NULL) {
+            m->banner[0] = '\0';
+        }
+    }
+    e->mod = mod;
+    e->error[0] = '\0';
+    return true;
+}
+
+bool app_mods_add(app_mods *m, const char *dir, app_game *g) {
+    if (m->count >= APP_MAX_MODS) {
+        fprintf(stderr, "cleave: more than %d mods; %s skipped\n", APP_MAX_MODS, dir);
+        return false;
+    }
+    app_mod_entry *e = &m->e[m->count++];
+    memset(e, 0, sizeof *e);
+    snprintf(e->dir, sizeof e->dir, "%s", dir);
+    e->stamp = folder_stamp(dir);
+    return load_entry(m, e, g);
+}
+
+static int cmp_names(const void *a, const void *b) {
+    return strcmp((const char *)a, (const char *)b);
+}
+
+void app_mods_open(app_mods *m, const char *root, app_game *g) {
+    DIR *d = opendir(root);
+    if (d == NULL) {
+        snprintf(m->banner, sizeof m->banner, "no mods folder at %s", root);
+        fprintf(stderr, "cleave: %s\n", m->banner);
+        return;
+    }
+    char names[APP_MAX_MODS * 2][128];
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL && n < APP_MAX_MODS * 2) {
+        if (de->d_name[0] == '.') {
+            continue;
+        }
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s/mod.lua", root, de->d_name);
+        struct stat sb;
+        if (stat(path, &sb) == 0 && strlen(de->d_name) < sizeof names[0]) {
+            snprintf(names[n++], sizeof names[0], "%s", de->d_name);
+        }
+    }
+    closedir(d);
+    /* Slots in name order, so 1..9 mean the same weapons on every machine. */
+    qsort(names, (size_t)n, sizeof names[0], cmp_names);
+    for (int i = 0; i < n; i++) {
+        char dir[700];
+        int w = snprintf(dir, sizeof dir, "%s/%s", root, names[i]);
+        if (w > 0 && (size_t)w < sizeof dir) {
+            app_mods_add(m, dir, g);
+        }
+    }
+}
+
+bool app_mods_poll(app_mods *m, app_game *g) {
+    bool changed = false;
+    for (int32_t i = 0; i < m->count; i++) {
+        app_mod_entry *e = &m->e[i];
+        int64_t s = folder_stamp(e->dir);
+        if (s != e->stamp) {
+            e->stamp = s;
+            load_entry(m, e, g);
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+void app_mods_callbacks(app_mods *m, app_game *g) {
+    for (int32_t i = 0; i < m->count; i++) {
+        app_mod_entry *e = &m->e[i];
+        if (e->mod == NULL) {
+            continue;
+        }
+        char err[512] = "";
+        if (!clv_mod_run_callbacks(e->mod, g->arena, err, sizeof err)) {
+            if (strcmp(e->error, err) != 0) {
+                fprintf(stderr, "cleave: %s: callback error: %s\n", e->name, err);
+                snprintf(e->error, sizeof e->error, "%s", err);
+            }
+            snprintf(m->banner, sizeof m->banner, "%s: %s", e->name, err);
+        }
+    }
+}
+
+void app_mods_close(app_mods *m) {
+    for (int32_t i = 0; i < m->count; i++) {
+        clv_mod_free(m->e[i].mod);
+        for (int32_t k = 0; k < m->e[i].retired_count; k++) {
+            clv_mod_free(m->e[i].retired[k]);
+        }
+    }
+    memset(m, 0, sizeof *m);
+}

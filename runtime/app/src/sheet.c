@@ -1,0 +1,383 @@
+/* `cleave render` (a sprite sheet of an attack with its hitboxes and frame-data bar) and
+ * `cleave check` (validate a mod and print its frame data). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "cleave/mod.h"
+
+typedef struct picked {
+    clv_mod *mod;
+    clv_arena *arena;
+    clv_weapon_id wid;
+    const clv_weapon *weapon;
+    const char *weapon_name;
+} picked;
+
+static bool open_mod(const char *dir, picked *p) {
+    memset(p, 0, sizeof *p);
+    char err[1024] = "";
+    p->mod = clv_mod_load(dir, err, sizeof err);
+    if (p->mod == NULL) {
+        fprintf(stderr, "%s\n", err[0] ? err : "cannot load the mod");
+        return false;
+    }
+    p->arena = clv_arena_create(NULL, NULL);
+    if (p->arena == NULL) {
+        fprintf(stderr, "cleave: out of memory\n");
+        return false;
+    }
+    return true;
+}
+
+static bool pick_weapon(picked *p, int32_t index) {
+    p->weapon = clv_mod_weapon(p->mod, index);
+    p->weapon_name = clv_mod_weapon_name(p->mod, index);
+    clv_hit_diag diag;
+    if (p->weapon == NULL || clv_arena_add_weapon(p->arena, p->weapon, &p->wid, &diag) != CLV_HIT_OK) {
+        fprintf(stderr, "cleave: weapon %d cannot be used\n", (int)index);
+        return false;
+    }
+    return true;
+}
+
+static void close_mod(picked *p) {
+    clv_arena_destroy(p->arena);
+    clv_mod_free(p->mod);
+}
+
+static const char *kb_text(const clv_knockback *k, char *buf, size_t n) {
+    switch (k->kind) {
+    case CLV_KNOCKBACK_NONE:
+        snprintf(buf, n, "none");
+        break;
+    case CLV_KNOCKBACK_FIXED:
+        snprintf(buf, n, "fixed (%.3g, %.3g)", (double)k->vector.x, (double)k->vector.y);
+        break;
+    case CLV_KNOCKBACK_SCALING:
+        snprintf(buf, n, "%.0fdeg %.3g+%.3g*dmg", (double)(k->angle * 57.2957795f),
+                 (double)k->base, (double)k->growth);
+        break;
+    case CLV_KNOCKBACK_RADIAL:
+        snprintf(buf, n, "radial %.3g+%.3g*dmg", (double)k->base, (double)k->growth);
+        break;
+    default:
+        snprintf(buf, n, "?");
+        break;
+    }
+    return buf;
+}
+
+static const char *frames_text(int32_t v, char *buf, size_t n) {
+    if (v == CLV_FRAMES_AUTO) {
+        snprintf(buf, n, "auto");
+    } else {
+        snprintf(buf, n, "%d", (int)v);
+    }
+    return buf;
+}
+
+static const char *shape_name(clv_shape_type t) {
+    static const char *names[] = {"point", "circle", "capsule", "aabb", "obb"};
+    return (unsigned)t < 5u ? names[t] : "?";
+}
+
+/* Two hitboxes carry the same hit data when everything but the shape's place is equal. */
+static bool same_hit(const clv_hitbox_def *a, const clv_hitbox_def *b) {
+    return strcmp(a->id, b->id) == 0 && a->shape.type == b->shape.type && a->group == b->group &&
+           a->damage == b->damage && memcmp(&a->knockback, &b->knockback, sizeof a->knockback) == 0 &&
+           a->max_hits == b->max_hits && a->hitlag == b->hitlag && a->hitstun == b->hitstun &&
+           a->priority == b->priority && a->effect_count == b->effect_count &&
+           a->knockback_ignores_hit_count == b->knockback_ignores_hit_count;
+}
+
+/* true when frame fr lists a hitbox with the same id as h (labels only on a hitbox's first frame). */
+static bool same_hit_listed(const picked *p, int32_t attack, int32_t fr, const clv_hitbox_def *h) {
+    if (fr < 0) {
+        return false;
+    }
+    for (int32_t j = 0;; j++) {
+        const clv_hitbox_def *q = clv_arena_hitbox(p->arena, p->wid, attack, fr, j);
+        if (q == NULL) {
+            return false;
+        }
+        if (strcmp(q->id, h->id) == 0) {
+            return true;
+        }
+    }
+}
+
+static void check_attack(const picked *p, int32_t attack, const char *name) {
+    app_attack_facts f;
+    if (!app_attack_facts_of(p->weapon, attack, &f)) {
+        printf("  %s: cannot run it\n", f.name);
+        return;
+    }
+    if (name) {
+        snprintf(f.name, sizeof f.name, "%s", name);
+    }
+    if (f.active_first < 0) {
+        printf("  %s: %d frames, no hitbox\n", f.name, (int)f.frames);
+        return;
+    }
+    printf("  %s: %d frames  startup %d  active %d-%d (%d frames)  recovery %d\n", f.name,
+           (int)f.frames, (int)f.startup, (int)f.active_first + 1, (int)f.active_last + 1,
+           (int)f.active_count, (int)f.recovery);
+    printf("    %-12s %-7s %-8s %5s %6s %-24s %4s %6s %6s %4s %s\n", "hitbox", "frames", "shape",
+           "group", "damage", "knockback", "hits", "hitlag", "hitstun", "prio", "effects");
+    /* One row per run of consecutive frames where a hitbox id keeps the same hit data. */
+    for (int32_t fr = 0; fr < f.frames; fr++) {
+        for (int32_t k = 0;; k++) {
+            const clv_hitbox_def *h = clv_arena_hitbox(p->arena, p->wid, attack, fr, k);
+            if (h == NULL) {
+                break;
+            }
+            bool continues = false;
+            if (fr > 0) {
+                for (int32_t j = 0;; j++) {
+                    const clv_hitbox_def *q = clv_arena_hitbox(p->arena, p->wid, attack, fr - 1, j);
+                    if (q == NULL) {
+                        break;
+                    }
+                    continues = continues || same_hit(q, h);
+                }
+            }
+            if (continues) {
+                continue;
+            }
+            int32_t last = fr;
+            for (bool more = true; more && last + 1 < f.frames;) {
+                more = false;
+                for (int32_t j = 0;; j++) {
+                    const clv_hitbox_def *q = clv_arena_hitbox(p->arena, p->wid, attack, last + 1, j);
+                    if (q == NULL) {
+                        break;
+                    }
+                    if (same_hit(q, h)) {
+                        more = true;
+                    }
+                }
+                last += more ? 1 : 0;
+            }
+            char range[24], kb[48], lag[12], stun[12], fx[96] = "", hits[12];
+            if (last == fr) {
+                snprintf(range, sizeof range, "%d", (int)fr + 1);
+            } else {
+                snprintf(range, sizeof range, "%d-%d", (int)fr + 1, (int)last + 1);
+            }
+            for (int32_t e = 0; e < h->effect_count; e++) {
+                size_t used = strlen(fx);
+                snprintf(fx + used, sizeof fx - used, "%s%s %gx%.3g/%df", used ? ", " : "",
+                         h->effects[e].name, (double)(h->effects[e].duration / h->effects[e].period),
+                         (double)h->effects[e].magnitude, (int)h->effects[e].period);
+            }
+            if (h->max_hits > 0) {
+                snprintf(hits, sizeof hits, "%d%s", (int)h->max_hits,
+                         h->knockback_ignores_hit_count ? "+" : "");
+            } else {
+                snprintf(hits, sizeof hits, "-");
+            }
+            printf("    %-12s %-7s %-8s %5d %6.3g %-24s %4s %6s %6s %4d %s\n", h->id, range,
+                   shape_name(h->shape.type), (int)h->group, (double)h->damage,
+                   kb_text(&h->knockback, kb, sizeof kb), hits, frames_text(h->hitlag, lag, sizeof lag),
+                   frames_text(h->hitstun, stun, sizeof stun), (int)h->priority,
+                   fx[0] ? fx : "-");
+        }
+    }
+}
+
+int app_cmd_check(int argc, char **argv) {
+    if (argc != 1) {
+        fprintf(stderr, "usage: cleave check <mod folder>\n");
+        return 2;
+    }
+    picked p;
+    if (!open_mod(argv[0], &p)) {
+        close_mod(&p);
+        return 1;
+    }
+    int32_t nw = clv_mod_weapon_count(p.mod);
+    printf("mod %s %s (%s): %d weapon(s), valid\n", clv_mod_name(p.mod), clv_mod_version(p.mod),
+           argv[0], (int)nw);
+    for (int32_t w = 0; w < nw; w++) {
+        if (!pick_weapon(&p, w)) {
+            close_mod(&p);
+            return 1;
+        }
+        int32_t na = clv_weapon_attack_count(p.weapon);
+        printf("weapon %s: %d attack(s)\n", p.weapon_name, (int)na);
+        for (int32_t a = 0; a < na; a++) {
+            check_attack(&p, a, NULL);
+        }
+    }
+    close_mod(&p);
+    return 0;
+}
+
+/* ---- render ---- */
+
+static void local_bounds(const picked *p, int32_t attack, int32_t frames, float *r) {
+    *r = 24.0f;
+    for (int32_t fr = 0; fr < frames; fr++) {
+        for (int32_t k = 0;; k++) {
+            const clv_hitbox_def *h = clv_arena_hitbox(p->arena, p->wid, attack, fr, k);
+            if (h == NULL) {
+                break;
+            }
+            clv_aabb b = clv_shape_bounds(&h->shape);
+            float m = fmaxf(fmaxf(fabsf(b.min.x), fabsf(b.max.x)), fmaxf(fabsf(b.min.y), fabsf(b.max.y)));
+            *r = fmaxf(*r, m);
+        }
+    }
+}
+
+int app_cmd_render(int argc, char **argv) {
+    const char *dir = NULL, *out = NULL, *attack_name = NULL, *weapon_name = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+            out = argv[++i];
+        } else if (strcmp(argv[i], "--attack") == 0 && i + 1 < argc) {
+            attack_name = argv[++i];
+        } else if (strcmp(argv[i], "--weapon") == 0 && i + 1 < argc) {
+            weapon_name = argv[++i];
+        } else if (argv[i][0] != '-' && dir == NULL) {
+            dir = argv[i];
+        } else {
+            fprintf(stderr, "cleave render: unknown or incomplete option '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    if (dir == NULL || out == NULL) {
+        fprintf(stderr, "usage: cleave render <mod folder> [--weapon NAME] [--attack NAME] --out sheet.png\n");
+        return 2;
+    }
+    picked p;
+    if (!open_mod(dir, &p)) {
+        close_mod(&p);
+        return 1;
+    }
+    int32_t wi = 0;
+    if (weapon_name) {
+        wi = -1;
+        for (int32_t i = 0; i < clv_mod_weapon_count(p.mod); i++) {
+            if (strcmp(clv_mod_weapon_name(p.mod, i), weapon_name) == 0) {
+                wi = i;
+            }
+        }
+        if (wi < 0) {
+            fprintf(stderr, "cleave render: %s has no weapon '%s'\n", dir, weapon_name);
+            close_mod(&p);
+            return 1;
+        }
+    }
+    if (clv_mod_weapon_count(p.mod) == 0 || !pick_weapon(&p, wi)) {
+        fprintf(stderr, "cleave render: %s has no weapon\n", dir);
+        close_mod(&p);
+        return 1;
+    }
+    int32_t attack = 0;
+    if (attack_name) {
+        attack = clv_weapon_find_attack(p.weapon, attack_name);
+        if (attack < 0) {
+            fprintf(stderr, "cleave render: weapon '%s' has no attack '%s'\n", p.weapon_name,
+                    attack_name);
+            close_mod(&p);
+            return 1;
+        }
+    }
+    app_attack_facts f;
+    if (!app_attack_facts_of(p.weapon, attack, &f)) {
+        fprintf(stderr, "cleave render: the attack cannot run\n");
+        close_mod(&p);
+        return 1;
+    }
+    if (attack_name) {
+        snprintf(f.name, sizeof f.name, "%s", attack_name);
+    }
+
+    app_assets assets;
+    app_assets_load(&assets, app_assets_dir());
+    float reach;
+    local_bounds(&p, attack, f.frames, &reach);
+    const int cell = 144;
+    float scale = (float)(cell / 2 - 8) / reach;
+    scale = scale > 2.0f ? 2.0f : scale;
+    int cols = f.frames < 8 ? f.frames : 8;
+    int rows = (f.frames + cols - 1) / cols;
+    int header = 28, footer = 56;
+    app_canvas c;
+    c.w = cols * cell;
+    if (c.w < 480) {
+        c.w = 480;
+    }
+    c.h = header + rows * cell + footer;
+    c.pitch = c.w;
+    c.px = calloc((size_t)c.w * (size_t)c.h, sizeof *c.px);
+    if (c.px == NULL) {
+        app_assets_free(&assets);
+        close_mod(&p);
+        return 1;
+    }
+    app_clear(&c, 0xFF14161Cu);
+    char title[160];
+    snprintf(title, sizeof title, "%s / %s / %s", clv_mod_name(p.mod), p.weapon_name, f.name);
+    int legend_x = 24 + app_text(&c, &assets.font, 8, 8, title, 0xFFFFD070u, 2);
+    for (int32_t fr = 0; fr < f.frames; fr++) {
+        int cx = (fr % cols) * cell, cy = header + (fr / cols) * cell;
+        bool active = clv_weapon_frame_hitbox_count(p.weapon, attack, fr) > 0;
+        uint32_t phase = fr < f.startup ? 0xFF3C9A5Au : (active ? 0xFFD8463Cu : 0xFF3C64B4u);
+        app_fill_rect(&c, cx + 2, cy + 2, cell - 4, cell - 4, 0xFF1E222Cu);
+        app_fill_rect(&c, cx + 2, cy + 2, cell - 4, 4, phase);
+        float ox = (float)(cx + cell / 2), oy = (float)(cy + cell / 2 + 4);
+        app_line(&c, (float)cx + 6.0f, oy, (float)(cx + cell) - 6.0f, oy, 0xFF2C3240u);
+        app_line(&c, ox, (float)cy + 10.0f, ox, (float)(cy + cell) - 6.0f, 0xFF2C3240u);
+        int ss = scale >= 1.5f ? 2 : 1;
+        app_blit(&c, &assets.player, (int)ox - assets.player.w * ss / 2,
+                 (int)oy - assets.player.h * ss / 2, ss, 0, 200, false);
+        /* onion skin: the previous frame's hitboxes, faint */
+        for (int32_t k = 0; fr > 0; k++) {
+            const clv_hitbox_def *h = clv_arena_hitbox(p.arena, p.wid, attack, fr - 1, k);
+            if (h == NULL) {
+                break;
+            }
+            app_shape(&c, &h->shape, ox, oy, scale, 0u, 0x606080FFu);
+        }
+        for (int32_t k = 0;; k++) {
+            const clv_hitbox_def *h = clv_arena_hitbox(p.arena, p.wid, attack, fr, k);
+            if (h == NULL) {
+                break;
+            }
+            static const uint32_t gc[6] = {0xFFFF4A4Au, 0xFFFFA030u, 0xFF50D0FFu,
+                                           0xFFB070FFu, 0xFF60F080u, 0xFFFF70C0u};
+            /* colour by precedence (list order), so blade and handle read apart */
+            uint32_t col = gc[(uint32_t)k % 6u];
+            app_shape(&c, &h->shape, ox, oy, scale, (col & 0x00FFFFFFu) | 0x80000000u, col);
+            if (!same_hit_listed(&p, attack, fr - 1, h) && legend_x < c.w - 60) {
+                /* a legend in the header: each id once, in its colour */
+                bool seen = false;
+                for (int32_t q = 0; q < fr && !seen; q++) {
+                    seen = same_hit_listed(&p, attack, q, h);
+                }
+                if (!seen) {
+                    legend_x += 10 + app_text(&c, &assets.font, legend_x, 12, h->id, col, 1);
+                }
+            }
+        }
+        char label[16];
+        snprintf(label, sizeof label, "%d", (int)fr + 1);
+        app_text(&c, &assets.font, cx + 6, cy + 10, label, 0xFFE0E0E0u, 1);
+    }
+    app_draw_frame_bar(&c, &assets.font, 8, header + rows * cell + 10, c.w - 16, &f, -1);
+    bool ok = app_canvas_write_png(&c, out);
+    if (ok) {
+        printf("cleave: %s: %d frames, %dx%d pixels\n", out, (int)f.frames, c.w, c.h);
+    } else {
+        fprintf(stderr, "cleave render: cannot write %s\n", out);
+    }
+    free(c.px);
+    app_assets_free(&assets);
+    close_mod(&p);
+    return ok ? 0 : 1;
+}

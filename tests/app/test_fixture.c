@@ -1,0 +1,326 @@
+/* The demo's loop driven with a FIXTURE weapon built in C with the hit API (no mod), plus the
+ * asset loader's failure paths, the inputs parser, rewind, and hot reload of a mod folder. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "cleave/mod.h"
+#include "harness.h"
+
+static clv_weapon *fixture_weapon(void) {
+    clv_weapon *w = clv_weapon_create(NULL, NULL);
+    clv_attack_def ad = clv_default_attack_def();
+    snprintf(ad.name, sizeof ad.name, "fixture_swing");
+    ad.frames = 10;
+    int32_t ai = -1;
+    CHECK(clv_weapon_add_attack(w, &ad, &ai, NULL) == CLV_HIT_OK);
+    clv_hitbox_def hd = clv_default_hitbox_def();
+    snprintf(hd.id, sizeof hd.id, "fixture_blade");
+    hd.shape = clv_shape_capsule(10.0f, 0.0f, 50.0f, 0.0f, 6.0f);
+    hd.damage = 7.0f;
+    hd.knockback.kind = CLV_KNOCKBACK_FIXED;
+    hd.knockback.vector = clv_v2(3.0f, 0.0f);
+    CHECK(clv_weapon_add_hitbox(w, ai, 2, 5, &hd, NULL) == CLV_HIT_OK);
+    return w;
+}
+
+typedef struct run_result {
+    int32_t hits;
+    float enemy_damage;
+    uint32_t *pixels;
+    char log_tail[80];
+} run_result;
+
+static app_canvas make_canvas(void) {
+    app_canvas c;
+    c.w = APP_W;
+    c.h = APP_H;
+    c.pitch = APP_W;
+    c.px = calloc((size_t)APP_W * APP_H, sizeof *c.px);
+    return c;
+}
+
+static run_result run_fixture(bool swing, const app_assets *assets) {
+    run_result r;
+    memset(&r, 0, sizeof r);
+    char err[256];
+    app_game g;
+    CHECK(app_game_init(&g, 0, 1, err, sizeof err));
+    clv_weapon *w = fixture_weapon();
+    clv_weapon_id wid;
+    CHECK(clv_arena_add_weapon(g.arena, w, &wid, NULL) == CLV_HIT_OK);
+    CHECK(app_game_set_slot(&g, "fixture", w, wid, err, sizeof err) == 0);
+    CHECK(g.slots[0].facts[0].frames == 10);
+    CHECK(g.slots[0].facts[0].startup == 2);
+    CHECK(g.slots[0].facts[0].active_count == 4);
+    CHECK(g.slots[0].facts[0].recovery == 4);
+    clv_entity_info pi;
+    CHECK(clv_arena_entity(g.arena, g.st.player, &pi) == CLV_HIT_OK);
+    for (int f = 0; f < 30; f++) {
+        app_input in;
+        memset(&in, 0, sizeof in);
+        in.aim = clv_v2(pi.position.x + 100.0f, pi.position.y);
+        if (f == 0) {
+            in.spawn = true;
+            in.spawn_at = clv_v2(pi.position.x + 36.0f, pi.position.y);
+        }
+        in.attack = swing && f == 1;
+        app_game_remember(&g);
+        CHECK(app_game_step(&g, &in, err, sizeof err));
+    }
+    r.hits = g.st.hits;
+    clv_entity_info ei;
+    CHECK(g.st.enemy_count == 1);
+    CHECK(clv_arena_entity(g.arena, g.enemies[0].id, &ei) == CLV_HIT_OK);
+    r.enemy_damage = ei.damage_taken;
+    for (int i = 0; i < g.st.log_next && i < APP_LOG_LINES; i++) {
+        if (strstr(g.st.log[i].text, " hit ") != NULL) {
+            snprintf(r.log_tail, sizeof r.log_tail, "%s", g.st.log[i].text);
+        }
+    }
+    app_canvas c = make_canvas();
+    app_view v;
+    memset(&v, 0, sizeof v);
+    v.slow = 1;
+    v.overlay = true;
+    app_draw_game(&c, assets, &g, &v);
+    r.pixels = c.px;
+    app_game_free(&g);
+    clv_weapon_destroy(w);
+    return r;
+}
+
+static void test_fixture_swing_hits_and_draws(void) {
+    app_assets assets;
+    app_assets_load(&assets, CLEAVE_SOURCE_DIR "/assets");
+    CHECK(assets.problems[0] == '\0');
+    run_result a = run_fixture(true, &assets), b = run_fixture(false, &assets);
+    CHECK(a.hits == 1);
+    CHECK_NEAR(a.enemy_damage, 7.0, 1e-6);
+    CHECK(strstr(a.log_tail, "hit fixture_blade") != NULL);
+    CHECK(b.hits == 0);
+    CHECK_NEAR(b.enemy_damage, 0.0, 0.0);
+    long differ = 0, colours = 0;
+    for (size_t i = 0; i < (size_t)APP_W * APP_H; i++) {
+        differ += a.pixels[i] != b.pixels[i];
+        colours += i > 0 && a.pixels[i] != a.pixels[i - 1];
+    }
+    CHECK(differ > 100);   /* the damage number, the log line, the hit flash */
+    CHECK(colours > 1000); /* a room of tiles and sprites, not a blank fill */
+    free(a.pixels);
+    free(b.pixels);
+    app_assets_free(&assets);
+}
+
+static void test_rewind_restores_earlier_frames(void) {
+    char err[256];
+    app_game g;
+    CHECK(app_game_init(&g, 5, 7, err, sizeof err));
+    clv_weapon *w = fixture_weapon();
+    clv_weapon_id wid;
+    CHECK(clv_arena_add_weapon(g.arena, w, &wid, NULL) == CLV_HIT_OK);
+    CHECK(app_game_set_slot(&g, "fixture", w, wid, err, sizeof err) == 0);
+    uint64_t hashes[40];
+    for (int f = 0; f < 40; f++) {
+        hashes[f] = clv_arena_hash(g.arena);
+        app_input in;
+        memset(&in, 0, sizeof in);
+        in.aim = clv_v2(400.0f, 256.0f);
+        in.move_x = 1.0f;
+        in.attack = f % 12 == 0;
+        app_game_remember(&g);
+        CHECK(app_game_step(&g, &in, err, sizeof err));
+    }
+    for (int back = 1; back <= 15; back++) {
+        CHECK(app_game_rewind(&g));
+        CHECK(g.st.frame == 40 - back);
+        CHECK(clv_arena_hash(g.arena) == hashes[40 - back]);
+    }
+    app_game_free(&g);
+    clv_weapon_destroy(w);
+}
+
+static void write_file(const char *path, const void *data, size_t n) {
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        fwrite(data, 1, n, f);
+        fclose(f);
+    }
+}
+
+static void test_sprites_missing_and_corrupt(void) {
+    char err[512];
+    app_image img;
+    CHECK(!app_image_load("no-such-sprite.png", 32, 24, &img, err, sizeof err));
+    CHECK(img.placeholder && img.w == 32 && img.h == 24 && img.rgba != NULL);
+    CHECK(strstr(err, "no-such-sprite.png: cannot open") != NULL);
+    app_image_free(&img);
+
+    write_file("corrupt.png", "\x89PNG\r\n\x1a\nnot really", 18);
+    CHECK(!app_image_load("corrupt.png", 16, 16, &img, err, sizeof err));
+    CHECK(img.placeholder && img.w == 16);
+    CHECK(strstr(err, "corrupt.png: not a readable PNG") != NULL);
+    app_image_free(&img);
+
+    /* a real PNG cut short */
+    FILE *f = fopen(CLEAVE_SOURCE_DIR "/assets/player.png", "rb");
+    CHECK(f != NULL);
+    unsigned char buf[4096];
+    size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    CHECK(n > 100);
+    write_file("truncated.png", buf, n / 2);
+    CHECK(!app_image_load("truncated.png", 32, 32, &img, err, sizeof err));
+    CHECK(img.placeholder);
+    app_image_free(&img);
+
+    CHECK(app_image_load(CLEAVE_SOURCE_DIR "/assets/player.png", 1, 1, &img, err, sizeof err));
+    CHECK(!img.placeholder && img.w == 32 && img.h == 32);
+    app_image_free(&img);
+
+    /* a whole missing asset folder: placeholders everywhere, and a frame still draws */
+    app_assets a;
+    app_assets_load(&a, "no-such-folder");
+    CHECK(strstr(a.problems, "player.png") != NULL && strstr(a.problems, "font.png") != NULL);
+    char e2[256];
+    app_game g;
+    CHECK(app_game_init(&g, 3, 1, e2, sizeof e2));
+    app_canvas c = make_canvas();
+    app_view v;
+    memset(&v, 0, sizeof v);
+    v.slow = 1;
+    app_draw_game(&c, &a, &g, &v);
+    long magenta = 0;
+    for (size_t i = 0; i < (size_t)APP_W * APP_H; i++) {
+        magenta += (c.px[i] & 0xFFFFFFu) == 0xFF00FFu;
+    }
+    CHECK(magenta > 1000); /* the placeholder checker is visible */
+    free(c.px);
+    app_game_free(&g);
+    app_assets_free(&a);
+}
+
+static void test_inputs_file(void) {
+    const char *good = "# comment\n0 weapon 2\n0 aim 10 20\n3 move 1 0\n3 attack\n7 enemy 5 6\n";
+    write_file("good.inputs", good, strlen(good));
+    app_script s;
+    char err[256];
+    CHECK(app_script_load(&s, "good.inputs", err, sizeof err));
+    CHECK(s.count == 5);
+    app_input in;
+    app_script_input(&s, 0, &in);
+    CHECK(in.select_slot == 2 && !in.attack);
+    CHECK_NEAR(in.aim.x, 10.0, 0.0);
+    app_script_input(&s, 1, &in);
+    CHECK(in.select_slot == 0 && in.move_x == 0.0f);
+    app_script_input(&s, 3, &in);
+    CHECK(in.attack && in.move_x == 1.0f);
+    app_script_input(&s, 4, &in);
+    CHECK(!in.attack && in.move_x == 1.0f); /* movement is held, presses are not */
+    app_script_input(&s, 7, &in);
+    CHECK(in.spawn && in.spawn_at.x == 5.0f);
+    app_script_free(&s);
+
+    struct {
+        const char *text, *want;
+    } bad[] = {{"0 aim 1\n", "bad.inputs:1: 'aim' takes 2 argument(s), got 1"},
+               {"5 attack\n2 attack\n", "bad.inputs:2: frames must not go back (2 after 5)"},
+               {"0 move 2 0\n", "bad.inputs:1: move components must be in -1..1"},
+               {"x attack\n", "bad.inputs:1: frame must be an integer >= 0 (got 'x')"},
+               {"0 weapon 12\n", "bad.inputs:1: weapon slot must be 1..9"},
+               {"0 aim nan 3\n", "bad.inputs:1: 'aim' needs finite numbers"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_file("bad.inputs", bad[i].text, strlen(bad[i].text));
+        CHECK(!app_script_load(&s, "bad.inputs", err, sizeof err));
+        if (strcmp(err, bad[i].want) != 0) {
+            fprintf(stderr, "got '%s', want '%s'\n", err, bad[i].want);
+        }
+        CHECK(strcmp(err, bad[i].want) == 0);
+    }
+}
+
+static char *read_all(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return NULL;
+    }
+    static char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+static void test_hot_reload(void) {
+    char *plank = read_all(CLEAVE_SOURCE_DIR "/mods/plank/mod.lua");
+    CHECK(plank != NULL);
+    if (plank == NULL) {
+        return;
+    }
+    char *good = strdup(plank);
+    (void)!system("rm -rf reload_mod && mkdir -p reload_mod");
+    write_file("reload_mod/mod.lua", good, strlen(good));
+
+    char err[256];
+    app_game g;
+    CHECK(app_game_init(&g, 0, 1, err, sizeof err));
+    app_mods m;
+    memset(&m, 0, sizeof m);
+    CHECK(app_mods_add(&m, "reload_mod", &g));
+    CHECK(g.slot_count == 1);
+    clv_weapon_id first = g.slots[0].id;
+    struct clv_mod *first_mod = m.e[0].mod;
+    CHECK(!app_mods_poll(&m, &g)); /* nothing changed */
+
+    /* A broken save: the old version keeps running, the error names file and line. */
+    const char *broken = "local x = 1\nreturn {\n  name = 'plank',\n  weapons = {\n";
+    write_file("reload_mod/mod.lua", broken, strlen(broken));
+    CHECK(app_mods_poll(&m, &g));
+    CHECK(m.e[0].mod == first_mod);
+    CHECK(strstr(m.e[0].error, "reload_mod/mod.lua:") != NULL);
+    CHECK(strstr(m.banner, "keeping the last good version") != NULL);
+    CHECK(g.slots[0].id.index1 == first.index1);
+
+    /* A good save with more damage: swapped in, new weapon id, error cleared. */
+    char *p = strstr(good, "damage = 6");
+    CHECK(p != NULL);
+    if (p) {
+        p[9] = '9';
+    }
+    write_file("reload_mod/mod.lua", good, strlen(good));
+    CHECK(app_mods_poll(&m, &g));
+    CHECK(m.e[0].error[0] == '\0');
+    CHECK(m.banner[0] == '\0');
+    CHECK(m.e[0].retired_count == 1);
+    CHECK(g.slots[0].id.index1 != first.index1);
+    const clv_hitbox_def *h = clv_arena_hitbox(g.arena, g.slots[0].id, 0, 3, 0);
+    CHECK(h != NULL && h->damage == 9.0f);
+    const clv_hitbox_def *old = clv_arena_hitbox(g.arena, first, 0, 3, 0);
+    CHECK(old != NULL && old->damage == 6.0f); /* swings in flight keep the old data */
+
+    /* A deleted file also fails cleanly. */
+    unlink("reload_mod/mod.lua");
+    CHECK(app_mods_poll(&m, &g));
+    CHECK(m.e[0].error[0] != '\0');
+    CHECK(g.slots[0].id.index1 != first.index1);
+
+    app_mods_close(&m);
+    app_game_free(&g);
+    free(good);
+}
+
+int main(int argc, char **argv) {
+    clv_test_init(argc, argv);
+    RUN(test_fixture_swing_hits_and_draws);
+    RUN(test_rewind_restores_earlier_frames);
+    RUN(test_sprites_missing_and_corrupt);
+    RUN(test_inputs_file);
+    RUN(test_hot_reload);
+    return clv_test_report();
+}

@@ -1,0 +1,33 @@
+#!/bin/sh
+# The real window under Xvfb: start it, press keys with xdotool, screenshot at exit, check.
+# usage: xvfb.sh CLEAVE PNG_STAT SOURCE_DIR   (run inside xvfb-run)
+set -u
+cleave=$1 png=$2 src=$3
+rm -f window.png window.log
+"$cleave" demo --mod "$src/mods/sword" --enemies 4 --quit-after 1800 \
+    --screenshot window.png > window.log 2>&1 &
+pid=$!
+wid=""
+for _ in $(seq 1 100); do
+    wid=$(xdotool search --name 'cleave demo' 2>/dev/null | head -n 1) && [ -n "$wid" ] && break
+    sleep 0.1
+done
+if [ -z "$wid" ]; then
+    echo "FAIL: no window appeared"; kill "$pid" 2>/dev/null; cat window.log; exit 1
+fi
+xdotool windowfocus --sync "$wid" 2>/dev/null || true
+sleep 0.5
+# swing, overlay on, pause, step twice, step back once, then quit
+for k in j h space period period comma; do
+    xdotool key --clearmodifiers "$k"
+    sleep 0.25
+done
+sleep 0.3
+xdotool key Escape
+wait "$pid"
+rc=$?
+cat window.log
+[ "$rc" -eq 0 ] || { echo "FAIL: exit $rc"; exit 1; }
+grep -q 'overlay=on paused=yes' window.log || { echo "FAIL: the key presses did not arrive"; exit 1; }
+"$png" check window.png 960 540 || exit 1
+echo ok
