@@ -112,6 +112,30 @@ clv_aabb clv_shape_bounds(const clv_shape *s) {
     return b;
 }
 
+clv_shape clv_shape_translated(const clv_shape *s, clv_vec2 d) {
+    clv_shape t = *s;
+    switch (t.type) {
+    case CLV_POINT:
+        t.u.point = clv_add(t.u.point, d);
+        break;
+    case CLV_CIRCLE:
+        t.u.circle.c = clv_add(t.u.circle.c, d);
+        break;
+    case CLV_CAPSULE:
+        t.u.capsule.a = clv_add(t.u.capsule.a, d);
+        t.u.capsule.b = clv_add(t.u.capsule.b, d);
+        break;
+    case CLV_AABB:
+        t.u.aabb.min = clv_add(t.u.aabb.min, d);
+        t.u.aabb.max = clv_add(t.u.aabb.max, d);
+        break;
+    default:
+        t.u.obb.c = clv_add(t.u.obb.c, d);
+        break;
+    }
+    return t;
+}
+
 /* Lexicographic order of the raw fields: any fixed order makes the generic queries symmetric. */
 bool clv_pair_swapped(const clv_shape *a, const clv_shape *b) {
     if (a->type != b->type) {

@@ -168,28 +168,7 @@ static void test_symmetry_and_consistency(void) {
 
 /* The distance is the true gap: a translation by (distance - eps) along pb - pa keeps them
  * apart, by (distance + eps) makes them overlap. */
-static clv_shape translated(clv_shape s, clv_vec2 d) {
-    switch (s.type) {
-    case CLV_POINT:
-        s.u.point.x += d.x, s.u.point.y += d.y;
-        break;
-    case CLV_CIRCLE:
-        s.u.circle.c.x += d.x, s.u.circle.c.y += d.y;
-        break;
-    case CLV_CAPSULE:
-        s.u.capsule.a.x += d.x, s.u.capsule.a.y += d.y;
-        s.u.capsule.b.x += d.x, s.u.capsule.b.y += d.y;
-        break;
-    case CLV_AABB:
-        s.u.aabb.min.x += d.x, s.u.aabb.min.y += d.y;
-        s.u.aabb.max.x += d.x, s.u.aabb.max.y += d.y;
-        break;
-    default:
-        s.u.obb.c.x += d.x, s.u.obb.c.y += d.y;
-        break;
-    }
-    return s;
-}
+static clv_shape translated(clv_shape s, clv_vec2 d) { return clv_shape_translated(&s, d); }
 
 static void test_closest_points_close_the_gap(void) {
     srand(11);

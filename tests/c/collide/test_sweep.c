@@ -154,26 +154,7 @@ static clv_shape random_shape(int type) {
 }
 
 static clv_shape moved(clv_shape s, float dx, float dy) {
-    switch (s.type) {
-    case CLV_POINT:
-        s.u.point.x += dx, s.u.point.y += dy;
-        break;
-    case CLV_CIRCLE:
-        s.u.circle.c.x += dx, s.u.circle.c.y += dy;
-        break;
-    case CLV_CAPSULE:
-        s.u.capsule.a.x += dx, s.u.capsule.a.y += dy;
-        s.u.capsule.b.x += dx, s.u.capsule.b.y += dy;
-        break;
-    case CLV_AABB:
-        s.u.aabb.min.x += dx, s.u.aabb.min.y += dy;
-        s.u.aabb.max.x += dx, s.u.aabb.max.y += dy;
-        break;
-    default:
-        s.u.obb.c.x += dx, s.u.obb.c.y += dy;
-        break;
-    }
-    return s;
+    return clv_shape_translated(&s, clv_v2(dx, dy));
 }
 
 /* Overlap deeper than float noise (collide.h's contact depth). */

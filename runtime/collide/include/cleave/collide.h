@@ -130,6 +130,9 @@ bool clv_shape_valid(const clv_shape *s);
 /// A bounding box that contains the shape (closed).
 clv_aabb clv_shape_bounds(const clv_shape *s);
 
+/// The shape moved by d.
+clv_shape clv_shape_translated(const clv_shape *s, clv_vec2 d);
+
 /* ---- Generic queries: any pair of the 5 shape types, in either order. ---- */
 
 /// true when a and b overlap (open-set rule above). Symmetric.
