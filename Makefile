@@ -25,18 +25,23 @@ test:
 	@$(MAKE) --no-print-directory build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# BENCH_BUILD and BENCH_OUT move the Release build and the figures elsewhere.
+BENCH_BUILD ?= build-bench
+BENCH_OUT ?= build
 bench:
 	@$(DEPS) build bench
-	@cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DCLEAVE_TESTS=ON >/dev/null
-	@cmake --build build-bench -j $(JOBS) --target cleave_bench
-	@mkdir -p build
-	@./build-bench/tests/bench/cleave_bench --json build/bench.jsonl
+	@cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DCLEAVE_TESTS=ON >/dev/null
+	@cmake --build $(BENCH_BUILD) -j $(JOBS) --target cleave_bench
+	@mkdir -p $(BENCH_OUT)
+	@echo "load average: $$(cat /proc/loadavg 2>/dev/null)"
+	@$(BENCH_BUILD)/tests/bench/cleave_bench --json $(BENCH_OUT)/bench.jsonl
 	@if [ -f tests/bench/bench_arena.c ]; then \
-	  cmake --build build-bench -j $(JOBS) --target cleave_bench_arena && \
-	  ./build-bench/tests/bench/cleave_bench_arena --json build/bench_arena.jsonl && \
-	  cat build/bench_arena.jsonl >> build/bench.jsonl; \
+	  cmake --build $(BENCH_BUILD) -j $(JOBS) --target cleave_bench_arena && \
+	  $(BENCH_BUILD)/tests/bench/cleave_bench_arena --json $(BENCH_OUT)/bench_arena.jsonl && \
+	  cat $(BENCH_OUT)/bench_arena.jsonl >> $(BENCH_OUT)/bench.jsonl; \
 	fi
-	@echo "figures: build/bench.jsonl"
+	@echo "load average: $$(cat /proc/loadavg 2>/dev/null)"
+	@echo "figures: $(BENCH_OUT)/bench.jsonl"
 
 clean:
 	rm -rf build build-asan build-bench

@@ -308,3 +308,211 @@ uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t ca
     }
     return n;
 }
+
+/* ---- Many boxes against the entities: the boxes go into the cells, the entities stream. ----
+ *
+ * A box is filed under every cell of its bounds widened by one cell size: an entity with
+ * r <= cell_size whose square meets the box has its centre there (the same monotone, clamped
+ * column and row functions serve both sides, and the bounds get the same few-ulp margin as a
+ * query's, so rounding cannot separate them). An entity with a larger r is tested against
+ * every box. A box whose cells would not fit the scratch is tested against every entity.
+ * The grid's own arrays are the scratch: start[] the cells' box lists, scratch[] the lists
+ * (boxes filed per cell from the front, boxes for every entity at the back), entries[] the
+ * (box, entity) hits in stream order, which a counting sort by box turns into per-box
+ * ascending lists. */
+
+enum { CLV_STREAM_BLOCK = 256 };
+
+typedef struct box_stream {
+    const clv_aabb *boxes;
+    uint32_t nq;
+    const uint32_t *list;  /* box numbers, per cell */
+    const uint32_t *every; /* boxes tested against every entity, ascending */
+    uint32_t n_every;
+    uint64_t *pairs; /* (box << 32 | entity) in stream order, or NULL */
+    uint32_t pair_room;
+    uint32_t n_pairs;
+    uint32_t *counts; /* hits per box, or NULL */
+    uint32_t *cursor; /* when pairs is NULL: out's next slot for each box */
+    uint32_t *out;
+} box_stream;
+
+static inline bool square_meets(float x, float y, float r, const clv_aabb *q) {
+    return (x - r <= q->max.x) & (x + r >= q->min.x) & (y - r <= q->max.y) & (y + r >= q->min.y);
+}
+
+static inline void record(box_stream *s, uint32_t k, uint32_t i) {
+    if (s->counts != NULL)
+        s->counts[k]++;
+    if (s->pairs != NULL) {
+        if (s->n_pairs < s->pair_room)
+            s->pairs[s->n_pairs] = (uint64_t)k << 32 | i;
+        s->n_pairs++;
+    } else {
+        s->out[s->cursor[k]++] = i;
+    }
+}
+
+/* Entity i against the boxes of its cell (or all of them when it is oversized) and the boxes
+ * filed for every entity, in ascending box order as box-by-box queries would meet it. */
+static void stream_entities(const clv_grid *g, box_stream *s, const float *x, const float *y,
+                            const float *r, uint32_t count) {
+    const uint32_t *start = g->start, cols = g->def.cols, big = g->buckets - 1u;
+    const float cell_size = g->def.cell_size, inv = g->inv_cell;
+    const float ox = g->def.origin.x, oy = g->def.origin.y;
+    const float max_col = g->max_col, max_row = g->max_row;
+    const uint32_t every_flag = s->n_every > 0 ? 1u : 0u;
+    uint32_t cell[CLV_STREAM_BLOCK], pick[CLV_STREAM_BLOCK];
+    for (uint32_t base = 0; base < count; base += CLV_STREAM_BLOCK) {
+        uint32_t m = count - base < CLV_STREAM_BLOCK ? count - base : CLV_STREAM_BLOCK;
+        const float *bx = x + base, *by = y + base, *br = r + base;
+        /* Cells with selects only, which gcc vectorizes; oversized entities get cell big. */
+        for (uint32_t k = 0; k < m; k++) {
+            float fx = (bx[k] - ox) * inv, fy = (by[k] - oy) * inv;
+            fx = select_f(fx > 0.0f, fx, 0.0f);
+            fx = select_f(fx < max_col, fx, max_col);
+            fy = select_f(fy > 0.0f, fy, 0.0f);
+            fy = select_f(fy < max_row, fy, max_row);
+            uint32_t c = (uint32_t)(int32_t)fy * cols + (uint32_t)(int32_t)fx;
+            uint32_t mk = 0u - (uint32_t)(br[k] > cell_size);
+            cell[k] = (big & mk) | (c & ~mk);
+        }
+        /* Most entities stand where no box reaches: keep the others, without a branch. */
+        uint32_t np = 0;
+        for (uint32_t k = 0; k < m; k++) {
+            uint32_t c = cell[k];
+            pick[np] = k;
+            np += (uint32_t)(start[c] != start[c + 1u]) | (uint32_t)(c == big) | every_flag;
+        }
+        for (uint32_t j = 0; j < np; j++) {
+            uint32_t k = pick[j], c = cell[k], i = base + k;
+            float ex = bx[k], ey = by[k], er = br[k];
+            if (c == big) {
+                for (uint32_t q = 0; q < s->nq; q++) {
+                    if (square_meets(ex, ey, er, &s->boxes[q]))
+                        record(s, q, i);
+                }
+                continue;
+            }
+            const uint32_t *a = s->list + start[c];
+            uint32_t na = start[c + 1u] - start[c], ia = 0, ie = 0;
+            while (ia < na || ie < s->n_every) {
+                bool from_a = ie == s->n_every || (ia < na && a[ia] < s->every[ie]);
+                uint32_t q = from_a ? a[ia++] : s->every[ie++];
+                if (square_meets(ex, ey, er, &s->boxes[q]))
+                    record(s, q, i);
+            }
+        }
+    }
+}
+
+/* The cells a box is filed under: its bounds widened by w, with a query's rounding margin.
+ * Returns false for an empty or NaN box, which meets nothing. */
+static bool box_cells(const clv_grid *g, clv_aabb q, float w, uint32_t *c0, uint32_t *c1,
+                      uint32_t *r0, uint32_t *r1) {
+    float lox = q.min.x - w, hix = q.max.x + w, loy = q.min.y - w, hiy = q.max.y + w;
+    lox -= fabsf(lox) * 0x1p-20f;
+    loy -= fabsf(loy) * 0x1p-20f;
+    hix += fabsf(hix) * 0x1p-20f;
+    hiy += fabsf(hiy) * 0x1p-20f;
+    if (!((q.min.x <= q.max.x) & (q.min.y <= q.max.y) & (lox <= hix) & (loy <= hiy)))
+        return false;
+    *c0 = col_of(g, lox), *c1 = col_of(g, hix);
+    *r0 = row_of(g, loy), *r1 = row_of(g, hiy);
+    return true;
+}
+
+uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq, const float *x,
+                              const float *y, const float *r, uint32_t count, uint32_t *first,
+                              uint32_t *out, uint32_t cap) {
+    clv_grid *g = grid;
+    uint32_t *start = g->start;
+    g->count = 0;
+    g->rmax = 0.0f;
+    memset(start, 0, (g->buckets + 2u) * sizeof(uint32_t));
+    if (first == NULL)
+        return 0;
+    memset(first, 0, ((size_t)nq + 1u) * sizeof(uint32_t));
+    if (nq == 0 || count == 0 || count > g->def.capacity || nq > g->def.capacity || boxes == NULL ||
+        x == NULL || y == NULL || r == NULL)
+        return 0;
+
+    /* Which boxes are filed per cell (first[k + 1] = 1) and which go to every entity (2):
+     * the lists must fit the scratch, with a slot left for each box still to come. */
+    const uint32_t room = g->def.capacity, cols = g->def.cols;
+    const float w = g->def.cell_size;
+    uint32_t filed = 0, n_every = 0;
+    for (uint32_t k = 0; k < nq; k++) {
+        uint32_t c0, c1, r0, r1;
+        if (!box_cells(g, boxes[k], w, &c0, &c1, &r0, &r1))
+            continue;
+        uint64_t cells = (uint64_t)(c1 - c0 + 1u) * (r1 - r0 + 1u);
+        if ((uint64_t)filed + cells + n_every + (nq - k) <= room) {
+            filed += (uint32_t)cells;
+            first[k + 1u] = 1;
+            for (uint32_t row = r0; row <= r1; row++) {
+                for (uint32_t col = c0; col <= c1; col++)
+                    start[row * cols + col]++;
+            }
+        } else {
+            n_every++;
+            first[k + 1u] = 2;
+        }
+    }
+    /* Inclusive prefix sum: start[c] is the end of cell c's list. Filling from the last box
+     * down, each write moves it back, so it ends at the begin and start[c + 1] is the end. */
+    uint32_t sum = 0;
+    for (uint32_t c = 0; c < g->buckets; c++) {
+        sum += start[c];
+        start[c] = sum;
+    }
+    uint32_t *list = g->scratch, *every = list + room - n_every;
+    for (uint32_t k = nq, e = n_every; k-- > 0;) {
+        if (first[k + 1u] == 2) {
+            every[--e] = k;
+        } else if (first[k + 1u] == 1) {
+            uint32_t c0, c1, r0, r1;
+            box_cells(g, boxes[k], w, &c0, &c1, &r0, &r1);
+            for (uint32_t row = r0; row <= r1; row++) {
+                for (uint32_t col = c0; col <= c1; col++)
+                    list[--start[row * cols + col]] = k;
+            }
+        }
+    }
+    start[g->buckets] = start[g->buckets - 1u]; /* the oversized marker's list is empty */
+
+    memset(first, 0, ((size_t)nq + 1u) * sizeof(uint32_t));
+    box_stream s = {boxes,     nq, list,      every, n_every, (uint64_t *)(void *)g->entries,
+                    2u * room, 0,  first + 1, NULL,  out};
+    stream_entities(g, &s, x, y, r, count);
+
+    uint32_t total = 0;
+    for (uint32_t k = 1; k <= nq; k++)
+        total += first[k];
+    if (total > cap || out == NULL) {
+        for (uint32_t k = 1; k <= nq; k++)
+            first[k] += first[k - 1u]; /* the ends, which are the next boxes' begins */
+        return total;
+    }
+    /* first[k + 1] becomes box k's begin; placing through it leaves it at k's end. */
+    for (uint32_t k = 1, run = 0; k <= nq; k++) {
+        uint32_t v = first[k];
+        first[k] = run;
+        run += v;
+    }
+    if (s.n_pairs <= s.pair_room) {
+        for (uint32_t j = 0; j < s.n_pairs; j++) {
+            uint32_t k = (uint32_t)(s.pairs[j] >> 32);
+            out[first[k + 1u]++] = (uint32_t)s.pairs[j];
+        }
+    } else {
+        /* More hits than the scratch holds: stream again, writing straight into out. */
+        box_stream again = s;
+        again.pairs = NULL;
+        again.counts = NULL;
+        again.cursor = first + 1;
+        again.out = out;
+        stream_entities(g, &again, x, y, r, count);
+    }
+    return total;
+}

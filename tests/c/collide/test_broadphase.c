@@ -1,6 +1,7 @@
 /* The grid against brute force: same candidates, same order, on random scenes. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cleave/broadphase.h"
 #include "harness.h"
@@ -184,6 +185,101 @@ static void test_cap_too_small_reports_count(void) {
     clv_grid_destroy(g);
 }
 
+/* Many boxes at once: the same lists as a build followed by one query per box, including
+ * scenes whose boxes do not all fit the cell lists and whose hits overflow the scratch. */
+static void test_query_boxes_matches_queries(void) {
+    enum { N = 3000, BOXES = 80 };
+    float *x = malloc(N * sizeof(float)), *y = malloc(N * sizeof(float));
+    float *r = malloc(N * sizeof(float));
+    uint32_t *want = malloc(N * sizeof(uint32_t)), *out = malloc((size_t)N * BOXES * 4u);
+    uint32_t first[BOXES + 1];
+    clv_aabb boxes[BOXES];
+    const uint32_t capacities[] = {N, 200};
+    long total = 0, mismatches = 0, every_scene = 0;
+    for (unsigned cs = 0; cs < 2; cs++) {
+        clv_grid_def def = scene_def(capacities[cs]);
+        counter cnt = {0, 0, 0, 0};
+        clv_grid_allocator hook = {count_alloc, count_free, &cnt};
+        clv_grid *g = clv_grid_create(&def, &hook);
+        clv_grid *ref = clv_grid_create(&def, NULL);
+        for (int scene = 0; scene < 24; scene++) {
+            uint32_t n = scene == 0 ? 0 : (uint32_t)(rnd_u32() % (capacities[cs] + 1u));
+            uint32_t nq = scene == 1 ? 0 : 1u + rnd_u32() % BOXES;
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t kind = rnd_u32() % 20u;
+                x[i] = rnd_f(-700.0f, 1700.0f);
+                y[i] = rnd_f(-500.0f, 1100.0f);
+                r[i] = rnd_f(0.0f, 30.0f);
+                if (kind == 0)
+                    r[i] = rnd_f(48.0f, 400.0f); /* oversized */
+                if (kind == 1)
+                    x[i] = -500.0f + 48.0f * (float)(rnd_u32() % 41u); /* on a cell border */
+                if (kind == 2)
+                    r[i] = 48.0f; /* exactly one cell */
+                if (kind == 3)
+                    x[i] = rnd_f(-1e5f, 1e5f); /* far outside */
+            }
+            for (uint32_t k = 0; k < nq; k++) {
+                float cx = rnd_f(-800.0f, 1800.0f), cy = rnd_f(-600.0f, 1200.0f);
+                float hw = rnd_f(0.0f, 120.0f), hh = rnd_f(0.0f, 120.0f);
+                if (rnd_u32() % 16u == 0)
+                    hw = hh = 5000.0f; /* everything: cannot be filed in a small grid */
+                if (rnd_u32() % 16u == 0)
+                    hw = hh = 0.0f;
+                boxes[k] = (clv_aabb){{cx - hw, cy - hh}, {cx + hw, cy + hh}};
+                if (k > 0 && rnd_u32() % 10u == 0)
+                    boxes[k] = boxes[k - 1u]; /* the same box twice */
+            }
+            int allocs = cnt.allocs;
+            uint32_t got =
+                clv_grid_query_boxes(g, boxes, nq, x, y, r, n, first, out, (uint32_t)N * BOXES);
+            CHECK(cnt.allocs == allocs);
+            CHECK(clv_grid_count(g) == 0);
+            CHECK(first[0] == 0);
+            CHECK(clv_grid_build(ref, x, y, r, n));
+            uint32_t sum = 0;
+            for (uint32_t k = 0; k < nq; k++) {
+                uint32_t m = clv_grid_query(ref, boxes[k], want, N);
+                uint32_t b = first[k], e = first[k + 1u];
+                if (e - b != m || memcmp(out + b, want, m * sizeof(uint32_t)) != 0)
+                    mismatches++;
+                sum += m;
+                every_scene += boxes[k].max.x - boxes[k].min.x >= 10000.0f;
+            }
+            CHECK(got == sum);
+            CHECK(first[nq] == sum);
+            total += sum;
+            /* Too small a cap: the total and the per-box ranges still come back. */
+            if (sum > 0) {
+                uint32_t again[BOXES + 1];
+                CHECK(clv_grid_query_boxes(g, boxes, nq, x, y, r, n, again, out, sum - 1u) == sum);
+                CHECK(memcmp(again, first, (nq + 1u) * sizeof(uint32_t)) == 0);
+            }
+        }
+        /* Refusals: over capacity, NULL arrays, more boxes than the capacity. */
+        CHECK(clv_grid_query_boxes(g, boxes, 1, x, y, r, capacities[cs] + 1u, first, out, 10) == 0);
+        CHECK(first[0] == 0 && first[1] == 0);
+        CHECK(clv_grid_query_boxes(g, boxes, 1, NULL, y, r, 5, first, out, 10) == 0);
+        CHECK(clv_grid_query_boxes(g, NULL, 1, x, y, r, 5, first, out, 10) == 0);
+        CHECK(clv_grid_query_boxes(g, boxes, 1, x, y, r, 5, NULL, out, 10) == 0);
+        clv_grid_destroy(g);
+        clv_grid_destroy(ref);
+        CHECK(cnt.live == 0);
+    }
+    {
+        clv_grid_def def = scene_def(4);
+        clv_grid *g = clv_grid_create(&def, NULL);
+        CHECK(clv_grid_query_boxes(g, boxes, 5, x, y, r, 1, first, out, 10) == 0);
+        clv_grid_destroy(g);
+    }
+    printf("query_boxes: %ld candidates, %ld boxes covering everything, %ld mismatches\n", total,
+           every_scene, mismatches);
+    CHECK(mismatches == 0);
+    CHECK(total > 20000);
+    CHECK(every_scene > 10);
+    free(x), free(y), free(r), free(want), free(out);
+}
+
 static void test_errors(void) {
     clv_grid_def def = clv_grid_default_def();
     def.capacity = 4;
@@ -229,6 +325,7 @@ int main(int argc, char **argv) {
     RUN(test_matches_brute_force);
     RUN(test_order_is_ascending_and_unique);
     RUN(test_cap_too_small_reports_count);
+    RUN(test_query_boxes_matches_queries);
     RUN(test_errors);
     return clv_test_report();
 }

@@ -88,6 +88,20 @@ uint32_t clv_grid_count(const clv_grid *grid);
 /// clv_grid_count() always suffices). box must have finite bounds, min <= max.
 uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t cap);
 
+/// Answers nq boxes at once against entities 0..count-1 (centres x, y and radii r, as
+/// clv_grid_build takes them), with the grid's cells indexing the boxes instead of the
+/// entities: one read-only pass over the entities, nothing written per entity. With few boxes
+/// and many entities that all move this costs less than a rebuild followed by nq queries,
+/// and gives exactly their candidates. Box k's candidates, ascending, are
+/// out[first[k] .. first[k + 1]); first needs nq + 1 slots and is filled in any case. Returns
+/// the total; when it exceeds cap, out is unspecified (ask again with cap >= the total).
+/// Boxes must have finite bounds, min <= max. Leaves the grid empty (as a build of 0
+/// entities). Returns 0 with first[] all zero when count or nq exceeds the capacity, or a
+/// pointer is NULL while count > 0 and nq > 0 (first may be NULL only then). Never allocates.
+uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq, const float *x,
+                              const float *y, const float *r, uint32_t count, uint32_t *first,
+                              uint32_t *out, uint32_t cap);
+
 /* ---- Batch narrowphase: one capsule against many shapes stored as arrays (SoA). ----
  * Same answers, element by element, as the typed overlap tests of collide.h. Written without
  * a branch per element so that the compiler vectorizes them; hits are written with a
