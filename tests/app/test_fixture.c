@@ -48,7 +48,7 @@ static run_result run_fixture(bool swing, const app_assets *assets) {
     memset(&r, 0, sizeof r);
     char err[256];
     app_game g;
-    CHECK(app_game_init(&g, 0, 1, err, sizeof err));
+    CHECK(app_game_init(&g, 0, 1, -1.0f, err, sizeof err));
     clv_weapon *w = fixture_weapon();
     clv_weapon_id wid;
     CHECK(clv_arena_add_weapon(g.arena, w, &wid, NULL) == CLV_HIT_OK);
@@ -64,8 +64,8 @@ static run_result run_fixture(bool swing, const app_assets *assets) {
         memset(&in, 0, sizeof in);
         in.aim = clv_v2(pi.position.x + 100.0f, pi.position.y);
         if (f == 0) {
-            in.spawn = true;
-            in.spawn_at = clv_v2(pi.position.x + 36.0f, pi.position.y);
+            in.spawn_count = 1;
+            in.spawn_at[0] = clv_v2(pi.position.x + 36.0f, pi.position.y);
         }
         in.attack = swing && f == 1;
         app_game_remember(&g);
@@ -118,7 +118,7 @@ static void test_fixture_swing_hits_and_draws(void) {
 static void test_rewind_restores_earlier_frames(void) {
     char err[256];
     app_game g;
-    CHECK(app_game_init(&g, 5, 7, err, sizeof err));
+    CHECK(app_game_init(&g, 5, 7, -1.0f, err, sizeof err));
     clv_weapon *w = fixture_weapon();
     clv_weapon_id wid;
     CHECK(clv_arena_add_weapon(g.arena, w, &wid, NULL) == CLV_HIT_OK);
@@ -190,7 +190,7 @@ static void test_sprites_missing_and_corrupt(void) {
     CHECK(strstr(a.problems, "player.png") != NULL && strstr(a.problems, "font.png") != NULL);
     char e2[256];
     app_game g;
-    CHECK(app_game_init(&g, 3, 1, e2, sizeof e2));
+    CHECK(app_game_init(&g, 3, 1, -1.0f, e2, sizeof e2));
     app_canvas c = make_canvas();
     app_view v;
     memset(&v, 0, sizeof v);
@@ -207,12 +207,13 @@ static void test_sprites_missing_and_corrupt(void) {
 }
 
 static void test_inputs_file(void) {
-    const char *good = "# comment\n0 weapon 2\n0 aim 10 20\n3 move 1 0\n3 attack\n7 enemy 5 6\n";
+    const char *good =
+        "# comment\n0 weapon 2\n0 aim 10 20\n3 move 1 0\n3 attack\n7 enemy 5 6\n7 enemy 8 9\n";
     write_file("good.inputs", good, strlen(good));
     app_script s;
     char err[256];
     CHECK(app_script_load(&s, "good.inputs", err, sizeof err));
-    CHECK(s.count == 5);
+    CHECK(s.count == 6);
     app_input in;
     app_script_input(&s, 0, &in);
     CHECK(in.select_slot == 2 && !in.attack);
@@ -224,7 +225,7 @@ static void test_inputs_file(void) {
     app_script_input(&s, 4, &in);
     CHECK(!in.attack && in.move_x == 1.0f); /* movement is held, presses are not */
     app_script_input(&s, 7, &in);
-    CHECK(in.spawn && in.spawn_at.x == 5.0f);
+    CHECK(in.spawn_count == 2 && in.spawn_at[0].x == 5.0f && in.spawn_at[1].y == 9.0f);
     app_script_free(&s);
 
     struct {
@@ -269,7 +270,7 @@ static void test_hot_reload(void) {
 
     char err[256];
     app_game g;
-    CHECK(app_game_init(&g, 0, 1, err, sizeof err));
+    CHECK(app_game_init(&g, 0, 1, -1.0f, err, sizeof err));
     app_mods m;
     memset(&m, 0, sizeof m);
     CHECK(app_mods_add(&m, "reload_mod", &g));

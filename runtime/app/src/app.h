@@ -110,8 +110,8 @@ typedef struct app_input {
     bool attack2;         ///< pressed this frame: the weapon's second attack when it has one
     int32_t select_slot;  ///< 1..9 to select a weapon slot, 0 = no change
     int32_t cycle;        ///< +1 / -1: next / previous weapon slot
-    bool spawn;           ///< spawn an extra enemy at spawn_at
-    clv_vec2 spawn_at;
+    int32_t spawn_count;  ///< extra enemies to spawn this frame, at spawn_at[0..count)
+    clv_vec2 spawn_at[8];
 } app_input;
 
 /// A weapon the player can hold: from a mod, or built in C by a test fixture.
@@ -180,8 +180,11 @@ typedef struct app_game {
     bool hist_disabled;
 } app_game;
 
-/// A game with n_enemies walking toward the player. false with a message on error.
-bool app_game_init(app_game *g, int32_t n_enemies, uint64_t seed, char *err, size_t errlen);
+/// A game with n_enemies walking toward the player. miss_margin: how near a miss must come to be
+/// recorded with its reason (units); < 0 picks 24, or 0 for crowds of 1,000 and more, where
+/// recording every near miss costs more than the rest of the frame. false with a message on error.
+bool app_game_init(app_game *g, int32_t n_enemies, uint64_t seed, float miss_margin, char *err,
+                   size_t errlen);
 void app_game_free(app_game *g);
 /// Adds or replaces (same label) a weapon slot; returns the slot index or -1 (err says why).
 int32_t app_game_set_slot(app_game *g, const char *label, const clv_weapon *weapon,

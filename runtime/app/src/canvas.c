@@ -216,31 +216,45 @@ void app_blit(app_canvas *c, const app_image *img, int x, int y, int scale, int 
     }
     uint32_t tw = (uint32_t)(tint_white < 0 ? 0 : (tint_white > 255 ? 255 : tint_white));
     uint32_t al = (uint32_t)(alpha < 0 ? 0 : (alpha > 255 ? 255 : alpha));
-    for (int j = 0; j < img->h * scale; j++) {
-        int yy = y + j;
-        if (yy < 0 || yy >= c->h) {
-            continue;
-        }
+    if (al == 0) {
+        return;
+    }
+    /* Clip once, then no test per pixel: a crowd of 2,000 sprites is drawn every frame. */
+    int i0 = x < 0 ? -x : 0, j0 = y < 0 ? -y : 0;
+    int i1 = img->w * scale, j1 = img->h * scale;
+    if (x + i1 > c->w) {
+        i1 = c->w - x;
+    }
+    if (y + j1 > c->h) {
+        j1 = c->h - y;
+    }
+    for (int j = j0; j < j1; j++) {
         const uint8_t *row = img->rgba + (size_t)(j / scale) * (size_t)img->w * 4;
-        for (int i = 0; i < img->w * scale; i++) {
-            int xx = x + i;
-            if (xx < 0 || xx >= c->w) {
-                continue;
-            }
-            int sx = i / scale;
+        uint32_t *dst = &c->px[(size_t)(y + j) * (size_t)c->pitch + (size_t)x];
+        for (int i = i0; i < i1; i++) {
+            int sx = scale == 1 ? i : i / scale;
             if (flip) {
                 sx = img->w - 1 - sx;
             }
             const uint8_t *p = row + (size_t)sx * 4;
-            uint32_t a = (uint32_t)p[3] * al / 255;
+            uint32_t a = p[3];
             if (a == 0) {
                 continue;
             }
             uint32_t r = p[0], g = p[1], b = p[2];
-            r += (255 - r) * tw / 255;
-            g += (255 - g) * tw / 255;
-            b += (255 - b) * tw / 255;
-            plot(c, xx, yy, app_rgba(r, g, b, a));
+            if (tw != 0) {
+                r += (255 - r) * tw / 255;
+                g += (255 - g) * tw / 255;
+                b += (255 - b) * tw / 255;
+            }
+            if (al != 255) {
+                a = a * al / 255;
+            }
+            if (a == 255) {
+                dst[i] = 0xFF000000u | (r << 16) | (g << 8) | b;
+            } else {
+                dst[i] = blend(dst[i], (a << 24) | (r << 16) | (g << 8) | b);
+            }
         }
     }
 }

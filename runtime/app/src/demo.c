@@ -21,6 +21,7 @@ typedef struct demo_opts {
     const char *mod_dir;
     const char *assets;
     uint64_t seed;
+    float miss_margin;
 } demo_opts;
 
 typedef struct demo {
@@ -79,6 +80,7 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
     memset(o, 0, sizeof *o);
     o->enemies = -1;
     o->seed = 12345;
+    o->miss_margin = -1.0f;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         bool has = i + 1 < argc;
@@ -106,6 +108,14 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
             o->enemies = (int32_t)v;
         } else if (strcmp(a, "--seed") == 0 && has) {
             o->seed = strtoull(argv[++i], NULL, 10);
+        } else if (strcmp(a, "--miss-margin") == 0 && has) {
+            char *end;
+            double v = strtod(argv[++i], &end);
+            if (*end || !(v >= 0.0 && v <= 1000.0)) {
+                fprintf(stderr, "cleave: --miss-margin needs a distance in 0..1000\n");
+                return false;
+            }
+            o->miss_margin = (float)v;
         } else if (strcmp(a, "--inputs") == 0 && has) {
             o->inputs = argv[++i];
         } else if (strcmp(a, "--screenshot") == 0 && has) {
@@ -141,7 +151,7 @@ static void update_status(demo *d) {
 }
 
 static bool demo_open(demo *d, char *err, size_t errlen) {
-    if (!app_game_init(&d->g, d->o.enemies, d->o.seed, err, errlen)) {
+    if (!app_game_init(&d->g, d->o.enemies, d->o.seed, d->o.miss_margin, err, errlen)) {
         return false;
     }
     d->g.log_stdout = d->o.headless && !d->o.bench;

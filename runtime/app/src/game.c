@@ -166,7 +166,8 @@ static bool spawn_enemy(app_game *g, clv_vec2 at, char *err, size_t errlen) {
     return true;
 }
 
-bool app_game_init(app_game *g, int32_t n_enemies, uint64_t seed, char *err, size_t errlen) {
+bool app_game_init(app_game *g, int32_t n_enemies, uint64_t seed, float miss_margin, char *err,
+                   size_t errlen) {
     memset(g, 0, sizeof *g);
     g->st.rng = seed ? seed : 0x9E3779B97F4A7C15ull;
     g->st.slot = 0;
@@ -174,7 +175,14 @@ bool app_game_init(app_game *g, int32_t n_enemies, uint64_t seed, char *err, siz
     g->st.attack_prev_frame = -1;
     clv_arena_def ad = clv_default_arena_def();
     ad.entity_capacity = n_enemies + 8;
-    ad.miss_margin = 24.0f;
+    ad.miss_margin = miss_margin >= 0.0f ? miss_margin : (n_enemies >= 1000 ? 0.0f : 24.0f);
+    if (n_enemies >= 1000) {
+        /* Crowds: the grid broadphase wins past a few thousand entities (cleave/hit.h). */
+        ad.grid_cell_size = 32.0f;
+        ad.grid_origin = clv_v2(0.0f, 0.0f);
+        ad.grid_cols = (int32_t)(APP_ROOM_X1 / 32.0f) + 2;
+        ad.grid_rows = (int32_t)(APP_ROOM_Y1 / 32.0f) + 2;
+    }
     clv_hit_diag diag;
     g->arena = clv_arena_create(&ad, &diag);
     if (g->arena == NULL) {
@@ -388,8 +396,8 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
             st->slot = ((st->slot + in->cycle) % g->slot_count + g->slot_count) % g->slot_count;
         }
     }
-    if (in->spawn) {
-        if (!spawn_enemy(g, in->spawn_at, err, errlen)) {
+    for (int32_t i = 0; i < in->spawn_count && i < 8; i++) {
+        if (!spawn_enemy(g, in->spawn_at[i], err, errlen)) {
             return false;
         }
     }

@@ -173,8 +173,9 @@ void app_script_input(app_script *s, int64_t frame, app_input *out) {
             out->cycle = -1;
             break;
         case EV_ENEMY:
-            out->spawn = true;
-            out->spawn_at = clv_v2(e->a, e->b);
+            if (out->spawn_count < 8) {
+                out->spawn_at[out->spawn_count++] = clv_v2(e->a, e->b);
+            }
             break;
         default:
             break;

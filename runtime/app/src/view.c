@@ -50,7 +50,8 @@ static void draw_hitboxes_at(app_canvas *c, const app_game *g, clv_weapon_id wid
             break;
         }
         clv_shape s = app_place_shape(&hd->shape, pos, facing, mirror);
-        uint32_t col = group_tint ? group_color(hd->group) : tint;
+        /* by list order (precedence), as in `cleave render`: blade and handle read apart */
+        uint32_t col = group_tint ? group_color(k) : tint;
         app_shape(c, &s, 0.0f, 0.0f, 1.0f, fade(col, alpha_fill), fade(col, alpha_line));
     }
     (void)slot;
@@ -273,11 +274,12 @@ void app_draw_game(app_canvas *c, const app_assets *a, const app_game *g, const 
         for (int32_t i = 0; i < st->enemy_count; i++) {
             clv_entity_info ei;
             if (clv_arena_entity(g->arena, g->enemies[i].id, &ei) == CLV_HIT_OK && ei.alive) {
-                app_capsule(c, ei.position, ei.position, 11.0f, 0u,
-                            ei.state == CLV_HURT_NORMAL ? 0xC040FF70u : 0xC040A0FFu);
+                app_capsule(c, ei.position, ei.position, 11.0f,
+                            ei.state == CLV_HURT_NORMAL ? 0x3040FFFFu : 0x304080FFu,
+                            ei.state == CLV_HURT_NORMAL ? 0xFF40FFFFu : 0xFF4080FFu);
             }
         }
-        app_capsule(c, pi.position, pi.position, 11.0f, 0u, 0xC040D0FFu);
+        app_capsule(c, pi.position, pi.position, 11.0f, 0x3040FFFFu, 0xFF40FFFFu);
     }
 
     for (int i = 0; i < APP_POPUPS; i++) {
