@@ -9,6 +9,7 @@ clv_arena_def clv_default_arena_def(void) {
     clv_arena_def d;
     memset(&d, 0, sizeof d);
     d.entity_capacity = 64;
+    d.sweep_tolerance = CLV__SWEEP_TOL_DEFAULT;
     return d;
 }
 
@@ -132,6 +133,12 @@ clv_arena *clv_arena_create(const clv_arena_def *def, clv_hit_diag *diag) {
                       "miss_margin must be finite and >= 0 (got %g)", (double)d.miss_margin);
         return NULL;
     }
+    if (!clv__finite(d.sweep_tolerance) || d.sweep_tolerance < 0.0f) {
+        clv__diag_set(diag, CLV_HIT_ERR_NUMBER, "sweep_tolerance",
+                      "sweep_tolerance must be finite and > 0, or 0 for the default (got %g)",
+                      (double)d.sweep_tolerance);
+        return NULL;
+    }
     if (d.grid_cell_size != 0.0f) {
         clv_grid_def gd = clv_grid_default_def();
         gd.origin = d.grid_origin;
@@ -157,6 +164,7 @@ clv_arena *clv_arena_create(const clv_arena_def *def, clv_hit_diag *diag) {
     memset(a, 0, sizeof *a);
     a->al = d.allocator;
     a->miss_margin = d.miss_margin;
+    a->sweep_tol = d.sweep_tolerance > 0.0f ? d.sweep_tolerance : CLV__SWEEP_TOL_DEFAULT;
     a->clock_ns = d.clock_ns;
     a->clock_ctx = d.clock_ctx;
     if (d.grid_cell_size != 0.0f) {
@@ -180,6 +188,7 @@ static void weapon_free(clv_arena *a, clv__aweapon *w) {
     clv__free(&a->al, w->frame_base, (size_t)w->attack_count * sizeof *w->frame_base);
     clv__free(&a->al, w->frame_start, (size_t)(w->frame_total + 1) * sizeof *w->frame_start);
     clv__free(&a->al, w->list, (size_t)w->list_count * sizeof *w->list);
+    clv__free(&a->al, w->prev, (size_t)w->list_count * sizeof *w->prev);
     clv__free(&a->al, w->boxes, (size_t)w->box_count * sizeof *w->boxes);
     memset(w, 0, sizeof *w);
 }
@@ -202,6 +211,8 @@ void clv_arena_destroy(clv_arena *a) {
     clv__free(&al, a->att, (size_t)a->att_cap * sizeof *a->att);
     clv__free(&al, a->rec, (size_t)a->rec_cap * sizeof *a->rec);
     clv__free(&al, a->placed, (size_t)a->placed_cap * sizeof *a->placed);
+    clv__free(&al, a->sub, (size_t)a->sub_cap * sizeof *a->sub);
+    clv__free(&al, a->trig, (size_t)a->trig_cap * sizeof *a->trig);
     clv__free(&al, a->cand, (size_t)a->cand_cap * sizeof *a->cand);
     clv__free(&al, a->new_rec, (size_t)a->new_rec_cap * sizeof *a->new_rec);
     clv__free(&al, a->scratch, (size_t)a->scratch_cap * sizeof *a->scratch);
@@ -248,9 +259,10 @@ clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_wea
     w.frame_base = clv__alloc(&a->al, (size_t)w.attack_count * sizeof *w.frame_base);
     w.frame_start = clv__alloc(&a->al, (size_t)(frames + 1) * sizeof *w.frame_start);
     w.list = clv__alloc(&a->al, (size_t)w.list_count * sizeof *w.list);
+    w.prev = clv__alloc(&a->al, (size_t)w.list_count * sizeof *w.prev);
     w.boxes = clv__alloc(&a->al, (size_t)w.box_count * sizeof *w.boxes);
     if (w.attacks == NULL || w.frame_base == NULL || w.frame_start == NULL || w.list == NULL ||
-        w.boxes == NULL) {
+        w.prev == NULL || w.boxes == NULL) {
         weapon_free(a, &w);
         return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
     }
@@ -275,6 +287,24 @@ clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_wea
         }
     }
     w.frame_start[f] = n;
+    /* A hitbox sweeps from the hitbox of the same id on the frame before (ids are unique within
+     * a frame), whether the same entry spans both frames or a generator emitted one per frame. */
+    for (int32_t at = 0; at < w.attack_count; at++) {
+        for (int32_t fr = 0; fr < w.attacks[at].frames; fr++) {
+            int32_t cur = w.frame_base[at] + fr;
+            for (int32_t k = w.frame_start[cur]; k < w.frame_start[cur + 1]; k++) {
+                w.prev[k] = -1;
+                for (int32_t j = fr > 0 ? w.frame_start[cur - 1] : 0;
+                     fr > 0 && j < w.frame_start[cur]; j++) {
+                    if (strncmp(w.boxes[w.list[j]].def.id, w.boxes[w.list[k]].def.id,
+                                CLV_HIT_NAME_MAX) == 0) {
+                        w.prev[k] = w.list[j];
+                        break;
+                    }
+                }
+            }
+        }
+    }
     a->weapons[a->weapon_count] = w;
     a->weapon_count++;
     if (out != NULL) {

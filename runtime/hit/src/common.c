@@ -193,13 +193,12 @@ clv_hit_status clv__check_shape(const clv_shape *s, const char *field, clv_hit_d
     }
 }
 
-/* sin and cos of a float angle computed in double with a fixed polynomial, so the bits do not
- * depend on the C library or on how the compiler pairs sinf with cosf. */
-void clv__sincos(float angle, float *out_sin, float *out_cos) {
+/* sin and cos computed in double with a fixed polynomial, so the bits do not depend on the C
+ * library or on how the compiler pairs sin with cos. */
+void clv__sincos_d(double x, double *out_sin, double *out_cos) {
     const double half_pi_hi = 1.57079632673412561417; /* pi/2 split in two for reduction */
     const double half_pi_lo = 6.07710050650619224932e-11;
     const double inv_half_pi = 0.63661977236758134308;
-    double x = (double)angle;
     double k = floor(x * inv_half_pi + 0.5);
     double r = (x - k * half_pi_hi) - k * half_pi_lo; /* |r| <= pi/4 (+ a hair) */
     double r2 = r * r;
@@ -237,8 +236,43 @@ void clv__sincos(float angle, float *out_sin, float *out_cos) {
         s = -cs;
         c = sn;
     }
+    *out_sin = s;
+    *out_cos = c;
+}
+
+void clv__sincos(float angle, float *out_sin, float *out_cos) {
+    double s, c;
+    clv__sincos_d((double)angle, &s, &c);
     *out_sin = (float)s;
     *out_cos = (float)c;
+}
+
+/* atan2 from square roots and a series: same bits on every build (sqrt is correctly rounded). */
+double clv__atan2_d(double y, double x) {
+    const double pi = 3.14159265358979323846;
+    double ax = fabs(x), ay = fabs(y);
+    if (ax == 0.0 && ay == 0.0) {
+        return 0.0;
+    }
+    bool swap = ay > ax;
+    double t = swap ? ax / ay : ay / ax; /* in [0, 1] */
+    /* atan t = 2 atan(t / (1 + sqrt(1 + t^2))), twice: |t| <= tan(pi/16) < 0.2. */
+    for (int i = 0; i < 2; i++) {
+        t = t / (1.0 + sqrt(1.0 + t * t));
+    }
+    double t2 = t * t, term = t, sum = 0.0;
+    for (int k = 0; k < 15; k++) { /* the series to t^29: error < 1e-21 */
+        sum += term / (double)(2 * k + 1);
+        term *= -t2;
+    }
+    double r = 4.0 * sum;
+    if (swap) {
+        r = pi / 2.0 - r;
+    }
+    if (x < 0.0) {
+        r = pi - r;
+    }
+    return y < 0.0 ? -r : r;
 }
 
 const char *clv_hit_status_name(clv_hit_status status) {

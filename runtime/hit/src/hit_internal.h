@@ -4,6 +4,7 @@
 
 #include "cleave/broadphase.h"
 #include "cleave/hit.h"
+#include "cleave/motion.h"
 
 #include <stdarg.h>
 
@@ -37,6 +38,8 @@ clv_hit_status clv__check_shape(const clv_shape *s, const char *field, clv_hit_d
 /* ---- deterministic trigonometry (same bits on every build and libm) ---- */
 
 void clv__sincos(float angle, float *out_sin, float *out_cos);
+void clv__sincos_d(double x, double *out_sin, double *out_cos);
+double clv__atan2_d(double y, double x);
 
 /* ---- the editable weapon ---- */
 
@@ -68,6 +71,7 @@ typedef struct clv__aweapon {
     int32_t frame_total;
     int32_t *frame_start; /* frame_total + 1 offsets into list */
     int32_t *list;        /* indices into boxes, frame by frame, in precedence order */
+    int32_t *prev;        /* per list entry: the box of the same id on the frame before, or -1 */
     int32_t list_count;
     clv__box *boxes;
     int32_t box_count;
@@ -120,6 +124,11 @@ typedef struct clv__attack {
     uint16_t gen;
     uint8_t used;
     uint8_t active; /* advanced on the current frame (not frozen, not ended) */
+    /* The pose of the last placement (world origin, facing, mirror): where a swept hitbox
+     * starts on the next frame. Meaningful once frame >= 0. */
+    clv_vec2 prev_o;
+    float prev_facing;
+    int32_t prev_mirror;
 } clv__attack;
 
 /* One (swing, target, group) that has hit: sorted by that key. */
@@ -133,13 +142,29 @@ typedef struct clv__record {
 
 /* ---- per-frame work buffers (not part of the state) ---- */
 
+/* How one hitbox moves from its previous frame's placement to this frame's (sweep.c). */
+typedef struct clv__motion {
+    double a0x, a0y, b0x, b0y; /* local core on the previous frame (mirror applied) */
+    double a1x, a1y, b1x, b1y; /* and on this frame */
+    double r0, r1;
+    double phi, cphi, sphi; /* turn of the local segment, about the local centre (cx, cy) */
+    double cx, cy;
+    double eax, eay, ebx, eby; /* what the turn leaves over: covered by a straight move */
+    double rho_u, rho_c, e_max;
+} clv__motion;
+
 typedef struct clv__placed {
     uint32_t attack1; /* slot + 1 */
     int32_t pos;      /* position in the frame's list */
     int32_t box;      /* index into the weapon's boxes */
     clv_shape shape;  /* world */
     clv_shape core;   /* world segment or centre, radius 0 */
-    clv_aabb bounds;  /* world, grown by the miss margin */
+    clv_aabb bounds;  /* world (swept when nsub > 0), grown by the miss margin */
+    /* Swept hitboxes: nsub sub-steps, their nsub + 1 cores at sub[2 * sub0 ...] (a, b pairs),
+     * the radius at both ends and the margin (bend + rounding) every sub-step cover adds. */
+    int32_t nsub, sub0;
+    float r0, r1, grow;
+    clv__motion m;
 } clv__placed;
 
 typedef struct clv__cand {
@@ -154,6 +179,7 @@ typedef struct clv__cand {
     int32_t reason; /* -1 while alive */
     int32_t push_only;
     int32_t pending; /* reason decided by select_hitboxes, applied after the pass */
+    float sweep_t;   /* start of the first sub-step that touched (1: this frame's pose) */
 } clv__cand;
 
 struct clv_arena {
@@ -187,6 +213,11 @@ struct clv_arena {
 
     clv__placed *placed;
     int32_t placed_count, placed_cap;
+    float sweep_tol;
+    clv_vec2 *sub; /* sub-step cores of swept hitboxes */
+    int32_t sub_count, sub_cap;
+    double *trig; /* one attack's sub-step sin, cos pairs */
+    int32_t trig_cap;
     clv__cand *cand;
     int32_t cand_count, cand_cap;
     clv__record *new_rec;
@@ -214,6 +245,29 @@ int32_t clv__record_find(const clv_arena *a, uint32_t attack1, uint16_t attack_g
                          uint32_t target1, uint16_t target_gen, int32_t group_key);
 void clv__events_clear(clv_arena *a);
 int clv__record_cmp(const clv__record *x, const clv__record *y);
+/* Swept hitboxes (sweep.c). The local part of the motion of a round hitbox (circle or
+ * capsule) from prev (mirror0) to cur (mirror1); false when either is not round. */
+bool clv__motion_local(clv__motion *m, const clv_shape *prev, int32_t mirror0, const clv_shape *cur,
+                       int32_t mirror1);
+/* true when nothing moves: the pose turn dth and travel (dx, dy) are 0 and the local core and
+ * radius did not change. */
+bool clv__motion_still(const clv__motion *m, double dth, double dx, double dy);
+/* Bound on how far the sub-step covers reach beyond the swept area, and the fewest sub-steps
+ * (at most cap) that keep it within tol; slack is the rounding allowance added to every cover. */
+double clv__motion_overcover(const clv__motion *m, double dth, double travel, int32_t n,
+                             double slack);
+int32_t clv__motion_substeps(const clv__motion *m, double dth, double travel, double tol,
+                             double slack, int32_t cap);
+/* How far a point of the sub-step hull may lie from the core it covers (the bend). */
+double clv__motion_bend(const clv__motion *m, double dth, int32_t n);
+/* World core at fraction s given sin, cos of the pose angle at s and the pose origin at s. */
+void clv__motion_at(const clv__motion *m, double s, double sn, double cs, double ox, double oy,
+                    clv_vec2 *out_a, clv_vec2 *out_b);
+/* Most sub-steps a swept hitbox uses (see docs/hit-rules.md). */
+#define CLV__MAX_SUBSTEPS 4096
+/* Sweep tolerance when the arena def leaves it at 0, world units. */
+#define CLV__SWEEP_TOL_DEFAULT 1.0f
+
 /* A weapon-local hitbox shape placed at an attack's current pose. */
 clv_shape clv__place_hitbox(const clv_arena *a, const clv__attack *at, const clv_shape *local);
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #define SNAP_MAGIC 0x41564c43u /* "CLVA" */
-#define SNAP_VERSION 1u
+#define SNAP_VERSION 2u
 /* Timers beyond this are corrupt (the rules never set more than a minute). */
 #define FRAMES_LIMIT (3600 * 16)
 
@@ -154,7 +154,8 @@ static bool body_valid(const clv_arena *a, const snap_header *h, const unsigned 
         memcpy(&o, pe + (size_t)(at.owner.index1 - 1) * sizeof o, sizeof o);
         if (!o.used || o.gen != at.owner.gen || at.elapsed < 0 || at.elapsed > FRAMES_LIMIT * 64 ||
             at.targets_hit < 0 || !clv__finite(at.offset.x) || !clv__finite(at.offset.y) ||
-            !clv__finite(at.facing)) {
+            !clv__finite(at.facing) || !clv__finite(at.prev_o.x) || !clv__finite(at.prev_o.y) ||
+            !clv__finite(at.prev_facing) || (at.prev_mirror != 0 && at.prev_mirror != 1)) {
             return false;
         }
     }
@@ -368,6 +369,9 @@ uint64_t clv_arena_hash(const clv_arena *a) {
         mix_f(&hs, at->facing);
         mix_i32(&hs, at->mirror);
         mix_i32(&hs, at->follow);
+        mix_v(&hs, at->prev_o);
+        mix_f(&hs, at->prev_facing);
+        mix_i32(&hs, at->prev_mirror);
     }
     mix_i32(&hs, a->rec_count);
     for (int32_t i = 0; i < a->rec_count; i++) {

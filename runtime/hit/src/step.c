@@ -209,8 +209,83 @@ clv_shape clv__place_hitbox(const clv_arena *a, const clv__attack *at, const clv
     return place_shape(&p, local);
 }
 
+/* World core ends of a placed round shape (a circle's centre twice). */
+static void core_ends(const clv_shape *s, clv_vec2 *a, clv_vec2 *b) {
+    if (s->type == CLV_CAPSULE) {
+        *a = s->u.capsule.a;
+        *b = s->u.capsule.b;
+    } else {
+        *a = *b = s->u.circle.c;
+    }
+}
+
+static float round_up(double v) {
+    float f = (float)v;
+    return (double)f < v ? nextafterf(f, INFINITY) : f;
+}
+
+/* The swept hitboxes of one attack, placed[first..end): every one that moved takes n sub-steps
+ * (the most any of them needs), their cores written to a->sub, their bounds widened to cover
+ * all sub-steps. Their nsub holds the sub-steps each needs and grow its rounding slack on entry. */
+static clv_hit_status sweep_attack(clv_arena *a, int32_t first, int32_t end, int32_t n,
+                                   const pose *p0, const pose *p1, double th0, double dth) {
+    if (!clv__reserve(&a->al, (void **)&a->trig, &a->trig_cap, 2 * (n + 1), sizeof *a->trig)) {
+        return CLV_HIT_ERR_NO_MEMORY;
+    }
+    for (int32_t k = 0; k <= n; k++) {
+        clv__sincos_d(th0 + dth * ((double)k / (double)n), &a->trig[2 * k], &a->trig[2 * k + 1]);
+    }
+    double dx = (double)p1->o.x - (double)p0->o.x, dy = (double)p1->o.y - (double)p0->o.y;
+    const clv__attack *at = &a->att[a->placed[first].attack1 - 1];
+    const clv__aweapon *w = &a->weapons[at->weapon1 - 1];
+    int32_t f = w->frame_base[at->attack] + at->frame;
+    for (int32_t i = first; i < end; i++) {
+        clv__placed *pl = &a->placed[i];
+        if (pl->nsub == 0) {
+            continue;
+        }
+        if (!clv__reserve(&a->al, (void **)&a->sub, &a->sub_cap, a->sub_count + 2 * (n + 1),
+                          sizeof *a->sub)) {
+            return CLV_HIT_ERR_NO_MEMORY;
+        }
+        pl->sub0 = a->sub_count;
+        a->sub_count += 2 * (n + 1);
+        clv_vec2 *q = &a->sub[pl->sub0];
+        int32_t prev_box = w->prev[w->frame_start[f] + pl->pos];
+        clv_shape before = place_shape(p0, &w->boxes[prev_box].def.shape);
+        core_ends(&before, &q[0], &q[1]);
+        core_ends(&pl->shape, &q[2 * n], &q[2 * n + 1]);
+        for (int32_t k = 1; k < n; k++) {
+            double sk = (double)k / (double)n;
+            clv__motion_at(&pl->m, sk, a->trig[2 * k], a->trig[2 * k + 1],
+                           (double)p0->o.x + sk * dx, (double)p0->o.y + sk * dy, &q[2 * k],
+                           &q[2 * k + 1]);
+        }
+        pl->grow = round_up(clv__motion_bend(&pl->m, dth, n) + (double)pl->grow);
+        pl->r0 = (float)pl->m.r0;
+        pl->r1 = (float)pl->m.r1;
+        pl->nsub = n;
+        clv_aabb b = pl->bounds;
+        for (int32_t k = 0; k < 2 * (n + 1); k++) {
+            b.min.x = q[k].x < b.min.x ? q[k].x : b.min.x;
+            b.min.y = q[k].y < b.min.y ? q[k].y : b.min.y;
+            b.max.x = q[k].x > b.max.x ? q[k].x : b.max.x;
+            b.max.y = q[k].y > b.max.y ? q[k].y : b.max.y;
+        }
+        float g = (pl->r0 > pl->r1 ? pl->r0 : pl->r1) + pl->grow + a->miss_margin;
+        b.min.x = nextafterf(b.min.x - g, -INFINITY);
+        b.min.y = nextafterf(b.min.y - g, -INFINITY);
+        b.max.x = nextafterf(b.max.x + g, INFINITY);
+        b.max.y = nextafterf(b.max.y + g, INFINITY);
+        pl->bounds = b;
+    }
+    return CLV_HIT_OK;
+}
+
 static clv_hit_status place(clv_arena *a) {
+    static const double two_pi = 6.28318530717958647692;
     a->placed_count = 0;
+    a->sub_count = 0;
     for (int32_t s = 0; s < a->att_count; s++) {
         clv__attack *at = &a->att[s];
         at->active = 0;
@@ -231,24 +306,66 @@ static clv_hit_status place(clv_arena *a) {
         }
         at->active = 1;
         pose p = attack_pose(a, at);
+        /* The pose of the frame before (every frame but the first follows a placement). */
+        bool has_prev = at->frame >= 1;
+        pose p0 = p;
+        double dth = 0.0, dx = 0.0, dy = 0.0;
+        if (has_prev) {
+            p0.o = at->prev_o;
+            clv__sincos(at->prev_facing, &p0.s, &p0.c);
+            p0.mirror = at->prev_mirror;
+            double d = (double)at->facing - (double)at->prev_facing;
+            dth = d - two_pi * floor(d / two_pi + 0.5);
+            dx = (double)p.o.x - (double)p0.o.x;
+            dy = (double)p.o.y - (double)p0.o.y;
+        }
+        double travel = sqrt(dx * dx + dy * dy);
+        double th0 = (double)at->prev_facing;
+        double reach = fabs((double)p.o.x) + fabs((double)p.o.y) + travel + 1.0;
+        at->prev_o = p.o;
+        at->prev_facing = at->facing;
+        at->prev_mirror = p.mirror;
         int32_t f = w->frame_base[at->attack] + at->frame;
         int32_t first = w->frame_start[f], end = w->frame_start[f + 1];
         if (!clv__reserve(&a->al, (void **)&a->placed, &a->placed_cap,
                           a->placed_count + (end - first), sizeof *a->placed)) {
             return CLV_HIT_ERR_NO_MEMORY;
         }
+        int32_t base = a->placed_count, n = 0;
         for (int32_t k = first; k < end; k++) {
             clv__placed *pl = &a->placed[a->placed_count++];
             pl->attack1 = (uint32_t)s + 1;
             pl->pos = k - first;
             pl->box = w->list[k];
-            pl->shape = place_shape(&p, &w->boxes[pl->box].def.shape);
+            const clv_hitbox_def *def = &w->boxes[pl->box].def;
+            pl->shape = place_shape(&p, &def->shape);
             pl->core = core_of(&pl->shape);
             pl->bounds = clv_shape_bounds(&pl->shape);
             pl->bounds.min.x -= a->miss_margin;
             pl->bounds.min.y -= a->miss_margin;
             pl->bounds.max.x += a->miss_margin;
             pl->bounds.max.y += a->miss_margin;
+            pl->nsub = 0;
+            pl->sub0 = 0;
+            pl->r0 = pl->r1 = pl->grow = 0.0f;
+            int32_t pb = has_prev && def->sweep ? w->prev[k] : -1;
+            if (pb >= 0 &&
+                clv__motion_local(&pl->m, &w->boxes[pb].def.shape, p0.mirror, &def->shape,
+                                  p.mirror) &&
+                !clv__motion_still(&pl->m, dth, dx, dy)) {
+                /* Rounding of float cores and poses: far below a unit at game scales. */
+                double slack = (reach + pl->m.rho_u + pl->m.r0 + pl->m.r1) * 0x1p-20;
+                pl->nsub = clv__motion_substeps(&pl->m, dth, travel, (double)a->sweep_tol, slack,
+                                                CLV__MAX_SUBSTEPS);
+                pl->grow = round_up(slack);
+                n = pl->nsub > n ? pl->nsub : n;
+            }
+        }
+        if (n > 0) {
+            clv_hit_status st = sweep_attack(a, base, a->placed_count, n, &p0, &p, th0, dth);
+            if (st != CLV_HIT_OK) {
+                return st;
+            }
         }
     }
     return CLV_HIT_OK;
@@ -352,6 +469,74 @@ static clv_hit_status broadphase(clv_arena *a) {
     return a->grid != NULL ? broadphase_grid(a) : broadphase_scan(a);
 }
 
+static float min2f(float x, float y) { return x < y ? x : y; }
+static float max2f(float x, float y) { return x > y ? x : y; }
+
+/* Radius of a swept hitbox at sub-step point k of n. */
+static float sub_radius(const clv__placed *pl, int32_t k) {
+    return pl->r0 + (pl->r1 - pl->r0) * ((float)k / (float)pl->nsub);
+}
+
+/* The first sub-step before limit whose cover (hull of its two cores, grown) touches hs, or -1. */
+static int32_t first_substep(const clv_arena *a, const clv__placed *pl, const clv_shape *hs,
+                             int32_t limit) {
+    clv_aabb hb = clv_shape_bounds(hs);
+    const clv_vec2 *q = &a->sub[pl->sub0];
+    for (int32_t k = 0; k < limit; k++) {
+        float ra = sub_radius(pl, k), rb = sub_radius(pl, k + 1);
+        float g = (ra > rb ? ra : rb) + pl->grow;
+        const clv_vec2 *e = &q[2 * k];
+        float x0 = min2f(min2f(e[0].x, e[1].x), min2f(e[2].x, e[3].x)) - g;
+        float x1 = max2f(max2f(e[0].x, e[1].x), max2f(e[2].x, e[3].x)) + g;
+        float y0 = min2f(min2f(e[0].y, e[1].y), min2f(e[2].y, e[3].y)) - g;
+        float y1 = max2f(max2f(e[0].y, e[1].y), max2f(e[2].y, e[3].y)) + g;
+        if (x0 > hb.max.x || hb.min.x > x1 || y0 > hb.max.y || hb.min.y > y1) {
+            continue;
+        }
+        clv_capsule c0 = {e[0], e[1], 0.0f}, c1 = {e[2], e[3], 0.0f};
+        if (clv_hull_touches(&c0, &c1, g, hs)) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+/* The hitbox as it stood at sub-step point k. */
+static clv_shape sub_shape(const clv_arena *a, const clv__placed *pl, int32_t k) {
+    const clv_vec2 *q = &a->sub[pl->sub0 + 2 * k];
+    return clv_shape_capsule(q[0].x, q[0].y, q[1].x, q[1].y, sub_radius(pl, k));
+}
+
+/* Contact of a swept hit, from the sub-step k whose cover touched first: the placement at its
+ * start if it overlaps the hurtbox, else at its end, else the nearer of the two by closest
+ * points (the cover touched within the tolerance). */
+static void swept_contact(const clv_arena *a, const clv__placed *pl, int32_t k, const clv_shape *hs,
+                          clv__cand *c) {
+    clv_shape s0 = sub_shape(a, pl, k), s1 = sub_shape(a, pl, k + 1);
+    const clv_shape *use = NULL;
+    if (clv_overlap(&s0, hs)) {
+        use = &s0;
+    } else if (clv_overlap(&s1, hs)) {
+        use = &s1;
+    }
+    if (use == NULL || !clv_contact_shapes(use, hs, &c->contact)) {
+        clv_closest c0 = clv_closest_points(&s0, hs), c1 = clv_closest_points(&s1, hs);
+        bool second = use != NULL ? use == &s1 : c1.distance < c0.distance;
+        clv_closest cp = second ? c1 : c0;
+        use = second ? &s1 : &s0;
+        float nx = cp.pb.x - cp.pa.x, ny = cp.pb.y - cp.pa.y;
+        float len = sqrtf(nx * nx + ny * ny);
+        c->contact.point = cp.pa;
+        c->contact.ta = cp.ta;
+        c->contact.tb = cp.tb;
+        c->contact.depth = 0.0f;
+        c->contact.normal = len > 0.0f ? clv_v2(nx / len, ny / len) : clv_v2(1.0f, 0.0f);
+    }
+    clv_shape core = core_of(use);
+    c->core_dist = clv_distance(&core, hs);
+    c->sweep_t = (float)k / (float)pl->nsub;
+}
+
 static void narrowphase(clv_arena *a) {
     int32_t kept = 0;
     a->profile.candidates = a->cand_count;
@@ -366,7 +551,35 @@ static void narrowphase(clv_arena *a) {
         c.core_dist = FLT_MAX;
         c.reason = -1;
         c.push_only = 0;
+        c.sweep_t = 1.0f;
         memset(&c.contact, 0, sizeof c.contact);
+        if (pl->nsub > 0) {
+            /* The earliest sub-step over all hurtboxes; ties go to the first hurtbox. */
+            int32_t best = -1, best_h = -1;
+            for (int32_t k = 0; k < h->count; k++) {
+                clv_shape hs = translate(&h->shapes[k], at);
+                int32_t sk = first_substep(a, pl, &hs, best >= 0 ? best : pl->nsub);
+                if (sk >= 0) {
+                    best = sk;
+                    best_h = k;
+                } else if (a->miss_margin > 0.0f && best < 0) {
+                    float d = clv_distance(&pl->shape, &hs);
+                    c.distance = d < c.distance ? d : c.distance;
+                }
+            }
+            if (best >= 0) {
+                clv_shape hs = translate(&h->shapes[best_h], at);
+                swept_contact(a, pl, best, &hs, &c);
+                c.overlap = 1;
+                c.distance = 0.0f;
+                a->profile.contacts++;
+                a->cand[kept++] = c;
+            } else if (a->miss_margin > 0.0f && c.distance < a->miss_margin) {
+                c.reason = CLV_MISS_OUT_OF_REACH;
+                a->cand[kept++] = c;
+            }
+            continue;
+        }
         for (int32_t k = 0; k < h->count; k++) {
             clv_shape hs = translate(&h->shapes[k], at);
             if (clv_overlap(&pl->shape, &hs)) {
@@ -751,6 +964,7 @@ static void compute_hit(const clv_arena *a, const clv__cand *c, clv_hit_event *e
     ev->group = d->group;
     ev->point = c->contact.point;
     ev->blade_t = d->shape.type == CLV_CAPSULE ? c->contact.ta : 0.0f;
+    ev->sweep_t = c->sweep_t;
 
     float lag = floorf(d->damage * 0.3846154f + 5.0f) * d->hitlag_scale;
     int32_t hitlag = d->hitlag == CLV_FRAMES_AUTO ? frames_of(lag) : d->hitlag;

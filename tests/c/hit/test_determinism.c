@@ -64,6 +64,19 @@ static clv_weapon *build_sword(void) {
     clv_weapon_add_hitbox(w, 0, 3, 12, &blade, NULL);
     clv_weapon_add_hitbox(w, 0, 3, 12, &handle, NULL);
     clv_weapon_add_hitbox(w, 0, 8, 15, &pommel, NULL);
+    /* A generated arc: one capsule per frame turned about a pivot beside the wielder (each frame
+     * by the 7-24-25 rotation, so the bits need no sin or cos), swept frame to frame. */
+    float ux = 0.6f, uy = -0.8f;
+    for (int f = 2; f < 15; f++) {
+        clv_hitbox_def edge =
+            hb("edge", clv_shape_capsule(4 + 25 * ux, 2 + 25 * uy, 4 + 62 * ux, 2 + 62 * uy, 3), 6);
+        edge.group = 2;
+        edge.hitlag = 2;
+        clv_weapon_add_hitbox(w, 0, f, f, &edge, NULL);
+        float nx = 0.96f * ux - 0.28f * uy, ny = 0.28f * ux + 0.96f * uy;
+        ux = nx;
+        uy = ny;
+    }
     snprintf(a.name, sizeof a.name, "thrust");
     a.frames = 14;
     a.max_targets = 3;

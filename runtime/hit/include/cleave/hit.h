@@ -128,7 +128,7 @@ typedef struct clv_hitbox_def {
     float hitlag_scale;               ///< multiplier of the automatic hitlag, >= 0 (default 1)
     int32_t hitstun;                  ///< frames the target stays stunned, or CLV_FRAMES_AUTO
     int32_t priority;                 ///< higher wins over list order; equal falls back to order
-    bool sweep;                       ///< cover the path from the previous frame (default true)
+    bool sweep;                       ///< cover the path from the last frame (default true)
     int32_t effect_count;             ///< 0..CLV_HITBOX_MAX_EFFECTS
     clv_effect_def effects[CLV_HITBOX_MAX_EFFECTS];
 } clv_hitbox_def;
@@ -245,9 +245,12 @@ typedef struct clv_arena_def {
     /// Optional clock for clv_arena_profile (nanoseconds, any origin). NULL = no profiling.
     uint64_t (*clock_ns)(void *ctx);
     void *clock_ctx;
+    /// How far (world units) a swept hitbox may reach beyond the area it truly sweeps between
+    /// two frames; sets the number of sub-steps (docs/hit-rules.md). > 0, finite; 0 = 1 unit.
+    float sweep_tolerance;
 } clv_arena_def;
 
-/// Defaults: malloc/free, capacity 64, miss_margin 0, no grid, no clock.
+/// Defaults: malloc/free, capacity 64, miss_margin 0, no grid, no clock, sweep_tolerance 1.
 clv_arena_def clv_default_arena_def(void);
 
 /// An entity to spawn.
@@ -340,6 +343,10 @@ typedef struct clv_hit_event {
     int32_t hitstun;    ///< frames the target is stunned
     uint32_t effects;   ///< bit i: the hitbox's effect i was applied
     uint32_t flags;     ///< CLV_HIT_FLAG_*
+    /// Swept hits: where in the motion from the previous frame's placement (0) to this one's (1)
+    /// the first sub-step that touched the target starts; point and blade_t come from that
+    /// sub-step. 1 for a hit of this frame's placement alone (no sweep).
+    float sweep_t;
 } clv_hit_event;
 
 /// A candidate that did not become a hit, and why.
