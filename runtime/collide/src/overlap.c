@@ -122,9 +122,12 @@ bool clv_overlap_circle_aabb(const clv_circle *a, const clv_aabb *b) {
 }
 
 bool clv_overlap_circle_obb(const clv_circle *a, const clv_obb *b) {
+    /* In the box's frame, symmetric about its centre: the gap on each axis is |l| - h. */
     clv_vec2 d = clv_sub(a->c, b->c);
-    float lx = clv_dot(d, b->u), ly = clv_dot(d, clv_perp(b->u));
-    return round_point_in_box(lx, ly, a->r, -b->h.x, -b->h.y, b->h.x, b->h.y);
+    float gx = clv_absf(clv_dot(d, b->u)) - b->h.x;
+    float gy = clv_absf(clv_dot(d, clv_perp(b->u))) - b->h.y;
+    float mx = clv_maxf(gx, 0.0f), my = clv_maxf(gy, 0.0f);
+    return ((gx < 0.0f) & (gy < 0.0f)) | (mx * mx + my * my < a->r * a->r);
 }
 
 bool clv_overlap_capsule_capsule(const clv_capsule *a, const clv_capsule *b) {
