@@ -4,7 +4,7 @@ local cleave = require "cleave"
 local API = {
   "_VERSION", "aabb", "arc", "arena", "capsule", "circle", "closest", "contact", "distance",
   "effect", "exact", "hitbox", "is_shape", "load_mod", "obb", "overlaps", "point", "raycast",
-  "sandbox", "sweep", "thrust", "weapon",
+  "reload_mod", "sandbox", "sweep", "thrust", "weapon",
 }
 
 local function sorted_keys(t)

@@ -139,6 +139,10 @@ void clv_lua_push_tick_plain(lua_State *L, const clv_tick_event *t);
 
 /* ---- mods (mod.c) ---- */
 
+/// clv_mod_load_with whose sandbox allocator refuses its fail_after-th growing request and every
+/// one after it (0: never), for allocation-failure sweeps. limits are not checked.
+clv_mod *clv_mod_load_failing(const char *dir, const clv_mod_limits *limits, long fail_after,
+                              char *err, size_t errlen);
 /// The sandbox state of a mod, for calling its callbacks.
 lua_State *clv_mod_state(clv_mod *mod);
 /// Calls the function below nargs arguments on the mod's stack through its protected path;

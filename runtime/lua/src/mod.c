@@ -10,6 +10,8 @@
 
 struct clv_mod {
     clv_sandbox *sb;
+    char *dir;                 /* the folder as given, for clv_mod_reload */
+    clv_sandbox_limits limits; /* a reload runs under the same */
     char *name;
     char *version;
     int32_t weapon_count;
@@ -41,17 +43,30 @@ static int cmp_names(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static const char *const mod_fields[] = {"name", "version", "weapons", "effects", "description",
-                                         NULL};
+static const char *const mod_fields[] = {"name",        "version",  "weapons", "effects",
+                                         "description", "selftest", NULL};
 
-/* Validates the mod table at the top of S; fills mod. false with a message in err. */
-static bool read_mod_table(clv_mod *mod, lua_State *S, const char *file, char *err,
-                           size_t errlen) {
-    int t = lua_gettop(S);
+/* Raises "<file>: not enough memory" for a failed host allocation; the mod owns what was
+ * already made, so nothing leaks when the error unwinds. */
+static void *check_alloc(lua_State *S, void *p, const char *file) {
+    if (p == NULL) {
+        luaL_error(S, "%s: not enough memory", file);
+    }
+    return p;
+}
+
+/* Validates the mod table and fills the mod; run through the sandbox's protected path under
+ * the load deadline, because reading a field of a table the mod made may run its metamethods
+ * (which could loop) and any allocation may fail. Arguments: the mod and the file name (light
+ * userdata) and the table. Returns the table's selftest function, or nil. */
+static int read_mod_table(lua_State *S) {
+    clv_mod *mod = (clv_mod *)lua_touserdata(S, 1);
+    const char *file = (const char *)lua_touserdata(S, 2);
+    const int t = 3;
+    lua_settop(S, 3);
     if (lua_type(S, t) != LUA_TTABLE) {
-        errf(err, errlen, "%s: mod.lua must return a table {name=, version=, weapons=} (got %s)",
-             file, luaL_typename(S, t), "");
-        return false;
+        return luaL_error(S, "%s: mod.lua must return a table {name=, version=, weapons=} (got %s)",
+                          file, luaL_typename(S, t));
     }
     lua_pushnil(S);
     while (lua_next(S, t)) {
@@ -62,85 +77,61 @@ static bool read_mod_table(clv_mod *mod, lua_State *S, const char *file, char *e
             ok = ok || strcmp(k, mod_fields[i]) == 0;
         }
         if (!ok) {
-            errf(err, errlen, "%s: unknown field '%s' in the mod table (fields: %s)", file,
-                 k != NULL ? k : "?", "name, version, weapons, effects, description");
-            lua_settop(S, t);
-            return false;
+            return luaL_error(S,
+                              "%s: unknown field '%s' in the mod table (fields: name, version, "
+                              "weapons, effects, description, selftest)",
+                              file, k != NULL ? k : "?");
         }
     }
     static const char *const strs[] = {"name", "version"};
     for (int i = 0; i < 2; i++) {
         int ty = lua_getfield(S, t, strs[i]);
         if (ty != LUA_TSTRING || lua_rawlen(S, -1) == 0) {
-            errf(err, errlen, "%s: %s must be a non-empty string (got %s)", file, strs[i],
-                 ty == LUA_TSTRING ? "an empty string" : luaL_typename(S, -1));
-            lua_settop(S, t);
-            return false;
+            return luaL_error(S, "%s: %s must be a non-empty string (got %s)", file, strs[i],
+                              ty == LUA_TSTRING ? "an empty string" : luaL_typename(S, -1));
         }
-        char *copy = dup_str(lua_tostring(S, -1));
-        if (copy == NULL) {
-            errf(err, errlen, "%s: %s", file, "not enough memory", "");
-            return false;
-        }
-        if (i == 0) {
-            mod->name = copy;
-        } else {
-            mod->version = copy;
-        }
+        char **slot = i == 0 ? &mod->name : &mod->version;
+        *slot = (char *)check_alloc(S, dup_str(lua_tostring(S, -1)), file);
         lua_pop(S, 1);
     }
     if (lua_getfield(S, t, "effects") != LUA_TNIL && lua_type(S, -1) != LUA_TTABLE) {
-        errf(err, errlen, "%s: effects must be a table (got %s)", file, luaL_typename(S, -1), "");
-        lua_settop(S, t);
-        return false;
+        return luaL_error(S, "%s: effects must be a table (got %s)", file, luaL_typename(S, -1));
     }
     lua_pop(S, 1);
-    if (lua_getfield(S, t, "weapons") != LUA_TTABLE) {
-        errf(err, errlen, "%s: weapons must be a table of cleave.weapon{...} by name (got %s)",
-             file, luaL_typename(S, -1), "");
-        lua_settop(S, t);
-        return false;
+    int st = lua_getfield(S, t, "selftest"); /* 4 */
+    if (st != LUA_TNIL && st != LUA_TFUNCTION) {
+        return luaL_error(S, "%s: selftest must be a function (got %s)", file,
+                          luaL_typename(S, -1));
     }
-    int wt = lua_gettop(S);
+    if (lua_getfield(S, t, "weapons") != LUA_TTABLE) { /* 5 */
+        return luaL_error(S, "%s: weapons must be a table of cleave.weapon{...} by name (got %s)",
+                          file, luaL_typename(S, -1));
+    }
+    const int wt = 5;
     int32_t n = 0;
     lua_pushnil(S);
     while (lua_next(S, wt)) {
         if (lua_type(S, -2) != LUA_TSTRING) {
-            errf(err, errlen, "%s: weapons keys must be names (got %s)", file,
-                 luaL_typename(S, -2), "");
-            lua_settop(S, t);
-            return false;
+            return luaL_error(S, "%s: weapons keys must be names (got %s)", file,
+                              luaL_typename(S, -2));
         }
         if (luaL_testudata(S, -1, CLV_LUA_WEAPON) == NULL) {
-            errf(err, errlen, "%s: weapons.%s must be a cleave.Weapon (got %s)", file,
-                 lua_tostring(S, -2), luaL_typename(S, -1));
-            lua_settop(S, t);
-            return false;
+            return luaL_error(S, "%s: weapons.%s must be a cleave.Weapon (got %s)", file,
+                              lua_tostring(S, -2), luaL_typename(S, -1));
         }
         lua_pop(S, 1);
         n++;
     }
     if (n == 0) {
-        errf(err, errlen, "%s: weapons must hold at least one weapon", file, "", "");
-        lua_settop(S, t);
-        return false;
+        return luaL_error(S, "%s: weapons must hold at least one weapon", file);
     }
-    mod->weapon_names = (char **)calloc((size_t)n, sizeof(char *));
-    mod->weapons = (clv_lweapon **)calloc((size_t)n, sizeof(clv_lweapon *));
-    if (mod->weapon_names == NULL || mod->weapons == NULL) {
-        errf(err, errlen, "%s: %s", file, "not enough memory", "");
-        lua_settop(S, t);
-        return false;
-    }
+    mod->weapon_names = (char **)check_alloc(S, calloc((size_t)n, sizeof(char *)), file);
+    mod->weapons = (clv_lweapon **)check_alloc(S, calloc((size_t)n, sizeof(clv_lweapon *)), file);
     lua_pushnil(S);
     while (lua_next(S, wt)) {
         lua_pop(S, 1);
-        mod->weapon_names[mod->weapon_count] = dup_str(lua_tostring(S, -1));
-        if (mod->weapon_names[mod->weapon_count] == NULL) {
-            errf(err, errlen, "%s: %s", file, "not enough memory", "");
-            lua_settop(S, t);
-            return false;
-        }
+        mod->weapon_names[mod->weapon_count] =
+            (char *)check_alloc(S, dup_str(lua_tostring(S, -1)), file);
         mod->weapon_count++;
     }
     /* a stable order: by name */
@@ -150,67 +141,152 @@ static bool read_mod_table(clv_mod *mod, lua_State *S, const char *file, char *e
         mod->weapons[i] = (clv_lweapon *)lua_touserdata(S, -1);
         lua_pop(S, 1);
     }
-    lua_settop(S, t);
+    lua_pushvalue(S, t);
     mod->table_ref = luaL_ref(S, LUA_REGISTRYINDEX); /* anchors the weapons */
-    return true;
+    lua_pushvalue(S, 4);
+    return 1;
 }
 
-clv_mod *clv_mod_load(const char *dir, char *err, size_t errlen) {
+/* Drops the traceback of a load message: a definition error is one line, "file:line: path
+ * message"; the frames through cleave.weapon add nothing a modder can use. */
+static void one_line(char *err) {
+    char *tb = err != NULL ? strstr(err, "\nstack traceback:") : NULL;
+    if (tb != NULL) {
+        *tb = '\0';
+    }
+}
+
+clv_mod_limits clv_mod_default_limits(void) {
+    clv_sandbox_limits l = clv_sandbox_default_limits();
+    clv_mod_limits m;
+    m.memory_bytes = l.memory_bytes;
+    m.load_ms = l.load_ms;
+    m.callback_ms = l.callback_ms;
+    return m;
+}
+
+clv_mod *clv_mod_load_failing(const char *dir, const clv_mod_limits *limits, long fail_after,
+                              char *err, size_t errlen) {
     if (dir == NULL) {
         errf(err, errlen, "%s", "mod folder is NULL", "", "");
         return NULL;
     }
+    clv_mod_limits ml = limits != NULL ? *limits : clv_mod_default_limits();
     size_t dl = strlen(dir);
     char *file = (char *)malloc(dl + 16);
-    if (file == NULL) {
+    clv_mod *mod = (clv_mod *)calloc(1, sizeof *mod);
+    if (file == NULL || mod == NULL) {
+        free(file);
+        free(mod);
         errf(err, errlen, "%s", "not enough memory", "", "");
         return NULL;
     }
+    mod->table_ref = LUA_NOREF;
+    mod->dir = dup_str(dir);
+    mod->limits.memory_bytes = ml.memory_bytes;
+    mod->limits.load_ms = ml.load_ms;
+    mod->limits.callback_ms = ml.callback_ms;
     /* "mods/x/" and "mods/x" name the same file, so the messages read the same */
     while (dl > 1 && dir[dl - 1] == '/') {
         dl--;
     }
     memcpy(file, dir, dl);
     strcpy(file + dl, "/mod.lua");
-    clv_mod *mod = (clv_mod *)calloc(1, sizeof *mod);
-    if (mod == NULL) {
-        free(file);
+    if (mod->dir == NULL) {
         errf(err, errlen, "%s", "not enough memory", "", "");
-        return NULL;
+        goto fail;
     }
-    mod->table_ref = LUA_NOREF;
-    mod->sb = clv_sandbox_create(NULL, err, errlen);
+    mod->sb = clv_sandbox_create_failing(&mod->limits, fail_after, err, errlen);
     if (mod->sb == NULL) {
-        free(file);
-        free(mod);
-        return NULL;
+        goto fail;
     }
     FILE *probe = fopen(file, "rb");
     if (probe == NULL) {
         errf(err, errlen, "cannot open %s (a mod folder holds mod.lua)", file, "", "");
-        free(file);
-        clv_mod_free(mod);
-        return NULL;
+        goto fail;
     }
     fclose(probe);
     if (!clv_sandbox_run_file(mod->sb, file, 1, err, errlen)) {
-        /* a definition error is one line, "file:line: path message": the traceback through
-         * cleave.weapon adds nothing a modder can use */
-        char *tb = err != NULL ? strstr(err, "\nstack traceback:") : NULL;
-        if (tb != NULL) {
-            *tb = '\0';
-        }
-        free(file);
-        clv_mod_free(mod);
-        return NULL;
+        one_line(err);
+        goto fail;
     }
-    if (!read_mod_table(mod, clv_sandbox_state(mod->sb), file, err, errlen)) {
-        free(file);
-        clv_mod_free(mod);
-        return NULL;
+    lua_State *S = clv_sandbox_state(mod->sb);
+    if (!lua_checkstack(S, 4)) {
+        errf(err, errlen, "%s: not enough memory", file, "", "");
+        goto fail;
+    }
+    lua_pushcfunction(S, read_mod_table);
+    lua_insert(S, -2);
+    lua_pushlightuserdata(S, mod);
+    lua_insert(S, -2);
+    lua_pushlightuserdata(S, file);
+    lua_insert(S, -2);
+    if (!clv_sandbox_call_load(mod->sb, 3, 1, err, errlen)) {
+        one_line(err);
+        goto fail;
+    }
+    if (lua_type(S, -1) == LUA_TFUNCTION) {
+        /* the mod's own check of the version being loaded, under the load deadline */
+        lua_rawgeti(S, LUA_REGISTRYINDEX, mod->table_ref);
+        char msg[1024];
+        if (!clv_sandbox_call_load(mod->sb, 1, 0, msg, sizeof msg)) {
+            one_line(msg);
+            if (err != NULL && errlen > 0) {
+                snprintf(err, errlen, "%s (selftest of %s)", msg, file);
+            }
+            goto fail;
+        }
+    } else {
+        lua_pop(S, 1);
     }
     free(file);
     return mod;
+fail:
+    free(file);
+    clv_mod_free(mod);
+    return NULL;
+}
+
+clv_mod *clv_mod_load_with(const char *dir, const clv_mod_limits *limits, char *err,
+                           size_t errlen) {
+    if (limits != NULL &&
+        (!(limits->load_ms > 0) || !(limits->callback_ms > 0) || limits->load_ms > 1e9 ||
+         limits->callback_ms > 1e9 || limits->memory_bytes < (size_t)65536)) {
+        errf(err, errlen, "%s",
+             "mod limits: time limits must be > 0 ms and finite, memory at least 65536 bytes",
+             "", "");
+        return NULL;
+    }
+    return clv_mod_load_failing(dir, limits, 0, err, errlen);
+}
+
+clv_mod *clv_mod_load(const char *dir, char *err, size_t errlen) {
+    return clv_mod_load_with(dir, NULL, err, errlen);
+}
+
+clv_mod *clv_mod_reload(const clv_mod *current, char *err, size_t errlen) {
+    if (current == NULL) {
+        errf(err, errlen, "%s", "mod is NULL", "", "");
+        return NULL;
+    }
+    clv_mod_limits l;
+    l.memory_bytes = current->limits.memory_bytes;
+    l.load_ms = current->limits.load_ms;
+    l.callback_ms = current->limits.callback_ms;
+    return clv_mod_load_with(current->dir, &l, err, errlen);
+}
+
+const char *clv_mod_dir(const clv_mod *mod) { return mod != NULL ? mod->dir : NULL; }
+
+clv_mod_limits clv_mod_get_limits(const clv_mod *mod) {
+    if (mod == NULL) {
+        return clv_mod_default_limits();
+    }
+    clv_mod_limits l;
+    l.memory_bytes = mod->limits.memory_bytes;
+    l.load_ms = mod->limits.load_ms;
+    l.callback_ms = mod->limits.callback_ms;
+    return l;
 }
 
 void clv_mod_free(clv_mod *mod) {
@@ -226,6 +302,7 @@ void clv_mod_free(clv_mod *mod) {
     free(mod->arena_ids);
     free(mod->name);
     free(mod->version);
+    free(mod->dir);
     free(mod);
 }
 
@@ -388,13 +465,27 @@ static int lmod_memory(lua_State *L) {
     return 1;
 }
 
+/* In the mod's state, protected: the sorted names of the mod table's effects, as a list. */
+static int effect_names(lua_State *S) {
+    lua_newtable(S); /* 2 */
+    int n = 0;
+    if (lua_getfield(S, 1, "effects") == LUA_TTABLE) {
+        lua_pushnil(S);
+        while (lua_next(S, 3)) {
+            lua_pop(S, 1);
+            if (lua_type(S, -1) == LUA_TSTRING) {
+                lua_pushvalue(S, -1);
+                lua_rawseti(S, 2, ++n);
+            }
+        }
+    }
+    lua_pop(S, 1);
+    return 1;
+}
+
 static const luaL_Reg lmod_methods[] = {{"log", lmod_log}, {"memory", lmod_memory}, {NULL, NULL}};
 
-/// cleave.load_mod(dir) -> {name=, version=, weapons={name = cleave.Weapon}, effects={names},
-/// handle=cleave.Mod}
-static int l_load_mod(lua_State *L) {
-    const char *dir = luaL_checkstring(L, 1);
-    clv_lua_check_nargs(L, 1, "cleave.load_mod");
+static void mod_meta(lua_State *L) {
     if (luaL_newmetatable(L, CLV_LUA_MOD)) {
         lua_pushcfunction(L, lmod_gc);
         lua_setfield(L, -2, "__gc");
@@ -404,6 +495,64 @@ static int l_load_mod(lua_State *L) {
         lua_setfield(L, -2, "__metatable");
     }
     lua_pop(L, 1);
+}
+
+/* Pushes the mod table of the loaded handle at h: {name=, version=, dir=, weapons=, effects=,
+ * handle=}. */
+static int push_mod_table(lua_State *L, int h) {
+    h = lua_absindex(L, h);
+    clv_mod *mod = ((lmod *)lua_touserdata(L, h))->mod;
+    lua_createtable(L, 0, 6);
+    int t = lua_gettop(L);
+    lua_pushstring(L, mod->name);
+    lua_setfield(L, t, "name");
+    lua_pushstring(L, mod->version);
+    lua_setfield(L, t, "version");
+    lua_pushstring(L, mod->dir);
+    lua_setfield(L, t, "dir");
+    lua_pushvalue(L, h);
+    lua_setfield(L, t, "handle");
+    lua_createtable(L, 0, mod->weapon_count);
+    for (int32_t i = 0; i < mod->weapon_count; i++) {
+        clv_lweapon *w = clv_lua_new_weapon(L);
+        if (!clv_lua_weapon_copy(L, w, mod->weapons[i])) {
+            return luaL_error(L, "not enough memory");
+        }
+        w->host = mod;
+        lua_pushvalue(L, h); /* the weapon keeps the mod (its callbacks' state) alive */
+        lua_setiuservalue(L, -2, 1);
+        lua_setfield(L, -2, mod->weapon_names[i]);
+    }
+    lua_setfield(L, t, "weapons");
+    /* the names of the mod's effects; read in the mod's state through its protected
+     * path, as the table is the mod's */
+    lua_newtable(L);
+    lua_State *S = clv_sandbox_state(mod->sb);
+    if (lua_checkstack(S, 4)) {
+        lua_pushcfunction(S, effect_names);
+        lua_rawgeti(S, LUA_REGISTRYINDEX, mod->table_ref);
+        char err[256];
+        if (clv_sandbox_call_load(mod->sb, 1, 1, err, sizeof err)) {
+            int n = (int)lua_rawlen(S, -1);
+            for (int i = 1; i <= n; i++) {
+                lua_rawgeti(S, -1, i);
+                lua_pushstring(L, lua_tostring(S, -1));
+                lua_rawseti(L, -2, i);
+                lua_pop(S, 1);
+            }
+            lua_pop(S, 1);
+        }
+    }
+    lua_setfield(L, t, "effects");
+    return 1;
+}
+
+/// cleave.load_mod(dir) -> {name=, version=, dir=, weapons={name = cleave.Weapon},
+/// effects={names}, handle=cleave.Mod}
+static int l_load_mod(lua_State *L) {
+    const char *dir = luaL_checkstring(L, 1);
+    clv_lua_check_nargs(L, 1, "cleave.load_mod");
+    mod_meta(L);
     lmod *m = (lmod *)lua_newuserdatauv(L, sizeof *m, 0); /* 2 */
     m->mod = NULL;
     luaL_setmetatable(L, CLV_LUA_MOD);
@@ -413,47 +562,47 @@ static int l_load_mod(lua_State *L) {
         lua_pushstring(L, err);
         return lua_error(L);
     }
-    clv_mod *mod = m->mod;
-    lua_createtable(L, 0, 5); /* 3 */
-    lua_pushstring(L, mod->name);
-    lua_setfield(L, 3, "name");
-    lua_pushstring(L, mod->version);
-    lua_setfield(L, 3, "version");
-    lua_pushvalue(L, 2);
-    lua_setfield(L, 3, "handle");
-    lua_createtable(L, 0, mod->weapon_count); /* 4 */
-    for (int32_t i = 0; i < mod->weapon_count; i++) {
-        clv_lweapon *w = clv_lua_new_weapon(L);
-        if (!clv_lua_weapon_copy(L, w, mod->weapons[i])) {
-            return luaL_error(L, "not enough memory");
-        }
-        w->host = mod;
-        lua_pushvalue(L, 2); /* the weapon keeps the mod (its callbacks' state) alive */
-        lua_setiuservalue(L, -2, 1);
-        lua_setfield(L, 4, mod->weapon_names[i]);
+    return push_mod_table(L, 2);
+}
+
+/// cleave.reload_mod(mod) -> a new mod table | nil, message: mod (a table from load_mod or
+/// reload_mod, or its handle) loaded anew from its folder as one transaction (see
+/// clv_mod_reload). mod itself is never changed: attacks started with its weapons finish with
+/// them, and its callbacks keep running for them.
+static int l_reload_mod(lua_State *L) {
+    const char *fname = "cleave.reload_mod";
+    clv_lua_check_nargs(L, 1, fname);
+    lmod *cur = NULL;
+    if (lua_type(L, 1) == LUA_TTABLE) {
+        lua_getfield(L, 1, "handle");
+        cur = (lmod *)luaL_testudata(L, -1, CLV_LUA_MOD);
+        lua_pop(L, 1);
+    } else {
+        cur = (lmod *)luaL_testudata(L, 1, CLV_LUA_MOD);
     }
-    lua_setfield(L, 3, "weapons");
-    /* the names of the mod's effects, sorted */
-    lua_State *S = clv_sandbox_state(mod->sb);
-    lua_newtable(L);
-    lua_rawgeti(S, LUA_REGISTRYINDEX, mod->table_ref);
-    int n = 0;
-    if (lua_getfield(S, -1, "effects") == LUA_TTABLE) {
-        lua_pushnil(S);
-        while (lua_next(S, -2)) {
-            lua_pop(S, 1);
-            if (lua_type(S, -1) == LUA_TSTRING) {
-                lua_pushstring(L, lua_tostring(S, -1));
-                lua_rawseti(L, -2, ++n);
-            }
-        }
+    if (cur == NULL) {
+        return clv_lua_typeerror(L, 1, fname, "mod table (from cleave.load_mod)");
     }
-    lua_pop(S, 2);
-    lua_setfield(L, 3, "effects");
-    return 1;
+    if (cur->mod == NULL) {
+        return clv_lua_argerror(L, 1, fname, "the mod was freed");
+    }
+    lua_settop(L, 1);
+    mod_meta(L);
+    lmod *m = (lmod *)lua_newuserdatauv(L, sizeof *m, 0); /* 2 */
+    m->mod = NULL;
+    luaL_setmetatable(L, CLV_LUA_MOD);
+    char err[2048];
+    m->mod = clv_mod_reload(cur->mod, err, sizeof err);
+    if (m->mod == NULL) {
+        lua_pushnil(L);
+        lua_pushstring(L, err);
+        return 2;
+    }
+    return push_mod_table(L, 2);
 }
 
 const luaL_Reg clv_lua_mod_funcs[] = {
     {"load_mod", l_load_mod},
+    {"reload_mod", l_reload_mod},
     {NULL, NULL},
 };

@@ -50,6 +50,8 @@ struct clv_sandbox {
     const char *phase; /* "load" or "callback" */
     int busy;
     int faults;
+    bool oom_noted;        /* where[] holds the first refused allocation of this run */
+    char oom_where[160];   /* "file:line: " of the Lua code that asked for it */
     int log_first; /* ring of log lines */
     int log_count;
     long log_dropped;
@@ -64,6 +66,24 @@ static double now_seconds(void) {
 
 /* ---- Allocator ---- */
 
+/* Lua raises a memory error without running the message handler, so the line that asked for
+ * the memory would be lost: note it when the first request is refused. Walking the main
+ * thread's frames allocates nothing; a coroutine's bomb is reported at its resume. */
+static void note_refusal(clv_sandbox *sb) {
+    if (sb->oom_noted || sb->L == NULL || sb->busy == 0) {
+        return;
+    }
+    sb->oom_noted = true;
+    lua_Debug ar;
+    for (int level = 0; lua_getstack(sb->L, level, &ar); level++) {
+        if (lua_getinfo(sb->L, "Sl", &ar) && ar.currentline > 0) {
+            snprintf(sb->oom_where, sizeof sb->oom_where, "%s:%d: ", ar.short_src,
+                     ar.currentline);
+            return;
+        }
+    }
+}
+
 static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     clv_sandbox *sb = ud;
     if (ptr == NULL) {
@@ -76,10 +96,12 @@ static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     }
     if (nsize > osize) {
         if (sb->fail_after > 0 && ++sb->growths >= sb->fail_after) {
+            note_refusal(sb);
             return NULL;
         }
         if (sb->bytes > sb->limits.memory_bytes ||
             nsize - osize > sb->limits.memory_bytes - sb->bytes) {
+            note_refusal(sb);
             return NULL;
         }
     }
@@ -551,12 +573,20 @@ static bool protected_call(clv_sandbox *sb, int nargs, int nresults, double ms,
     lua_insert(L, func);
     start_deadline(sb, ms, phase);
     sb->busy++;
+    sb->oom_noted = false;
+    sb->oom_where[0] = '\0';
     int status = lua_pcall(L, nargs, nresults, func);
     sb->busy--;
     stop_deadline(sb);
     lua_remove(L, func);
     if (status == LUA_OK) {
         return true;
+    }
+    if (status == LUA_ERRMEM && err != NULL && errlen > 0) {
+        snprintf(err, errlen, "%snot enough memory (the mod's limit is %zu bytes)",
+                 sb->oom_where, sb->limits.memory_bytes);
+        lua_pop(L, 1);
+        return false;
     }
     write_err(err, errlen,
               lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(error object lost)");
@@ -788,4 +818,17 @@ bool clv_sandbox_call(clv_sandbox *sb, int nargs, int nresults, char *err, size_
                              errlen);
     sb->faults = ok ? 0 : sb->faults + 1;
     return ok;
+}
+
+bool clv_sandbox_call_load(clv_sandbox *sb, int nargs, int nresults, char *err, size_t errlen) {
+    if (sb->L == NULL) {
+        write_err(err, errlen, "sandbox: the sandbox is closed");
+        return false;
+    }
+    if (sb->busy) {
+        lua_pop(sb->L, nargs + 1);
+        write_err(err, errlen, "sandbox: re-entrant use of a running sandbox");
+        return false;
+    }
+    return protected_call(sb, nargs, nresults, sb->limits.load_ms, "load", err, errlen);
 }

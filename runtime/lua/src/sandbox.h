@@ -55,6 +55,11 @@ bool clv_sandbox_run_file(clv_sandbox *sb, const char *path, int nresults, char 
 /// writes the message to err and returns false. Counts consecutive faults (see below).
 bool clv_sandbox_call(clv_sandbox *sb, int nargs, int nresults, char *err, size_t errlen);
 
+/// Like clv_sandbox_call, under the load deadline and without counting a fault: for the
+/// host's own reads of what a chunk returned (a mod table's fields may be metamethods) and for
+/// a mod's self-test while it loads.
+bool clv_sandbox_call_load(clv_sandbox *sb, int nargs, int nresults, char *err, size_t errlen);
+
 /// Consecutive failed calls since the last success; the mod loader disables a mod past a limit.
 int clv_sandbox_faults(const clv_sandbox *sb);
 

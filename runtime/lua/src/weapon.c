@@ -498,7 +498,7 @@ static bool hb_number(wstate *s, int hb, const char *key, double *out) {
 }
 
 static double hb_req_number(wstate *s, int hb, const char *key) {
-    double d;
+    double d = 0;
     if (!hb_number(s, hb, key, &d)) {
         size_t old = path_key(&s->c, key);
         vfail(&s->c, "is required");
@@ -988,7 +988,7 @@ static const char *read_ease(vctx *c, int t) {
 }
 
 static double req_number(vctx *c, int t, const char *key) {
-    double d;
+    double d = 0;
     if (!opt_any_number(c, t, key, &d)) {
         size_t old = path_key(c, key);
         vfail(c, "is required");

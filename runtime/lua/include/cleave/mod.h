@@ -3,8 +3,10 @@
  * demo, `cleave render`, `cleave check`). The same loader backs `cleave.load_mod` in Lua.
  *
  * A loaded mod owns its sandbox (the Lua state its callbacks live in) and its compiled
- * weapons; nothing of it is shared with another mod. Reloading is loading anew: keep the old
- * clv_mod until the new one loaded without error, then swap them at a frame boundary.
+ * weapons; nothing of it is shared with another mod. Reloading is a transaction
+ * (clv_mod_reload): the folder loads anew in a fresh sandbox under the same limits, is
+ * validated and runs the mod's selftest; only then does the caller swap it in, at a frame
+ * boundary. On any failure the current version is untouched and keeps running.
  */
 #ifndef CLEAVE_MOD_H
 #define CLEAVE_MOD_H
@@ -27,6 +29,36 @@ typedef struct clv_mod clv_mod;
 /// "mods/scythe/mod.lua:13: attacks.swing.frames[6][2].radius must be > 0 (got -3)". The
 /// message is one line (no traceback).
 clv_mod *clv_mod_load(const char *dir, char *err, size_t errlen);
+
+/// Limits of a mod's sandbox (see docs/reliability.md).
+typedef struct clv_mod_limits {
+    size_t memory_bytes; ///< allocator budget of the mod's Lua state (default 64 MiB)
+    double load_ms;      ///< CPU deadline for running mod.lua, and again for its selftest (250)
+    double callback_ms;  ///< CPU deadline for one callback (default 2 ms)
+} clv_mod_limits;
+
+/// The default limits: 64 MiB, 250 ms per load, 2 ms per callback.
+clv_mod_limits clv_mod_default_limits(void);
+
+/// clv_mod_load under the given limits (NULL: the defaults). Time limits must be finite and
+/// > 0 ms, memory at least 65536 bytes, else NULL with "mod limits: ..." in err.
+clv_mod *clv_mod_load_with(const char *dir, const clv_mod_limits *limits, char *err,
+                           size_t errlen);
+
+/// Loads current's folder anew as one transaction: a fresh sandbox under current's limits,
+/// mod.lua run under the load deadline, the table validated and the weapons compiled, then the
+/// mod's `selftest` function (if its table has one) called with the mod table under a new load
+/// deadline. Returns the new mod, or NULL with a one-line "file:line: message" in err; current
+/// is never modified either way. Attacks already started keep the weapons they started with
+/// (an arena copies a weapon when it is added), so the caller may free current once it has
+/// swapped in the new mod; current's callbacks then no longer run.
+clv_mod *clv_mod_reload(const clv_mod *current, char *err, size_t errlen);
+
+/// The folder the mod was loaded from, as given (owned by the mod).
+const char *clv_mod_dir(const clv_mod *mod);
+
+/// The limits the mod was loaded under (the defaults for NULL).
+clv_mod_limits clv_mod_get_limits(const clv_mod *mod);
 
 /// Frees the mod, its sandbox and its weapons. NULL is ignored.
 void clv_mod_free(clv_mod *mod);
