@@ -326,7 +326,8 @@ static void react_to_events(app_game *g) {
     for (int32_t i = 0; i < n; i++) {
         const clv_miss_record *m = &ms[i];
         st->misses++;
-        if (m->reason == CLV_MISS_TEAM || shown >= 4) {
+        bool own = m->target.index1 == st->player.index1 && m->target.gen == st->player.gen;
+        if (m->reason == CLV_MISS_TEAM || own || shown >= 4) {
             /* the swing passing over its own wielder is not news; the panel holds a few */
             continue;
         }
