@@ -463,18 +463,11 @@ static void call_weapon_cb(lua_State *L, int arena_idx, const larena *A, clv_lwe
         protected_call(L, arena_idx);
         return;
     }
-    lua_State *S = clv_mod_state(w->host);
-    if (!lua_checkstack(S, 8)) {
-        return;
-    }
-    lua_rawgeti(S, LUA_REGISTRYINDEX, ref);
-    if (h != NULL) {
-        push_hit(S, 0, A, h);
-    } else {
-        push_tick(S, 0, t);
-    }
     char err[1024];
-    if (!clv_mod_call(w->host, 1, err, sizeof err)) {
+    const clv_hitbox_def *d =
+        h != NULL ? event_box(A, h->weapon, h->attack_index, h->attack_frame, h->hitbox) : NULL;
+    if (!clv_mod_call_event(w->host, ref, h, h != NULL ? weapon_of(A, h->weapon) : NULL, d,
+                            h != NULL ? NULL : t, err, sizeof err)) {
         lua_pushstring(L, err);
         report(L, arena_idx);
     }

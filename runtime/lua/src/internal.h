@@ -143,6 +143,13 @@ void clv_lua_push_tick_plain(lua_State *L, const clv_tick_event *t);
 /// one after it (0: never), for allocation-failure sweeps. limits are not checked.
 clv_mod *clv_mod_load_failing(const char *dir, const clv_mod_limits *limits, long fail_after,
                               char *err, size_t errlen);
+/// Calls the mod's callback ref (a registry reference in its state) with the event table of
+/// hit h (with its weapon w and hitbox d) or, when h is NULL, of tick t, through the mod's
+/// protected path; the table is built inside the protected call. false and a message in err on
+/// failure.
+bool clv_mod_call_event(clv_mod *mod, int ref, const clv_hit_event *h, const clv_lweapon *w,
+                        const clv_hitbox_def *d, const clv_tick_event *t, char *err,
+                        size_t errlen);
 /// The sandbox state of a mod, for calling its callbacks.
 lua_State *clv_mod_state(clv_mod *mod);
 /// Calls the function below nargs arguments on the mod's stack through its protected path;

@@ -361,19 +361,58 @@ bool clv_mod_call(clv_mod *mod, int nargs, char *err, size_t errlen) {
     return clv_sandbox_call(mod->sb, nargs, 0, err, errlen);
 }
 
-/* Calls callback ref of the mod with the event table built by push (on the mod's stack). */
-static bool call_ref(clv_mod *mod, int ref, char *err, size_t errlen, bool *first_error) {
+/* Runs in the mod's state under its protected path: builds the event table, then calls the
+ * callback. Building it there makes an allocation failure a memory error of that call instead
+ * of an unprotected error that would abort the game. Arguments: the callback, then the hit,
+ * its weapon and hitbox definition, and the tick (light userdata, NULL when absent). */
+static int event_trampoline(lua_State *S) {
+    const clv_hit_event *h = (const clv_hit_event *)lua_touserdata(S, 2);
+    const clv_lweapon *w = (const clv_lweapon *)lua_touserdata(S, 3);
+    const clv_hitbox_def *d = (const clv_hitbox_def *)lua_touserdata(S, 4);
+    const clv_tick_event *t = (const clv_tick_event *)lua_touserdata(S, 5);
+    lua_settop(S, 1);
+    if (h != NULL) {
+        clv_lua_push_hit_plain(S, h, w, d);
+    } else {
+        clv_lua_push_tick_plain(S, t);
+    }
+    lua_call(S, 1, 0);
+    return 0;
+}
+
+bool clv_mod_call_event(clv_mod *mod, int ref, const clv_hit_event *h, const clv_lweapon *w,
+                        const clv_hitbox_def *d, const clv_tick_event *t, char *err,
+                        size_t errlen) {
     lua_State *S = clv_sandbox_state(mod->sb);
+    if (S == NULL) {
+        errf(err, errlen, "%s", "the mod's sandbox is closed", "", "");
+        return false;
+    }
+    if (!lua_checkstack(S, 8)) {
+        errf(err, errlen, "%s", "not enough memory", "", "");
+        return false;
+    }
+    lua_pushcfunction(S, event_trampoline);
+    lua_rawgeti(S, LUA_REGISTRYINDEX, ref);
+    lua_pushlightuserdata(S, (void *)(uintptr_t)h);
+    lua_pushlightuserdata(S, (void *)(uintptr_t)w);
+    lua_pushlightuserdata(S, (void *)(uintptr_t)d);
+    lua_pushlightuserdata(S, (void *)(uintptr_t)t);
+    return clv_sandbox_call(mod->sb, 5, 0, err, errlen);
+}
+
+/* Calls one callback of the mod; keeps the first error message. */
+static bool call_event(clv_mod *mod, int ref, const clv_hit_event *h, const clv_lweapon *w,
+                       const clv_hitbox_def *d, const clv_tick_event *t, char *err,
+                       size_t errlen, bool *first_error) {
     char msg[1024];
-    if (!clv_sandbox_call(mod->sb, 1, 0, msg, sizeof msg)) {
+    if (!clv_mod_call_event(mod, ref, h, w, d, t, msg, sizeof msg)) {
         if (*first_error) {
             errf(err, errlen, "%s", msg, "", "");
             *first_error = false;
         }
         return false;
     }
-    (void)S;
-    (void)ref;
     return true;
 }
 
@@ -397,14 +436,11 @@ bool clv_mod_run_callbacks(clv_mod *mod, clv_arena *arena, char *err, size_t err
             if (mod->arena_ids[i].index1 != h->weapon.index1 || w->on_hit_ref == LUA_NOREF) {
                 continue;
             }
-            if (!lua_checkstack(S, 8)) {
-                return false;
-            }
-            lua_rawgeti(S, LUA_REGISTRYINDEX, w->on_hit_ref);
-            clv_lua_push_hit_plain(
-                S, h, w, clv_arena_hitbox(arena, h->weapon, h->attack_index, h->attack_frame,
-                                          h->hitbox));
-            ok = call_ref(mod, w->on_hit_ref, err, errlen, &first) && ok;
+            ok = call_event(mod, w->on_hit_ref, h, w,
+                            clv_arena_hitbox(arena, h->weapon, h->attack_index, h->attack_frame,
+                                             h->hitbox),
+                            NULL, err, errlen, &first) &&
+                 ok;
         }
     }
     const clv_tick_event *ticks = clv_arena_ticks(arena, &count);
@@ -418,12 +454,9 @@ bool clv_mod_run_callbacks(clv_mod *mod, clv_arena *arena, char *err, size_t err
             if (j == w->effect_count) {
                 continue;
             }
-            if (!lua_checkstack(S, 8)) {
-                return false;
-            }
-            lua_rawgeti(S, LUA_REGISTRYINDEX, w->effects[j].ref);
-            clv_lua_push_tick_plain(S, &ticks[k]);
-            ok = call_ref(mod, w->effects[j].ref, err, errlen, &first) && ok;
+            ok = call_event(mod, w->effects[j].ref, NULL, NULL, NULL, &ticks[k], err, errlen,
+                            &first) &&
+                 ok;
             break;
         }
     }
