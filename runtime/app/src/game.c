@@ -313,7 +313,7 @@ static void react_to_events(app_game *g) {
         if (h->damage > 0.0f) {
             popup(g, clv_v2(info.position.x, info.position.y - 14.0f), h->damage, color);
         }
-        app_game_log(g, color, "f%lld hit %s f%d -> #%u dmg %.1f kb %.1f lag %d%s%s",
+        app_game_log(g, color, "f%lld hit %s @%d -> #%u dmg %.1f kb %.1f lag %d%s%s",
                      (long long)st->frame, hd ? hd->id : "?", (int)h->attack_frame + 1,
                      (unsigned)h->target.index1, (double)h->damage,
                      (double)sqrtf(h->knockback.x * h->knockback.x +
@@ -337,7 +337,7 @@ static void react_to_events(app_game *g) {
             hd = clv_arena_hitbox(g->arena, g->slots[st->attack_slot].id, m->attack_index,
                                   m->attack_frame, m->hitbox);
         }
-        app_game_log(g, 0xFF8FA0B8u, "f%lld miss %s f%d -> #%u %s %.1fpx", (long long)st->frame,
+        app_game_log(g, 0xFF8FA0B8u, "f%lld miss %s @%d -> #%u %s %.1fpx", (long long)st->frame,
                      hd ? hd->id : "?", (int)m->attack_frame + 1, (unsigned)m->target.index1,
                      clv_miss_reason_name(m->reason), (double)m->distance);
     }
@@ -455,12 +455,17 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
         if (ei.hitlag > 0) {
             continue;
         }
-        clv_vec2 to = clv_v2(pi.position.x - ei.position.x, pi.position.y - ei.position.y);
+        /* Each enemy heads for its own spot on a ring around the player (golden-angle
+         * spacing), so a crowd surrounds the player instead of piling onto one point. */
+        float ring = PLAYER_RADIUS + ENEMY_RADIUS + 6.0f + (float)(i / 12) * 6.0f;
+        float ang = (float)i * 2.39996323f;
+        clv_vec2 spot = clv_v2(pi.position.x + cosf(ang) * ring, pi.position.y + sinf(ang) * ring);
+        clv_vec2 to = clv_v2(spot.x - ei.position.x, spot.y - ei.position.y);
         float dist = sqrtf(to.x * to.x + to.y * to.y);
-        float want = PLAYER_RADIUS + ENEMY_RADIUS + 6.0f;
         clv_vec2 v = clv_v2(0.0f, 0.0f);
-        if (dist > want) {
-            v = clv_v2(to.x / dist * e->speed, to.y / dist * e->speed);
+        if (dist > 1.0f) {
+            float sp = dist < e->speed ? dist : e->speed;
+            v = clv_v2(to.x / dist * sp, to.y / dist * sp);
         }
         clv_arena_set_velocity(g->arena, e->id, v);
     }
@@ -536,7 +541,9 @@ void app_game_remember(app_game *g) {
         return;
     }
     h->st = g->st;
-    memcpy(h->enemies, g->enemies, (size_t)g->st.enemy_count * sizeof *g->enemies);
+    if (g->st.enemy_count > 0) {
+        memcpy(h->enemies, g->enemies, (size_t)g->st.enemy_count * sizeof *g->enemies);
+    }
     g->hist_head = (g->hist_head + 1) % g->hist_cap;
     if (g->hist_len < g->hist_cap) {
         g->hist_len++;
@@ -555,7 +562,9 @@ bool app_game_rewind(app_game *g) {
         return false;
     }
     g->st = h->st;
-    memcpy(g->enemies, h->enemies, (size_t)h->st.enemy_count * sizeof *g->enemies);
+    if (h->st.enemy_count > 0) {
+        memcpy(g->enemies, h->enemies, (size_t)h->st.enemy_count * sizeof *g->enemies);
+    }
     g->hist_head = k;
     g->hist_len--;
     return true;
