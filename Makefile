@@ -63,4 +63,4 @@ demo:
 	@$(DEPS) build demo
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS) --target cleave
-	@./$(BUILD)/cleave demo --mods mods; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 2 ]
+	@$(BUILD)/cleave demo --mods mods; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 2 ]
