@@ -4,7 +4,7 @@
 set -u
 cleave=$1 png=$2 src=$3
 rm -f window.png window.log
-"$cleave" demo --mod "$src/mods/sword" --enemies 4 --quit-after 1800 \
+"$cleave" demo --mods "$src/mods" --enemies 4 --quit-after 1800 \
     --screenshot window.png > window.log 2>&1 &
 pid=$!
 wid=""
@@ -17,8 +17,17 @@ if [ -z "$wid" ]; then
 fi
 xdotool windowfocus --sync "$wid" 2>/dev/null || true
 sleep 0.5
-# swing, overlay on, pause, step twice, step back once, then quit
-for k in j h space period period comma; do
+# swing with J, then with the left button once that swing is over; choose weapon 4, then the
+# wheel (down = next weapon); overlay on, pause, step twice, step back once, quit.
+xdotool key --clearmodifiers j
+sleep 1.2
+xdotool mousemove --window "$wid" 450 200 click 1
+sleep 0.3
+xdotool key --clearmodifiers 4
+sleep 0.3
+xdotool click 5
+sleep 0.3
+for k in h space period period comma; do
     xdotool key --clearmodifiers "$k"
     sleep 0.25
 done
@@ -29,5 +38,10 @@ rc=$?
 cat window.log
 [ "$rc" -eq 0 ] || { echo "FAIL: exit $rc"; exit 1; }
 grep -q 'overlay=on paused=yes' window.log || { echo "FAIL: the key presses did not arrive"; exit 1; }
+grep -q 'swings=2 ' window.log || { echo "FAIL: expected two swings (J, left button)"; exit 1; }
+# 4, then one wheel step down: the weapon the app listed fifth at start
+want=$(sed -n 's/^cleave: weapon 5: //p' window.log)
+[ -n "$want" ] || { echo "FAIL: fewer than 5 weapons in the example mods"; exit 1; }
+grep -q "weapon=$want\$" window.log || { echo "FAIL: weapon keys or wheel did not arrive (want $want)"; exit 1; }
 "$png" check window.png 960 540 || exit 1
 echo ok

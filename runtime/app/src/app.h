@@ -158,6 +158,7 @@ typedef struct app_state {
     int32_t attack_prev_frame; ///< -1 when there is none
     int32_t slot;              ///< selected weapon slot
     int32_t hits, misses, kills;
+    int32_t swings;            ///< attacks started by the player
     int32_t popup_next;
     app_popup popups[APP_POPUPS];
     int32_t log_next;

@@ -174,6 +174,11 @@ static bool demo_open(demo *d, char *err, size_t errlen) {
     d->view.overlay = d->o.overlay;
     d->view.headless = d->o.headless;
     update_status(d);
+    if (!d->o.bench) {
+        for (int32_t i = 0; i < d->g.slot_count; i++) {
+            printf("cleave: weapon %d: %s\n", (int)i + 1, d->g.slots[i].label);
+        }
+    }
     if (d->o.bench) {
         size_t n = (size_t)(d->o.frames > 0 ? d->o.frames : 1);
         d->sim_ns = calloc(n, sizeof *d->sim_ns);
@@ -443,9 +448,10 @@ static int run_window(demo *d) {
             next = t; /* fell far behind (a debugger, a slow machine): do not rush to catch up */
         }
     }
-    printf("cleave: exit frame=%lld overlay=%s paused=%s slow=%d hits=%d\n",
+    printf("cleave: exit frame=%lld overlay=%s paused=%s slow=%d swings=%d hits=%d weapon=%s\n",
            (long long)d->g.st.frame, d->view.overlay ? "on" : "off",
-           d->view.paused ? "yes" : "no", (int)d->view.slow, (int)d->g.st.hits);
+           d->view.paused ? "yes" : "no", (int)d->view.slow, (int)d->g.st.swings,
+           (int)d->g.st.hits, d->g.slot_count > 0 ? d->g.slots[d->g.st.slot].label : "-");
     if (d->o.screenshot) {
         if (app_canvas_write_png(&d->cv, d->o.screenshot)) {
             printf("cleave: screenshot %s\n", d->o.screenshot);

@@ -281,6 +281,7 @@ static void start_swing(app_game *g, const app_input *in) {
                      diag.message);
         return;
     }
+    st->swings++;
     st->attack_slot = st->slot;
     st->attack_index = which;
     st->attack_prev_frame = -1;

@@ -155,7 +155,10 @@ static void draw_panel(app_canvas *c, const app_assets *a, const app_game *g, co
     app_text(c, f, PANEL_X, y, "WEAPONS", 0xFF9AA4B8u, 1);
     y += 12;
     if (g->slot_count == 0) {
-        app_text(c, f, PANEL_X, y, "none loaded: put mods in mods/", 0xFFFF8080u, 1);
+        app_text(c, f, PANEL_X, y,
+                 v->banner && v->banner[0] ? "none loaded: see the error on the left"
+                                           : "none loaded: put mods in mods/",
+                 0xFFFF8080u, 1);
         y += 10;
     }
     for (int32_t i = 0; i < g->slot_count; i++) {
@@ -187,7 +190,6 @@ static void draw_panel(app_canvas *c, const app_assets *a, const app_game *g, co
                        "1-9/wheel weapon  H overlay  Space pause\n"
                        ". step  , back  Tab slow  F12 shot  Esc quit";
     app_text(c, f, PANEL_X, APP_H - 34, help, 0xFF6E7890u, 1);
-    (void)v;
 }
 
 void app_draw_game(app_canvas *c, const app_assets *a, const app_game *g, const app_view *v) {
