@@ -219,6 +219,7 @@ static bool demo_frame(demo *d, const app_input *in, int steps, bool rewind) {
     }
     uint64_t t1 = now_ns();
     d->view.banner = d->mods.banner;
+    update_status(d);
     app_draw_game(&d->cv, &d->assets, &d->g, &d->view);
     uint64_t t2 = now_ns();
     if (d->sim_ns && d->timed < d->o.frames) {
@@ -227,8 +228,8 @@ static bool demo_frame(demo *d, const app_input *in, int steps, bool rewind) {
         d->timed++;
     }
     d->display_frame++;
-    if (!d->o.bench && d->display_frame % 20 == 0 && app_mods_poll(&d->mods, &d->g)) {
-        update_status(d);
+    if (!d->o.bench && d->display_frame % 20 == 0) {
+        app_mods_poll(&d->mods, &d->g);
     }
     return true;
 }
