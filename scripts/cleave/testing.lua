@@ -329,8 +329,13 @@ end
 --- Compares text with the golden file golden/<name>.log beside the calling spec. With
 --- CLEAVE_UPDATE_GOLDEN=1 in the environment the file is (re)written instead.
 function M.golden(name, text)
-  local path = caller_dir(2) .. "/golden/" .. name .. ".log"
+  local dir = caller_dir(2) .. "/golden"
+  local path = dir .. "/" .. name .. ".log"
   if os.getenv("CLEAVE_UPDATE_GOLDEN") == "1" then
+    -- The first run of a new spec makes the folder; Lua alone cannot, the shell can.
+    if not io.open(dir .. "/.", "rb") then
+      os.execute(("mkdir -p '%s'"):format((dir:gsub("'", "'\\''"))))
+    end
     local f = assert(io.open(path, "wb"))
     f:write(text)
     f:close()
