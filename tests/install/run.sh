@@ -16,7 +16,7 @@ cmake --build "$work/cmake-build" >/dev/null
 
 echo "== pkg-config cleave"
 libdir=$(find "$prefix" -name cleave.pc -exec dirname {} \;)
-flags=$(PKG_CONFIG_PATH="$libdir" pkg-config --cflags --libs --static cleave)
+flags=$(PKG_CONFIG_PATH="$libdir" pkg-config --cflags --libs cleave)
 # shellcheck disable=SC2086
 "$cc" -std=c11 -Wall -Werror $extra -o "$work/tiny_game_pc" "$src/main.c" $flags
 "$work/tiny_game_pc"

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include <cleave/collide.h>
+#include <cleave/hit.h>
 
 int main(void) {
     clv_shape blade = clv_shape_capsule(-100, -100, 100, 100, 1);
@@ -11,5 +12,10 @@ int main(void) {
     bool exact = clv_exact_overlap(&a, &b);
     printf("crossing blades overlap: %s; touching circles overlap: %s\n", hit ? "yes" : "no",
            exact ? "yes" : "no");
-    return hit && !exact ? 0 : 1;
+    clv_arena_def def = clv_default_arena_def();
+    clv_arena *arena = clv_arena_create(&def, NULL);
+    bool stepped = arena != NULL && clv_arena_step(arena) == CLV_HIT_OK;
+    printf("an arena stepped: %s\n", stepped ? "yes" : "no");
+    clv_arena_destroy(arena);
+    return hit && !exact && stepped ? 0 : 1;
 }
