@@ -1,10 +1,11 @@
 /* Snapshots (the whole mutable state as bytes) and the state hash. */
 #include "hit_internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #define SNAP_MAGIC 0x41564c43u /* "CLVA" */
-#define SNAP_VERSION 2u
+#define SNAP_VERSION 3u
 /* Timers beyond this are corrupt (the rules never set more than a minute). */
 #define FRAMES_LIMIT (3600 * 16)
 
@@ -16,7 +17,26 @@ typedef struct snap_header {
     int32_t ent_count, ent_live, ent_free_hint;
     int32_t att_count, att_free_hint;
     int32_t rec_count;
+    uint64_t check; /* snap_checksum of the whole snapshot with this field 0 */
 } snap_header;
+
+/* A corrupt snapshot must be refused, not restored into a plausible wrong state: the body is
+ * structs as bytes, so most bit flips would pass the field checks. Each step is a bijection of
+ * h for a given word, so any change within one 8-byte word always changes the result. */
+static uint64_t snap_checksum(uint64_t h, const unsigned char *p, size_t n) {
+    for (; n >= 8; n -= 8, p += 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
+    for (; n > 0; n--, p++) {
+        h = (h ^ *p) * 0x100000001b3ull;
+    }
+    return h;
+}
+
+#define SNAP_SEED 0xcbf29ce484222325ull
 
 static void header_sizes(uint32_t sizes[6]) {
     sizes[5] = (uint32_t)sizeof(clv__vitals);
@@ -80,6 +100,8 @@ clv_hit_status clv_arena_snapshot(const clv_arena *a, void *buffer, size_t capac
     p = put(p, a->fx, (size_t)a->ent_count * CLV_ENTITY_MAX_EFFECTS * sizeof *a->fx);
     p = put(p, a->att, (size_t)a->att_count * sizeof *a->att);
     p = put(p, a->rec, (size_t)a->rec_count * sizeof *a->rec);
+    h.check = snap_checksum(SNAP_SEED, buffer, need);
+    memcpy(buffer, &h, sizeof h);
     if (written != NULL) {
         *written = need;
     }
@@ -199,7 +221,13 @@ clv_hit_status clv_arena_restore(clv_arena *a, const void *buffer, size_t size) 
         return CLV_HIT_ERR_SNAPSHOT;
     }
     const unsigned char *body = (const unsigned char *)buffer + sizeof h;
-    if (!body_valid(a, &h, body)) {
+    /* The header as its bytes (padding included), with the check field as it was summed: 0. */
+    unsigned char head[sizeof h];
+    memcpy(head, buffer, sizeof h);
+    memset(head + offsetof(snap_header, check), 0, sizeof h.check);
+    uint64_t check = snap_checksum(SNAP_SEED, head, sizeof head);
+    check = snap_checksum(check, body, size - sizeof h);
+    if (check != h.check || !body_valid(a, &h, body)) {
         return CLV_HIT_ERR_SNAPSHOT;
     }
     /* Grow first: a failure here leaves the state as it was. */

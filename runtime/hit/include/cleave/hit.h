@@ -63,7 +63,7 @@ typedef enum clv_hit_status {
 } clv_hit_status;
 
 /// Where and why a call failed. Fields that do not apply are -1 (indices) or "" (strings).
-/// message reads like "attack 'swing' frame 6 hitbox 2 ('blade'): radius must be >= 0 (got -3)".
+/// message reads like "attack 'swing' frame 6 hitbox 2 ('blade'): shape.r must be >= 0 (got -3)".
 typedef struct clv_hit_diag {
     clv_hit_status code;
     int32_t attack; ///< attack index in the weapon, or -1
