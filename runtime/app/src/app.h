@@ -133,9 +133,12 @@ typedef struct app_enemy {
 
 typedef struct app_popup {
     clv_vec2 pos;
+    clv_vec2 contact;    ///< where the hit landed (overlay), world
+    clv_vec2 knockback;  ///< velocity the hit gave (overlay), units per frame
     float value;
-    int32_t age;         ///< frames since it appeared; free slot when < 0
+    int32_t age;         ///< frames since it appeared
     uint32_t color;
+    bool used;
 } app_popup;
 
 typedef struct app_log_line {

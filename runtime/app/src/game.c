@@ -105,13 +105,16 @@ void app_game_log(app_game *g, uint32_t color, const char *fmt, ...) {
     }
 }
 
-static void popup(app_game *g, clv_vec2 pos, float value, uint32_t color) {
+static app_popup *popup(app_game *g, clv_vec2 pos, float value, uint32_t color) {
     app_popup *p = &g->st.popups[g->st.popup_next % APP_POPUPS];
     g->st.popup_next++;
+    memset(p, 0, sizeof *p);
     p->pos = pos;
     p->value = value;
     p->age = 0;
     p->color = color;
+    p->used = true;
+    return p;
 }
 
 static clv_vec2 spawn_point(app_game *g) {
@@ -311,8 +314,11 @@ static void react_to_events(app_game *g) {
         }
         uint32_t color = h->damage >= 15.0f ? 0xFFFF5050u : (h->damage >= 8.0f ? 0xFFFFB040u
                                                                                 : 0xFFFFF080u);
-        if (h->damage > 0.0f) {
-            popup(g, clv_v2(info.position.x, info.position.y - 14.0f), h->damage, color);
+        if (h->damage > 0.0f || (h->flags & CLV_HIT_FLAG_PUSH_ONLY)) {
+            app_popup *p = popup(g, clv_v2(info.position.x, info.position.y - 14.0f),
+                                 h->damage, color);
+            p->contact = h->point;
+            p->knockback = h->knockback;
         }
         app_game_log(g, color, "f%lld hit %s @%d -> #%u dmg %.1f kb %.1f lag %d%s%s",
                      (long long)st->frame, hd ? hd->id : "?", (int)h->attack_frame + 1,
@@ -500,7 +506,7 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
         st->attack_prev_frame = -1;
     }
     for (int32_t i = 0; i < APP_POPUPS; i++) {
-        if (st->popups[i].age >= 0 && st->popups[i].value != 0.0f) {
+        if (st->popups[i].used) {
             st->popups[i].age++;
         }
     }

@@ -286,16 +286,36 @@ void app_draw_game(app_canvas *c, const app_assets *a, const app_game *g, const 
 
     for (int i = 0; i < APP_POPUPS; i++) {
         const app_popup *pp = &st->popups[i];
-        if (pp->value == 0.0f || pp->age < 0 || pp->age > 45) {
+        if (!pp->used || pp->age > 45) {
             continue;
         }
+        float kb2 = pp->knockback.x * pp->knockback.x + pp->knockback.y * pp->knockback.y;
+        if (v->overlay && pp->age < 30 && kb2 > 0.0f) {
+            /* where the hit landed, and the push it gave (6 frames of travel at that speed) */
+            clv_vec2 c0 = pp->contact;
+            clv_vec2 c1 = clv_v2(c0.x + pp->knockback.x * 6.0f, c0.y + pp->knockback.y * 6.0f);
+            app_line(c, c0.x - 3.0f, c0.y - 3.0f, c0.x + 3.0f, c0.y + 3.0f, 0xFFFFFFFFu);
+            app_line(c, c0.x - 3.0f, c0.y + 3.0f, c0.x + 3.0f, c0.y - 3.0f, 0xFFFFFFFFu);
+            app_line(c, c0.x, c0.y, c1.x, c1.y, 0xFFFFE040u);
+            float kl = sqrtf(kb2);
+            clv_vec2 u = clv_v2(pp->knockback.x / kl, pp->knockback.y / kl);
+            app_line(c, c1.x, c1.y, c1.x - u.x * 6.0f - u.y * 4.0f, c1.y - u.y * 6.0f + u.x * 4.0f,
+                     0xFFFFE040u);
+            app_line(c, c1.x, c1.y, c1.x - u.x * 6.0f + u.y * 4.0f, c1.y - u.y * 6.0f - u.x * 4.0f,
+                     0xFFFFE040u);
+        }
         char num[16];
-        snprintf(num, sizeof num, pp->value == floorf(pp->value) ? "%.0f" : "%.1f",
-                 (double)pp->value);
-        int w = app_text_width(num, 2);
+        if (pp->value > 0.0f) {
+            snprintf(num, sizeof num, pp->value == floorf(pp->value) ? "%.0f" : "%.1f",
+                     (double)pp->value);
+        } else {
+            snprintf(num, sizeof num, "push");
+        }
+        int scale = pp->value > 0.0f ? 2 : 1;
+        int w = app_text_width(num, scale);
         uint32_t alpha = (uint32_t)(pp->age < 30 ? 255 : 255 - (pp->age - 30) * 16);
         app_text_shadow(c, f, (int)pp->pos.x - w / 2, (int)(pp->pos.y - (float)pp->age * 0.6f) - 8,
-                        num, fade(pp->color, alpha), 2);
+                        num, fade(pp->color, alpha), scale);
     }
 
     /* Top bar */
