@@ -66,8 +66,8 @@ void app_blit(app_canvas *c, const app_image *img, int x, int y, int scale, int 
 int app_text(app_canvas *c, const app_font *f, int x, int y, const char *s, uint32_t color,
              int scale);
 /// Text with a 1 px dark shadow, for text over the room.
-int app_text_shadow(app_canvas *c, const app_font *f, int x, int y, const char *s,
-                    uint32_t color, int scale);
+int app_text_shadow(app_canvas *c, const app_font *f, int x, int y, const char *s, uint32_t color,
+                    int scale);
 /// Width in pixels of the longest line.
 int app_text_width(const char *s, int scale);
 
@@ -76,11 +76,11 @@ int app_text_width(const char *s, int scale);
 /// What a person tuning an attack wants to see at once.
 typedef struct app_attack_facts {
     char name[CLV_HIT_NAME_MAX];
-    int32_t frames;   ///< length
-    int32_t startup;  ///< frames before the first active one (the first active is startup+1)
+    int32_t frames;  ///< length
+    int32_t startup; ///< frames before the first active one (the first active is startup+1)
     int32_t active_first, active_last; ///< 0-based, -1 when the attack has no hitbox
     int32_t active_count;              ///< frames with at least one hitbox
-    int32_t recovery; ///< frames after the last active one
+    int32_t recovery;                  ///< frames after the last active one
 } app_attack_facts;
 
 /// Facts of attack index of an arena weapon. arena is used read-only except for a scratch
@@ -116,8 +116,8 @@ typedef struct app_input {
 
 /// A weapon the player can hold: from a mod, or built in C by a test fixture.
 typedef struct app_slot {
-    char label[48];      ///< "mod/weapon"
-    clv_weapon_id id;    ///< in the game's arena
+    char label[48];           ///< "mod/weapon"
+    clv_weapon_id id;         ///< in the game's arena
     const clv_weapon *weapon; ///< owned by the mod or fixture; NULL once retired
     int32_t attack_count;
     app_attack_facts facts[4];
@@ -125,18 +125,18 @@ typedef struct app_slot {
 
 typedef struct app_enemy {
     clv_entity_id id;
-    int32_t flash;       ///< frames of hit flash left
-    int32_t stagger;     ///< frames the walk is suspended after a hit
-    int32_t dead;        ///< frames since death, 0 while alive
+    int32_t flash;   ///< frames of hit flash left
+    int32_t stagger; ///< frames the walk is suspended after a hit
+    int32_t dead;    ///< frames since death, 0 while alive
     float speed;
 } app_enemy;
 
 typedef struct app_popup {
     clv_vec2 pos;
-    clv_vec2 contact;    ///< where the hit landed (overlay), world
-    clv_vec2 knockback;  ///< velocity the hit gave (overlay), units per frame
+    clv_vec2 contact;   ///< where the hit landed (overlay), world
+    clv_vec2 knockback; ///< velocity the hit gave (overlay), units per frame
     float value;
-    int32_t age;         ///< frames since it appeared
+    int32_t age; ///< frames since it appeared
     uint32_t color;
     bool used;
 } app_popup;
@@ -153,15 +153,15 @@ typedef struct app_state {
     int64_t frame;
     uint64_t rng;
     clv_entity_id player;
-    float facing;              ///< radians, toward the aim
-    clv_attack_id attack;      ///< the player's swing in progress
-    int32_t attack_slot;       ///< slot of that swing, -1 when none
+    float facing;         ///< radians, toward the aim
+    clv_attack_id attack; ///< the player's swing in progress
+    int32_t attack_slot;  ///< slot of that swing, -1 when none
     int32_t attack_index;
     clv_vec2 attack_prev_pos;  ///< last frame's pose of the swing, for the swept area
     int32_t attack_prev_frame; ///< -1 when there is none
     int32_t slot;              ///< selected weapon slot
     int32_t hits, misses, kills;
-    int32_t swings;            ///< attacks started by the player
+    int32_t swings; ///< attacks started by the player
     int32_t popup_next;
     app_popup popups[APP_POPUPS];
     int32_t log_next;
@@ -172,11 +172,11 @@ typedef struct app_state {
 typedef struct app_game {
     clv_arena *arena;
     app_state st;
-    app_enemy *enemies;        ///< enemy_capacity entries, st.enemy_count used
+    app_enemy *enemies; ///< enemy_capacity entries, st.enemy_count used
     int32_t enemy_capacity;
     app_slot slots[APP_MAX_SLOTS];
     int32_t slot_count;
-    bool log_stdout;           ///< print hits and misses as they happen (headless runs)
+    bool log_stdout; ///< print hits and misses as they happen (headless runs)
     /* rewind history: a ring of (arena snapshot, app_state, enemies) */
     int32_t hist_cap, hist_len, hist_head;
     size_t hist_stride;
@@ -220,11 +220,11 @@ void app_assets_free(app_assets *a);
 
 /// What the timing tools show (not part of the simulation).
 typedef struct app_view {
-    bool overlay;          ///< H: hitboxes, swept area, hurtboxes, onion skin
+    bool overlay; ///< H: hitboxes, swept area, hurtboxes, onion skin
     bool paused;
-    int32_t slow;          ///< 1, 2, 4 or 8: simulation frames every slow display frames
-    const char *banner;    ///< an error to show (reload failure), or NULL
-    const char *status;    ///< a line of status (mods loaded...), or NULL
+    int32_t slow;       ///< 1, 2, 4 or 8: simulation frames every slow display frames
+    const char *banner; ///< an error to show (reload failure), or NULL
+    const char *status; ///< a line of status (mods loaded...), or NULL
     bool headless;
 } app_view;
 
@@ -240,17 +240,18 @@ void app_draw_frame_bar(app_canvas *c, const app_font *f, int x, int y, int w,
 typedef struct app_mod_entry {
     char dir[512];
     char name[64];
-    struct clv_mod *mod;        ///< the running version, NULL when it never loaded
-    struct clv_mod *retired[8]; ///< older versions, kept until exit (their weapons are in the arena)
+    struct clv_mod *mod; ///< the running version, NULL when it never loaded
+    struct clv_mod
+        *retired[8]; ///< older versions, kept until exit (their weapons are in the arena)
     int32_t retired_count;
-    int64_t stamp;              ///< digest of the folder's file times and sizes
-    char error[512];            ///< last load error, "" when fine
+    int64_t stamp;   ///< digest of the folder's file times and sizes
+    char error[512]; ///< last load error, "" when fine
 } app_mod_entry;
 
 typedef struct app_mods {
     app_mod_entry e[APP_MAX_MODS];
     int32_t count;
-    char banner[600];           ///< the most recent error, shown on screen
+    char banner[600]; ///< the most recent error, shown on screen
 } app_mods;
 
 /// Finds every folder of root holding a mod.lua, loads each, and gives its weapons slots.

@@ -277,7 +277,8 @@ int app_text(app_canvas *c, const app_font *f, int x, int y, const char *s, uint
                     /* No font: a box per character keeps the layout readable as such. */
                     on = ch != ' ' && (i == 0 || i == 4 || j == 0 || j == 6) && i < 5 && j < 7;
                 } else {
-                    on = f->img.rgba[((size_t)(gy + j) * (size_t)f->img.w + (size_t)(gx + i)) * 4 + 3] > 127;
+                    on = f->img.rgba[((size_t)(gy + j) * (size_t)f->img.w + (size_t)(gx + i)) * 4 +
+                                     3] > 127;
                 }
                 if (on) {
                     for (int v = 0; v < scale; v++) {
@@ -296,8 +297,8 @@ int app_text(app_canvas *c, const app_font *f, int x, int y, const char *s, uint
     return w;
 }
 
-int app_text_shadow(app_canvas *c, const app_font *f, int x, int y, const char *s,
-                    uint32_t color, int scale) {
+int app_text_shadow(app_canvas *c, const app_font *f, int x, int y, const char *s, uint32_t color,
+                    int scale) {
     app_text(c, f, x + 1, y + 1, s, with_alpha(0xC0000000u, 255), scale);
     return app_text(c, f, x, y, s, color, scale);
 }

@@ -13,7 +13,7 @@
 
 typedef struct demo_opts {
     bool headless, bench, overlay;
-    int64_t frames;          ///< headless: frames to run; window: quit after (0 = never)
+    int64_t frames; ///< headless: frames to run; window: quit after (0 = never)
     int32_t enemies;
     const char *inputs;
     const char *screenshot;
@@ -254,8 +254,8 @@ static void print_bench(demo *d) {
     for (int64_t i = 0; tot && i < n; i++) {
         tot[i] = d->sim_ns[i] + d->draw_ns[i];
     }
-    printf("bench: %lld frames, %d enemies, %d weapon(s)\n", (long long)n,
-           (int)d->g.st.enemy_count, (int)d->g.slot_count);
+    printf("bench: %lld frames, %d enemies, %d weapon(s)\n", (long long)n, (int)d->g.st.enemy_count,
+           (int)d->g.slot_count);
     printf("  simulation  p50 %7.3f ms   p99 %7.3f ms\n", pct_ms(d->sim_ns, n, 0.5),
            pct_ms(d->sim_ns, n, 0.99));
     printf("  drawing     p50 %7.3f ms   p99 %7.3f ms\n", pct_ms(d->draw_ns, n, 0.5),
@@ -322,8 +322,7 @@ static void no_display(const char *why) {
 
 static int run_window(demo *d) {
     SDL_Window *win = SDL_CreateWindow("cleave demo", SDL_WINDOWPOS_CENTERED,
-                                       SDL_WINDOWPOS_CENTERED, APP_W, APP_H,
-                                       SDL_WINDOW_RESIZABLE);
+                                       SDL_WINDOWPOS_CENTERED, APP_W, APP_H, SDL_WINDOW_RESIZABLE);
     if (win == NULL) {
         no_display(SDL_GetError());
         return 2;
@@ -450,9 +449,9 @@ static int run_window(demo *d) {
         }
     }
     printf("cleave: exit frame=%lld overlay=%s paused=%s slow=%d swings=%d hits=%d weapon=%s\n",
-           (long long)d->g.st.frame, d->view.overlay ? "on" : "off",
-           d->view.paused ? "yes" : "no", (int)d->view.slow, (int)d->g.st.swings,
-           (int)d->g.st.hits, d->g.slot_count > 0 ? d->g.slots[d->g.st.slot].label : "-");
+           (long long)d->g.st.frame, d->view.overlay ? "on" : "off", d->view.paused ? "yes" : "no",
+           (int)d->view.slow, (int)d->g.st.swings, (int)d->g.st.hits,
+           d->g.slot_count > 0 ? d->g.slots[d->g.st.slot].label : "-");
     if (d->o.screenshot) {
         if (app_canvas_write_png(&d->cv, d->o.screenshot)) {
             printf("cleave: screenshot %s\n", d->o.screenshot);

@@ -34,9 +34,7 @@ static uint64_t rng_next(uint64_t *s) {
     return x * 0x2545F4914F6CDD1Dull;
 }
 
-static float rng_unit(uint64_t *s) {
-    return (float)(rng_next(s) >> 40) / 16777216.0f;
-}
+static float rng_unit(uint64_t *s) { return (float)(rng_next(s) >> 40) / 16777216.0f; }
 
 bool app_attack_facts_of(const clv_weapon *weapon, int32_t attack, app_attack_facts *out) {
     memset(out, 0, sizeof *out);
@@ -280,8 +278,7 @@ static void start_swing(app_game *g, const app_input *in) {
     d.follow_owner = true;
     clv_hit_diag diag;
     if (clv_arena_start_attack(g->arena, &d, &st->attack, &diag) != CLV_HIT_OK) {
-        app_game_log(g, 0xFFFF6060u, "f%lld cannot swing: %s", (long long)st->frame,
-                     diag.message);
+        app_game_log(g, 0xFFFF6060u, "f%lld cannot swing: %s", (long long)st->frame, diag.message);
         return;
     }
     st->swings++;
@@ -300,8 +297,8 @@ static void react_to_events(app_game *g) {
         if (clv_arena_entity(g->arena, h->target, &info) != CLV_HIT_OK) {
             continue;
         }
-        const clv_hitbox_def *hd = clv_arena_hitbox(g->arena, h->weapon, h->attack_index,
-                                                    h->attack_frame, h->hitbox);
+        const clv_hitbox_def *hd =
+            clv_arena_hitbox(g->arena, h->weapon, h->attack_index, h->attack_frame, h->hitbox);
         st->hits++;
         if (info.user >= 1 && info.user <= (uint64_t)st->enemy_count) {
             app_enemy *e = &g->enemies[info.user - 1];
@@ -312,21 +309,21 @@ static void react_to_events(app_game *g) {
         if (h->flags & CLV_HIT_FLAG_KILLED) {
             st->kills++;
         }
-        uint32_t color = h->damage >= 15.0f ? 0xFFFF5050u : (h->damage >= 8.0f ? 0xFFFFB040u
-                                                                                : 0xFFFFF080u);
+        uint32_t color =
+            h->damage >= 15.0f ? 0xFFFF5050u : (h->damage >= 8.0f ? 0xFFFFB040u : 0xFFFFF080u);
         if (h->damage > 0.0f || (h->flags & CLV_HIT_FLAG_PUSH_ONLY)) {
-            app_popup *p = popup(g, clv_v2(info.position.x, info.position.y - 14.0f),
-                                 h->damage, color);
+            app_popup *p =
+                popup(g, clv_v2(info.position.x, info.position.y - 14.0f), h->damage, color);
             p->contact = h->point;
             p->knockback = h->knockback;
         }
-        app_game_log(g, color, "f%lld hit %s @%d -> #%u dmg %.1f kb %.1f lag %d%s%s",
-                     (long long)st->frame, hd ? hd->id : "?", (int)h->attack_frame + 1,
-                     (unsigned)h->target.index1, (double)h->damage,
-                     (double)sqrtf(h->knockback.x * h->knockback.x +
-                                   h->knockback.y * h->knockback.y),
-                     (int)h->hitlag, (h->flags & CLV_HIT_FLAG_KILLED) ? " KO" : "",
-                     (h->flags & CLV_HIT_FLAG_PUSH_ONLY) ? " push" : "");
+        app_game_log(
+            g, color, "f%lld hit %s @%d -> #%u dmg %.1f kb %.1f lag %d%s%s", (long long)st->frame,
+            hd ? hd->id : "?", (int)h->attack_frame + 1, (unsigned)h->target.index1,
+            (double)h->damage,
+            (double)sqrtf(h->knockback.x * h->knockback.x + h->knockback.y * h->knockback.y),
+            (int)h->hitlag, (h->flags & CLV_HIT_FLAG_KILLED) ? " KO" : "",
+            (h->flags & CLV_HIT_FLAG_PUSH_ONLY) ? " push" : "");
     }
     const clv_miss_record *ms = clv_arena_misses(g->arena, &n);
     int32_t shown = 0;
@@ -426,8 +423,8 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
             mx /= len;
             my /= len;
         }
-        float speed = clv_arena_attack_valid(g->arena, st->attack) ? PLAYER_SPEED * 0.5f
-                                                                   : PLAYER_SPEED;
+        float speed =
+            clv_arena_attack_valid(g->arena, st->attack) ? PLAYER_SPEED * 0.5f : PLAYER_SPEED;
         clv_arena_set_velocity(g->arena, st->player, clv_v2(mx * speed, my * speed));
     }
     if (in->attack || in->attack2) {

@@ -124,8 +124,8 @@ void app_assets_load(app_assets *a, const char *dir) {
     }
     /* A font of the wrong size would index out of its pixels. */
     if (!a->font.img.placeholder && (a->font.img.w < 96 || a->font.img.h < 48)) {
-        fprintf(stderr, "cleave: %s/font.png: expected 96x48 pixels, got %dx%d; using boxes\n",
-                dir, a->font.img.w, a->font.img.h);
+        fprintf(stderr, "cleave: %s/font.png: expected 96x48 pixels, got %dx%d; using boxes\n", dir,
+                a->font.img.w, a->font.img.h);
         a->font.img.placeholder = true;
     }
 }

@@ -12,9 +12,9 @@ enum { EV_MOVE, EV_AIM, EV_ATTACK, EV_ATTACK2, EV_WEAPON, EV_NEXT, EV_PREV, EV_E
 static const struct {
     const char *name;
     int kind, args;
-} commands[] = {{"move", EV_MOVE, 2},     {"aim", EV_AIM, 2},     {"attack", EV_ATTACK, 0},
+} commands[] = {{"move", EV_MOVE, 2},       {"aim", EV_AIM, 2},       {"attack", EV_ATTACK, 0},
                 {"attack2", EV_ATTACK2, 0}, {"weapon", EV_WEAPON, 1}, {"next", EV_NEXT, 0},
-                {"prev", EV_PREV, 0},     {"enemy", EV_ENEMY, 2}};
+                {"prev", EV_PREV, 0},       {"enemy", EV_ENEMY, 2}};
 
 static bool parse_number(const char *tok, float *out) {
     char *end;
@@ -87,8 +87,8 @@ bool app_script_load(app_script *s, const char *path, char *err, size_t errlen) 
             break;
         }
         if (nt - 2 != commands[c].args) {
-            snprintf(err, errlen, "%s:%d: '%s' takes %d argument(s), got %d", path, lineno,
-                     tok[1], commands[c].args, nt - 2);
+            snprintf(err, errlen, "%s:%d: '%s' takes %d argument(s), got %d", path, lineno, tok[1],
+                     commands[c].args, nt - 2);
             ok = false;
             break;
         }

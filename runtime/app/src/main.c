@@ -5,13 +5,12 @@
 #include "app.h"
 
 static void usage(FILE *f) {
-    fprintf(f,
-            "usage: cleave demo [--headless --frames N [--inputs FILE] --screenshot out.png]\n"
-            "                   [--enemies N] [--bench] [--mods DIR | --mod DIR] [--overlay]\n"
-            "                   [--seed N] [--miss-margin PX] [--assets DIR] [--quit-after N]\n"
-            "       cleave render <mod folder> [--weapon NAME] [--attack NAME] --out sheet.png\n"
-            "       cleave check <mod folder>\n"
-            "See docs/demo.md.\n");
+    fprintf(f, "usage: cleave demo [--headless --frames N [--inputs FILE] --screenshot out.png]\n"
+               "                   [--enemies N] [--bench] [--mods DIR | --mod DIR] [--overlay]\n"
+               "                   [--seed N] [--miss-margin PX] [--assets DIR] [--quit-after N]\n"
+               "       cleave render <mod folder> [--weapon NAME] [--attack NAME] --out sheet.png\n"
+               "       cleave check <mod folder>\n"
+               "See docs/demo.md.\n");
 }
 
 int main(int argc, char **argv) {

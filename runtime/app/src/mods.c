@@ -67,7 +67,8 @@ static bool load_entry(app_mods *m, app_mod_entry *e, app_game *g) {
     }
     if (mod == NULL) {
         snprintf(e->error, sizeof e->error, "%s", err[0] ? err : "unknown error");
-        snprintf(m->banner, sizeof m->banner, "%s%s", e->mod ? "reload failed, keeping the last good version: " : "", e->error);
+        snprintf(m->banner, sizeof m->banner, "%s%s",
+                 e->mod ? "reload failed, keeping the last good version: " : "", e->error);
         fprintf(stderr, "cleave: %s\n", m->banner);
         return false;
     }

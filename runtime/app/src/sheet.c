@@ -36,7 +36,8 @@ static bool pick_weapon(picked *p, int32_t index) {
     p->weapon = clv_mod_weapon(p->mod, index);
     p->weapon_name = clv_mod_weapon_name(p->mod, index);
     clv_hit_diag diag;
-    if (p->weapon == NULL || clv_arena_add_weapon(p->arena, p->weapon, &p->wid, &diag) != CLV_HIT_OK) {
+    if (p->weapon == NULL ||
+        clv_arena_add_weapon(p->arena, p->weapon, &p->wid, &diag) != CLV_HIT_OK) {
         fprintf(stderr, "cleave: weapon %d cannot be used\n", (int)index);
         return false;
     }
@@ -57,8 +58,8 @@ static const char *kb_text(const clv_knockback *k, char *buf, size_t n) {
         snprintf(buf, n, "fixed (%.3g, %.3g)", (double)k->vector.x, (double)k->vector.y);
         break;
     case CLV_KNOCKBACK_SCALING:
-        snprintf(buf, n, "%.0fdeg %.3g+%.3g*dmg", (double)(k->angle * 57.2957795f),
-                 (double)k->base, (double)k->growth);
+        snprintf(buf, n, "%.0fdeg %.3g+%.3g*dmg", (double)(k->angle * 57.2957795f), (double)k->base,
+                 (double)k->growth);
         break;
     case CLV_KNOCKBACK_RADIAL:
         snprintf(buf, n, "radial %.3g+%.3g*dmg", (double)k->base, (double)k->growth);
@@ -87,13 +88,15 @@ static const char *shape_name(clv_shape_type t) {
 /* Two hitboxes carry the same hit data when everything but the shape's place is equal. */
 static bool same_hit(const clv_hitbox_def *a, const clv_hitbox_def *b) {
     return strcmp(a->id, b->id) == 0 && a->shape.type == b->shape.type && a->group == b->group &&
-           a->damage == b->damage && memcmp(&a->knockback, &b->knockback, sizeof a->knockback) == 0 &&
+           a->damage == b->damage &&
+           memcmp(&a->knockback, &b->knockback, sizeof a->knockback) == 0 &&
            a->max_hits == b->max_hits && a->hitlag == b->hitlag && a->hitstun == b->hitstun &&
            a->priority == b->priority && a->effect_count == b->effect_count &&
            a->knockback_ignores_hit_count == b->knockback_ignores_hit_count;
 }
 
-/* true when frame fr lists a hitbox with the same id as h (labels only on a hitbox's first frame). */
+/* true when frame fr lists a hitbox with the same id as h (labels only on a hitbox's first frame).
+ */
 static bool same_hit_listed(const picked *p, int32_t attack, int32_t fr, const clv_hitbox_def *h) {
     if (fr < 0) {
         return false;
@@ -151,7 +154,8 @@ static void check_attack(const picked *p, int32_t attack, const char *name) {
             for (bool more = true; more && last + 1 < f.frames;) {
                 more = false;
                 for (int32_t j = 0;; j++) {
-                    const clv_hitbox_def *q = clv_arena_hitbox(p->arena, p->wid, attack, last + 1, j);
+                    const clv_hitbox_def *q =
+                        clv_arena_hitbox(p->arena, p->wid, attack, last + 1, j);
                     if (q == NULL) {
                         break;
                     }
@@ -170,7 +174,8 @@ static void check_attack(const picked *p, int32_t attack, const char *name) {
             for (int32_t e = 0; e < h->effect_count; e++) {
                 size_t used = strlen(fx);
                 snprintf(fx + used, sizeof fx - used, "%s%s %gx%.3g/%df", used ? ", " : "",
-                         h->effects[e].name, (double)(h->effects[e].duration / h->effects[e].period),
+                         h->effects[e].name,
+                         (double)(h->effects[e].duration / h->effects[e].period),
                          (double)h->effects[e].magnitude, (int)h->effects[e].period);
             }
             if (h->max_hits > 0) {
@@ -181,9 +186,9 @@ static void check_attack(const picked *p, int32_t attack, const char *name) {
             }
             printf("    %-12s %-7s %-8s %5d %6.3g %-24s %4s %6s %6s %4d %s\n", h->id, range,
                    shape_name(h->shape.type), (int)h->group, (double)h->damage,
-                   kb_text(&h->knockback, kb, sizeof kb), hits, frames_text(h->hitlag, lag, sizeof lag),
-                   frames_text(h->hitstun, stun, sizeof stun), (int)h->priority,
-                   fx[0] ? fx : "-");
+                   kb_text(&h->knockback, kb, sizeof kb), hits,
+                   frames_text(h->hitlag, lag, sizeof lag),
+                   frames_text(h->hitstun, stun, sizeof stun), (int)h->priority, fx[0] ? fx : "-");
         }
     }
 }
@@ -227,7 +232,8 @@ static void local_bounds(const picked *p, int32_t attack, int32_t frames, float 
                 break;
             }
             clv_aabb b = clv_shape_bounds(&h->shape);
-            float m = fmaxf(fmaxf(fabsf(b.min.x), fabsf(b.max.x)), fmaxf(fabsf(b.min.y), fabsf(b.max.y)));
+            float m =
+                fmaxf(fmaxf(fabsf(b.min.x), fabsf(b.max.x)), fmaxf(fabsf(b.min.y), fabsf(b.max.y)));
             *r = fmaxf(*r, m);
         }
     }
@@ -250,7 +256,9 @@ int app_cmd_render(int argc, char **argv) {
         }
     }
     if (dir == NULL || out == NULL) {
-        fprintf(stderr, "usage: cleave render <mod folder> [--weapon NAME] [--attack NAME] --out sheet.png\n");
+        fprintf(
+            stderr,
+            "usage: cleave render <mod folder> [--weapon NAME] [--attack NAME] --out sheet.png\n");
         return 2;
     }
     picked p;

@@ -65,7 +65,8 @@ static void draw_swept(app_canvas *c, const app_game *g, const clv_attack_info *
         return;
     }
     for (int32_t k = 0;; k++) {
-        const clv_hitbox_def *cur = clv_arena_hitbox(g->arena, ai->weapon, ai->attack, ai->frame, k);
+        const clv_hitbox_def *cur =
+            clv_arena_hitbox(g->arena, ai->weapon, ai->attack, ai->frame, k);
         if (cur == NULL) {
             break;
         }
@@ -74,8 +75,8 @@ static void draw_swept(app_canvas *c, const app_game *g, const clv_attack_info *
         }
         const clv_hitbox_def *prev = NULL;
         for (int32_t j = 0;; j++) {
-            const clv_hitbox_def *p = clv_arena_hitbox(g->arena, ai->weapon, ai->attack,
-                                                       st->attack_prev_frame, j);
+            const clv_hitbox_def *p =
+                clv_arena_hitbox(g->arena, ai->weapon, ai->attack, st->attack_prev_frame, j);
             if (p == NULL) {
                 break;
             }
@@ -126,8 +127,8 @@ void app_draw_frame_bar(app_canvas *c, const app_font *f, int x, int y, int w,
     }
     int by = y + 12, bh = 16;
     for (int i = 0; i < facts->frames && x + i * cell < x + w; i++) {
-        bool active = facts->active_first >= 0 && i >= facts->active_first &&
-                      i <= facts->active_last;
+        bool active =
+            facts->active_first >= 0 && i >= facts->active_first && i <= facts->active_last;
         uint32_t col = i < facts->startup ? 0xFF3C9A5Au : (active ? 0xFFD8463Cu : 0xFF3C64B4u);
         app_fill_rect(c, x + i * cell, by, cell - (cell > 3 ? 1 : 0), bh, col);
         if (cell >= 12 && (i + 1) % 5 == 0) {
@@ -228,8 +229,8 @@ void app_draw_game(app_canvas *c, const app_assets *a, const app_game *g, const 
             }
             if (ei.effect_count > 0 && (st->frame / 8) % 2 == 0) {
                 app_capsule(c, clv_v2(ei.position.x + 9.0f, ei.position.y + 8.0f),
-                            clv_v2(ei.position.x + 9.0f, ei.position.y + 8.0f), 2.5f,
-                            0xFFD02040u, 0xFF801020u);
+                            clv_v2(ei.position.x + 9.0f, ei.position.y + 8.0f), 2.5f, 0xFFD02040u,
+                            0xFF801020u);
             }
         }
     }
