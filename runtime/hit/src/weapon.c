@@ -240,6 +240,17 @@ int32_t clv_weapon_find_attack(const clv_weapon *w, const char *name) {
 
 int32_t clv_weapon_attack_count(const clv_weapon *w) { return w != NULL ? w->attack_count : 0; }
 
+clv_hit_status clv_weapon_attack(const clv_weapon *w, int32_t index, clv_attack_def *out) {
+    if (w == NULL || out == NULL) {
+        return CLV_HIT_ERR_NULL;
+    }
+    if (index < 0 || index >= w->attack_count) {
+        return CLV_HIT_ERR_INDEX;
+    }
+    *out = w->attacks[index];
+    return CLV_HIT_OK;
+}
+
 clv_hit_status clv_weapon_add_attack(clv_weapon *w, const clv_attack_def *def, int32_t *out_index,
                                      clv_hit_diag *diag) {
     clv__diag_clear(diag);

@@ -198,6 +198,12 @@ static void test_attack_errors(void) {
     CHECK(clv_weapon_find_attack(w, "swing") == 0);
     CHECK(clv_weapon_find_attack(w, "nope") == -1);
     CHECK(clv_weapon_attack_count(w) == 2);
+    clv_attack_def back;
+    CHECK(clv_weapon_attack(w, 1, &back) == CLV_HIT_OK);
+    CHECK(strcmp(back.name, "thrust") == 0 && back.frames == a.frames);
+    CHECK(clv_weapon_attack(w, 2, &back) == CLV_HIT_ERR_INDEX);
+    CHECK(clv_weapon_attack(w, -1, &back) == CLV_HIT_ERR_INDEX);
+    CHECK(clv_weapon_attack(w, 0, NULL) == CLV_HIT_ERR_NULL);
     CHECK(clv_weapon_add_attack(w, NULL, NULL, &diag) == CLV_HIT_ERR_NULL);
     CHECK(clv_weapon_add_attack(NULL, &a, NULL, &diag) == CLV_HIT_ERR_NULL);
     clv_weapon_destroy(w);

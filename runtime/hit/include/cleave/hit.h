@@ -182,6 +182,8 @@ clv_hit_status clv_weapon_add_hitbox(clv_weapon *weapon, int32_t attack, int32_t
 int32_t clv_weapon_find_attack(const clv_weapon *weapon, const char *name);
 /// Number of attacks.
 int32_t clv_weapon_attack_count(const clv_weapon *weapon);
+/// Copies attack `index`'s definition (name, frames, rules) into *out.
+clv_hit_status clv_weapon_attack(const clv_weapon *weapon, int32_t index, clv_attack_def *out);
 /// Number of hitboxes active on one frame of an attack (0 for bad indices).
 int32_t clv_weapon_frame_hitbox_count(const clv_weapon *weapon, int32_t attack, int32_t frame);
 
