@@ -17,7 +17,27 @@ for dir in "$src"/mods/*/; do
     out=$("$cleave" check "$dir") || { echo "FAIL: check $name exited $?"; fail=1; }
     echo "$out"
     echo "$out" | grep -q 'startup [0-9]' || { echo "FAIL: check $name: no frame data"; fail=1; }
+    # the attacks are listed by the names mod.lua gives them (the keys of its attacks table)
+    want=$(awk '/attacks = \{/ { f = 1; next } f && /^  \}/ { f = 0 }
+                f && /^    [A-Za-z_][A-Za-z0-9_]* = / { print $1 }' "$dir/mod.lua" | sort | tr '\n' ' ')
+    got=$(echo "$out" | sed -n 's/^  \([A-Za-z_][A-Za-z0-9_]*\): [0-9][0-9]* frames.*/\1/p' | sort | tr '\n' ' ')
+    [ -n "$want" ] || { echo "FAIL: no attack names found in $name/mod.lua"; fail=1; }
+    [ "$got" = "$want" ] || { echo "FAIL: check $name lists '$got', mod.lua defines '$want'"; fail=1; }
+    # without --attack the sheet shows the first attack, titled by its name like --attack does
+    first=$(echo "$out" | sed -n 's/^  \([A-Za-z_][A-Za-z0-9_]*\): [0-9][0-9]* frames.*/\1/p' | head -n 1)
+    "$cleave" render "$dir" --attack "$first" --out "render-$name-named.png" > /dev/null &&
+        cmp -s "render-$name.png" "render-$name-named.png" ||
+        { echo "FAIL: render $name differs from render --attack $first"; fail=1; }
 done
+
+# The sword's three slashes by name (attacks are indexed in name order), with their lengths.
+out=$("$cleave" check "$src/mods/sword")
+got=$(echo "$out" | sed -n 's/^  \([a-z0-9]*\): \([0-9]*\) frames  startup \([0-9]*\).*/\1 \2 \3/p' | tr '\n' ';')
+[ "$got" = "slash1 12 2;slash2 12 2;slash3 16 4;" ] || { echo "FAIL: sword check lists '$got'"; fail=1; }
+if "$cleave" render "$src/mods/sword" --attack slash4 --out nope.png 2> nope.err; then
+    echo "FAIL: render of a missing attack succeeded"; fail=1
+fi
+grep -q "no attack 'slash4'" nope.err || { echo "FAIL: '$(cat nope.err)'"; fail=1; }
 [ "$count" -gt 0 ] || { echo "FAIL: no example mods under mods/"; exit 1; }
 
 # A broken mod: check fails with the file and line.

@@ -32,6 +32,8 @@ typedef struct run_result {
     float enemy_damage;
     uint32_t *pixels;
     char log_tail[80];
+    bool bar_named;    ///< the frame-data bar reads the attack's own name and length
+    bool bar_numbered; ///< the bar reads "attack 1" instead
 } run_result;
 
 static app_canvas make_canvas(void) {
@@ -41,6 +43,34 @@ static app_canvas make_canvas(void) {
     c.pitch = APP_W;
     c.px = calloc((size_t)APP_W * APP_H, sizeof *c.px);
     return c;
+}
+
+/* true when text, drawn by the app's font over a plain bg, appears pixel for pixel somewhere in
+ * rows y0..y1 of c: a check that a name really reached the screen, not just a struct. */
+static bool find_text(const app_canvas *c, const app_font *f, const char *text, uint32_t color,
+                      int scale, uint32_t bg, int y0, int y1) {
+    int tw = app_text_width(text, scale), th = 8 * scale;
+    app_canvas ref = {.w = tw, .h = th, .pitch = tw};
+    ref.px = calloc((size_t)tw * (size_t)th, sizeof *ref.px);
+    if (ref.px == NULL || tw <= 0) {
+        free(ref.px);
+        return false;
+    }
+    app_clear(&ref, bg);
+    app_text(&ref, f, 0, 0, text, color, scale);
+    bool found = false;
+    for (int y = y0; y <= y1 - th && y + th <= c->h && !found; y++) {
+        for (int x = 0; x + tw <= c->w && !found; x++) {
+            bool same = true;
+            for (int j = 0; j < th && same; j++) {
+                same = memcmp(&c->px[(size_t)(y + j) * (size_t)c->pitch + (size_t)x],
+                              &ref.px[(size_t)j * (size_t)tw], (size_t)tw * sizeof *ref.px) == 0;
+            }
+            found = same;
+        }
+    }
+    free(ref.px);
+    return found;
 }
 
 static run_result run_fixture(bool swing, const app_assets *assets) {
@@ -53,6 +83,7 @@ static run_result run_fixture(bool swing, const app_assets *assets) {
     clv_weapon_id wid;
     CHECK(clv_arena_add_weapon(g.arena, w, &wid, NULL) == CLV_HIT_OK);
     CHECK(app_game_set_slot(&g, "fixture", w, wid, err, sizeof err) == 0);
+    CHECK(strcmp(g.slots[0].facts[0].name, "fixture_swing") == 0);
     CHECK(g.slots[0].facts[0].frames == 10);
     CHECK(g.slots[0].facts[0].startup == 2);
     CHECK(g.slots[0].facts[0].active_count == 4);
@@ -87,6 +118,12 @@ static run_result run_fixture(bool swing, const app_assets *assets) {
     v.slow = 1;
     v.overlay = true;
     app_draw_game(&c, assets, &g, &v);
+    /* idle again: the bar shows the selected weapon's first attack, in the bottom band */
+    r.bar_named =
+        find_text(&c, &assets->font, "fixture_swing  startup 2  active 4  recovery 4  total 10",
+                  0xFFE8E8E8u, 1, 0xFF15171Du, APP_H - 80, APP_H);
+    r.bar_numbered = find_text(&c, &assets->font, "attack 1  startup 2  active 4  recovery 4",
+                               0xFFE8E8E8u, 1, 0xFF15171Du, APP_H - 80, APP_H);
     r.pixels = c.px;
     app_game_free(&g);
     clv_weapon_destroy(w);
@@ -103,6 +140,8 @@ static void test_fixture_swing_hits_and_draws(void) {
     CHECK(strstr(a.log_tail, "hit fixture_blade") != NULL);
     CHECK(b.hits == 0);
     CHECK_NEAR(b.enemy_damage, 0.0, 0.0);
+    CHECK(a.bar_named && b.bar_named);
+    CHECK(!a.bar_numbered && !b.bar_numbered);
     long differ = 0, colours = 0;
     for (size_t i = 0; i < (size_t)APP_W * APP_H; i++) {
         differ += a.pixels[i] != b.pixels[i];
@@ -275,6 +314,7 @@ static void test_hot_reload(void) {
     memset(&m, 0, sizeof m);
     CHECK(app_mods_add(&m, "reload_mod", &g));
     CHECK(g.slot_count == 1);
+    CHECK(strcmp(g.slots[0].facts[0].name, "swing") == 0 && g.slots[0].facts[0].frames == 12);
     clv_weapon_id first = g.slots[0].id;
     struct clv_mod *first_mod = m.e[0].mod;
     CHECK(!app_mods_poll(&m, &g)); /* nothing changed */
@@ -300,6 +340,7 @@ static void test_hot_reload(void) {
     CHECK(m.banner[0] == '\0');
     CHECK(m.e[0].retired_count == 1);
     CHECK(g.slots[0].id.index1 != first.index1);
+    CHECK(strcmp(g.slots[0].facts[0].name, "swing") == 0 && g.slots[0].facts[0].frames == 12);
     const clv_hitbox_def *h = clv_arena_hitbox(g.arena, g.slots[0].id, 0, 3, 0);
     CHECK(h != NULL && h->damage == 9.0f);
     const clv_hitbox_def *old = clv_arena_hitbox(g.arena, first, 0, 3, 0);
@@ -316,6 +357,89 @@ static void test_hot_reload(void) {
     free(good);
 }
 
+/* Names and lengths come from the attack's definition: a length past the last hitbox counts as
+ * recovery, an attack without hitboxes is all startup, and the longest allowed attack is read
+ * as is. */
+static void test_attack_facts_from_definition(void) {
+    clv_weapon *w = clv_weapon_create(NULL, NULL);
+    CHECK(w != NULL);
+    if (w == NULL) {
+        return;
+    }
+    clv_attack_def ad = clv_default_attack_def();
+    snprintf(ad.name, sizeof ad.name, "jab");
+    ad.frames = 9;
+    int32_t jab = -1, feint = -1, long_one = -1;
+    CHECK(clv_weapon_add_attack(w, &ad, &jab, NULL) == CLV_HIT_OK);
+    snprintf(ad.name, sizeof ad.name, "feint");
+    ad.frames = 5;
+    CHECK(clv_weapon_add_attack(w, &ad, &feint, NULL) == CLV_HIT_OK);
+    snprintf(ad.name, sizeof ad.name, "a_very_long_attack_name_of_31_c");
+    ad.frames = CLV_ATTACK_MAX_FRAMES;
+    CHECK(clv_weapon_add_attack(w, &ad, &long_one, NULL) == CLV_HIT_OK);
+    clv_hitbox_def hd = clv_default_hitbox_def();
+    snprintf(hd.id, sizeof hd.id, "fist");
+    CHECK(clv_weapon_add_hitbox(w, jab, 1, 2, &hd, NULL) == CLV_HIT_OK);
+    CHECK(clv_weapon_add_hitbox(w, long_one, 100, 100, &hd, NULL) == CLV_HIT_OK);
+
+    app_attack_facts f;
+    CHECK(app_attack_facts_of(w, jab, &f));
+    CHECK(strcmp(f.name, "jab") == 0);
+    CHECK(f.frames == 9 && f.startup == 1 && f.active_first == 1 && f.active_last == 2);
+    CHECK(f.active_count == 2 && f.recovery == 6);
+
+    CHECK(app_attack_facts_of(w, feint, &f));
+    CHECK(strcmp(f.name, "feint") == 0);
+    CHECK(f.frames == 5 && f.startup == 5 && f.active_first == -1 && f.recovery == 0);
+
+    CHECK(app_attack_facts_of(w, long_one, &f));
+    CHECK(strcmp(f.name, "a_very_long_attack_name_of_31_c") == 0);
+    CHECK(f.frames == CLV_ATTACK_MAX_FRAMES && f.startup == 100 && f.active_count == 1);
+    CHECK(f.recovery == CLV_ATTACK_MAX_FRAMES - 101);
+
+    /* an index the weapon does not have: refused, and named by its 1-based position */
+    CHECK(!app_attack_facts_of(w, 3, &f));
+    CHECK(strcmp(f.name, "attack 4") == 0);
+    CHECK(!app_attack_facts_of(w, -1, &f));
+    clv_weapon_destroy(w);
+}
+
+/* `cleave render` titles the sheet with the attack's own name, with or without --attack. */
+static void test_render_title_names_the_attack(void) {
+    app_assets assets;
+    app_assets_load(&assets, CLEAVE_SOURCE_DIR "/assets");
+    const char *cases[][3] = {
+        {"scythe", NULL, "scythe / scythe / swing"},
+        {"sword", NULL, "sword / sword / slash1"},
+        {"sword", "slash3", "sword / sword / slash3"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char dir[512], out[64];
+        snprintf(dir, sizeof dir, "%s/mods/%s", CLEAVE_SOURCE_DIR, cases[i][0]);
+        snprintf(out, sizeof out, "render-title-%zu.png", i);
+        char *argv[] = {dir, "--out", out, "--attack", (char *)cases[i][1]};
+        CHECK(app_cmd_render(cases[i][1] ? 5 : 3, argv) == 0);
+        app_image img;
+        CHECK(app_image_load(out, 1, 1, &img, NULL, 0));
+        app_canvas c = {.w = img.w, .h = img.h, .pitch = img.w};
+        c.px = calloc((size_t)img.w * (size_t)img.h, sizeof *c.px);
+        CHECK(c.px != NULL);
+        for (size_t k = 0; c.px && k < (size_t)img.w * (size_t)img.h; k++) {
+            const uint8_t *q = img.rgba + k * 4;
+            c.px[k] = 0xFF000000u | (uint32_t)q[0] << 16 | (uint32_t)q[1] << 8 | q[2];
+        }
+        if (c.px) {
+            CHECK(find_text(&c, &assets.font, cases[i][2], 0xFFFFD070u, 2, 0xFF14161Cu, 0, 28));
+            char numbered[64];
+            snprintf(numbered, sizeof numbered, "%s / %s / attack 1", cases[i][0], cases[i][0]);
+            CHECK(!find_text(&c, &assets.font, numbered, 0xFFFFD070u, 2, 0xFF14161Cu, 0, 28));
+        }
+        free(c.px);
+        app_image_free(&img);
+    }
+    app_assets_free(&assets);
+}
+
 int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_fixture_swing_hits_and_draws);
@@ -323,5 +447,7 @@ int main(int argc, char **argv) {
     RUN(test_sprites_missing_and_corrupt);
     RUN(test_inputs_file);
     RUN(test_hot_reload);
+    RUN(test_attack_facts_from_definition);
+    RUN(test_render_title_names_the_attack);
     return clv_test_report();
 }

@@ -83,8 +83,8 @@ typedef struct app_attack_facts {
     int32_t recovery;                  ///< frames after the last active one
 } app_attack_facts;
 
-/// Facts of attack index of an arena weapon. arena is used read-only except for a scratch
-/// arena made inside.
+/// Facts of attack index of a weapon, read from its definition. false for a bad index (out->name
+/// then reads "attack N", 1-based).
 bool app_attack_facts_of(const clv_weapon *weapon, int32_t attack, app_attack_facts *out);
 
 /// Places a weapon-local shape at a pose: mirror flips y, then rotate by facing, then translate.

@@ -38,42 +38,14 @@ static float rng_unit(uint64_t *s) { return (float)(rng_next(s) >> 40) / 1677721
 
 bool app_attack_facts_of(const clv_weapon *weapon, int32_t attack, app_attack_facts *out) {
     memset(out, 0, sizeof *out);
-    snprintf(out->name, sizeof out->name, "attack %d", (int)attack + 1);
     out->active_first = out->active_last = -1;
-    /* The hit API gives no attack length; a scratch arena runs the attack once to count it. */
-    clv_arena *a = clv_arena_create(NULL, NULL);
-    if (a == NULL) {
+    clv_attack_def def;
+    if (clv_weapon_attack(weapon, attack, &def) != CLV_HIT_OK || def.frames <= 0) {
+        snprintf(out->name, sizeof out->name, "attack %d", (int)attack + 1);
         return false;
     }
-    clv_weapon_id wid;
-    clv_entity_id owner;
-    clv_entity_def ed = clv_default_entity_def();
-    ed.hurtbox_count = 0;
-    clv_attack_start_def sd = clv_default_attack_start_def();
-    clv_attack_id aid;
-    bool ok = clv_arena_add_weapon(a, weapon, &wid, NULL) == CLV_HIT_OK &&
-              clv_arena_spawn(a, &ed, &owner, NULL) == CLV_HIT_OK;
-    if (ok) {
-        sd.weapon = wid;
-        sd.attack = attack;
-        sd.owner = owner;
-        ok = clv_arena_start_attack(a, &sd, &aid, NULL) == CLV_HIT_OK;
-    }
-    int32_t frames = 0;
-    while (ok && frames <= CLV_ATTACK_MAX_FRAMES) {
-        if (clv_arena_step(a) != CLV_HIT_OK) {
-            ok = false;
-            break;
-        }
-        if (!clv_arena_attack_valid(a, aid)) {
-            break;
-        }
-        frames++;
-    }
-    clv_arena_destroy(a);
-    if (!ok || frames == 0) {
-        return false;
-    }
+    snprintf(out->name, sizeof out->name, "%s", def.name);
+    int32_t frames = def.frames;
     out->frames = frames;
     for (int32_t f = 0; f < frames; f++) {
         if (clv_weapon_frame_hitbox_count(weapon, attack, f) > 0) {

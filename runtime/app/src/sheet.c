@@ -112,14 +112,11 @@ static bool same_hit_listed(const picked *p, int32_t attack, int32_t fr, const c
     }
 }
 
-static void check_attack(const picked *p, int32_t attack, const char *name) {
+static void check_attack(const picked *p, int32_t attack) {
     app_attack_facts f;
     if (!app_attack_facts_of(p->weapon, attack, &f)) {
-        printf("  %s: cannot run it\n", f.name);
+        printf("  %s: cannot read its definition\n", f.name);
         return;
-    }
-    if (name) {
-        snprintf(f.name, sizeof f.name, "%s", name);
     }
     if (f.active_first < 0) {
         printf("  %s: %d frames, no hitbox\n", f.name, (int)f.frames);
@@ -214,7 +211,7 @@ int app_cmd_check(int argc, char **argv) {
         int32_t na = clv_weapon_attack_count(p.weapon);
         printf("weapon %s: %d attack(s)\n", p.weapon_name, (int)na);
         for (int32_t a = 0; a < na; a++) {
-            check_attack(&p, a, NULL);
+            check_attack(&p, a);
         }
     }
     close_mod(&p);
@@ -297,12 +294,9 @@ int app_cmd_render(int argc, char **argv) {
     }
     app_attack_facts f;
     if (!app_attack_facts_of(p.weapon, attack, &f)) {
-        fprintf(stderr, "cleave render: the attack cannot run\n");
+        fprintf(stderr, "cleave render: cannot read %s of weapon '%s'\n", f.name, p.weapon_name);
         close_mod(&p);
         return 1;
-    }
-    if (attack_name) {
-        snprintf(f.name, sizeof f.name, "%s", attack_name);
     }
 
     app_assets assets;
