@@ -2,7 +2,9 @@
  * player among a ring of enemies, once from C (cleave/mod.h + cleave/hit.h) and once from a Lua
  * script (cleave.load_mod + cleave.arena), in the same process, and print both times and the
  * Lua overhead. Not a test: figures depend on the machine. Run from the source root (it reads
- * mods/flail). --json FILE appends one line per figure; --quick runs a single short round. */
+ * mods/flail). --json FILE appends one line per figure; --quick runs a single short round;
+ * --only c|lua runs one side (for a profiler's instruction counts; no overhead is printed);
+ * --rounds N sets the number of rounds (default 31, at most 64). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -122,6 +124,7 @@ static int cmp_double(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
     const char *json = NULL;
+    const char *only = NULL;
     int rounds = 31;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
@@ -132,6 +135,11 @@ int main(int argc, char **argv) {
             FRAMES = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 0;
         } else if (strcmp(argv[i], "--quick") == 0) {
             rounds = 1;
+        } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+            only = argv[++i];
+        } else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
+            rounds = atoi(argv[++i]);
+            rounds = rounds < 1 ? 1 : rounds > 64 ? 64 : rounds;
         }
     }
     const char *dir = "mods/flail";
@@ -144,10 +152,14 @@ int main(int argc, char **argv) {
     long hc = 0, hl = 0;
     for (int r = 0; r < rounds; r++) {
         /* alternate, so drift in the machine's speed hits both the same */
-        tc[r] = run_c(dir, &hc);
-        tl[r] = run_lua(L, dir, &hl);
+        tc[r] = only == NULL || strcmp(only, "c") == 0 ? run_c(dir, &hc) : 0;
+        tl[r] = only == NULL || strcmp(only, "lua") == 0 ? run_lua(L, dir, &hl) : 0;
     }
     lua_close(L);
+    if (only != NULL) {
+        printf("%s only: %.3f ms (round 1)\n", only, (tc[0] + tl[0]) * 1e3);
+        return 0;
+    }
     if (hc != hl) {
         fprintf(stderr, "bench_lua_arena: C saw %ld hits, Lua %ld: not the same scenario\n", hc,
                 hl);

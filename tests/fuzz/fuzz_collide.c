@@ -136,8 +136,77 @@ static bool point_near_segment(int64_t px, int64_t py, int64_t ax, int64_t ay, i
 
 static bool is_round(const clv_ishape *s) { return s->type != CLV_AABB; }
 
-/* The oracle answers round/round and box/box pairs; round/box pairs are left to the
- * implementation's own typed tests. Returns -1 when it has no answer. */
+/* Does segment s (a core: a point when its ends are equal) meet box b? With open set, it must
+ * reach b's open interior; else the closed box. Liang-Barsky clipping in exact rationals: the
+ * parameters t in [0, 1] that satisfy each axis form an interval whose ends are fractions
+ * num/den with den > 0, compared by cross-multiplying (every term below 2^30). */
+static bool segment_meets_box(const clv_ishape *s, const clv_ishape *b, bool open) {
+    int64_t lo_n = 0, lo_d = 1, hi_n = 1, hi_d = 1; /* t in [0, 1] */
+    bool lo_strict = false, hi_strict = false;
+    const int64_t p0[2] = {s->ax, s->ay}, d[2] = {s->bx - s->ax, s->by - s->ay};
+    const int64_t mn[2] = {b->ax, b->ay}, mx[2] = {b->bx, b->by};
+    for (int k = 0; k < 2; k++) {
+        if (d[k] == 0) {
+            bool inside = open ? (mn[k] < p0[k] && p0[k] < mx[k])
+                               : (mn[k] <= p0[k] && p0[k] <= mx[k]);
+            if (!inside) {
+                return false;
+            }
+            continue;
+        }
+        /* t at which the core crosses the two bounds of this axis, the lower one first */
+        int64_t n1 = mn[k] - p0[k], n2 = mx[k] - p0[k], den = d[k];
+        if (den < 0) {
+            int64_t t = n1;
+            n1 = -n2;
+            n2 = -t;
+            den = -den;
+        }
+        /* raise the lower end to n1/den, lower the upper end to n2/den */
+        if ((i128)n1 * lo_d > (i128)lo_n * den || ((i128)n1 * lo_d == (i128)lo_n * den && open)) {
+            lo_n = n1;
+            lo_d = den;
+            lo_strict = open;
+        }
+        if ((i128)n2 * hi_d < (i128)hi_n * den || ((i128)n2 * hi_d == (i128)hi_n * den && open)) {
+            hi_n = n2;
+            hi_d = den;
+            hi_strict = open;
+        }
+    }
+    i128 l = (i128)lo_n * hi_d, h = (i128)hi_n * lo_d;
+    return lo_strict || hi_strict ? l < h : l <= h;
+}
+
+/* Squared distance from point p to the closed box b. */
+static i128 point_box_dist2(int64_t px, int64_t py, const clv_ishape *b) {
+    int64_t dx = px < b->ax ? b->ax - px : px > b->bx ? px - b->bx : 0;
+    int64_t dy = py < b->ay ? b->ay - py : py > b->by ? py - b->by : 0;
+    return (i128)dx * dx + (i128)dy * dy;
+}
+
+/* A round shape against a box, by the definitions of collide.h: a zero-radius core must enter
+ * the open interior; a core grown by r > 0 overlaps when it comes closer than r to the closed
+ * box (it meets it, or the nearest pair is an end of the core or a corner of the box). */
+static bool round_box(const clv_ishape *s, const clv_ishape *b) {
+    if (s->r == 0) {
+        return b->ax < b->bx && b->ay < b->by && segment_meets_box(s, b, true);
+    }
+    i128 r2 = (i128)s->r * s->r;
+    if (segment_meets_box(s, b, false) || point_box_dist2(s->ax, s->ay, b) < r2 ||
+        point_box_dist2(s->bx, s->by, b) < r2) {
+        return true;
+    }
+    const int64_t cx[4] = {b->ax, b->bx, b->ax, b->bx}, cy[4] = {b->ay, b->ay, b->by, b->by};
+    for (int k = 0; k < 4; k++) {
+        if (point_near_segment(cx[k], cy[k], s->ax, s->ay, s->bx, s->by, s->r)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The oracle answers every pair of integer shapes: round/round, box/box and round/box. */
 static int slow_exact(const clv_ishape *a, const clv_ishape *b) {
     if (is_round(a) && is_round(b)) {
         int64_t R = a->r + b->r;
@@ -156,7 +225,7 @@ static int slow_exact(const clv_ishape *a, const clv_ishape *b) {
         return a->ax < a->bx && a->ay < a->by && b->ax < b->bx && b->ay < b->by &&
                a->ax < b->bx && b->ax < a->bx && a->ay < b->by && b->ay < a->by;
     }
-    return -1;
+    return is_round(a) ? round_box(a, b) : round_box(b, a);
 }
 
 static double point_segment_distance(double px, double py, double ax, double ay, double bx,
@@ -170,6 +239,23 @@ static double point_segment_distance(double px, double py, double ax, double ay,
 /* Signed gap between the surfaces, in doubles, for the pairs the oracle answers: how far
  * from touching a pair is, to size the band where float and exact may differ. */
 static double slow_gap(const clv_ishape *a, const clv_ishape *b) {
+    if (is_round(a) != is_round(b)) {
+        /* core to closed box; 0 when they meet (a core inside counts as just touching, so the
+         * band only loosens there) */
+        const clv_ishape *r = is_round(a) ? a : b, *x = is_round(a) ? b : a;
+        double d = 0;
+        if (!segment_meets_box(r, x, false)) {
+            d = fmin(sqrt((double)point_box_dist2(r->ax, r->ay, x)),
+                     sqrt((double)point_box_dist2(r->bx, r->by, x)));
+            const double cx[4] = {(double)x->ax, (double)x->bx, (double)x->ax, (double)x->bx};
+            const double cy[4] = {(double)x->ay, (double)x->ay, (double)x->by, (double)x->by};
+            for (int k = 0; k < 4; k++) {
+                d = fmin(d, point_segment_distance(cx[k], cy[k], (double)r->ax, (double)r->ay,
+                                                   (double)r->bx, (double)r->by));
+            }
+        }
+        return d - (double)r->r;
+    }
     if (is_round(a)) {
         double d = 0;
         if (!segments_meet(a, b)) {

@@ -92,8 +92,7 @@ static bool run_c(const char *dir, long fail_after, bool *clean) {
                     ok = false;
                     if (!is_memory_error(err)) {
                         *clean = false;
-                        fprintf(stderr, "  %s, fail at %ld: callback: %s\n", dir, fail_after,
-                                err);
+                        fprintf(stderr, "  %s, fail at %ld: callback: %s\n", dir, fail_after, err);
                     }
                 }
             }
@@ -191,8 +190,8 @@ static bool run_lua(const char *dir, long fail_after, bool *clean) {
     lua_close(L);
     if (h.bytes != 0) {
         *clean = false;
-        fprintf(stderr, "  %s, host fail at %ld: %zu bytes left after lua_close\n", dir,
-                fail_after, h.bytes);
+        fprintf(stderr, "  %s, host fail at %ld: %zu bytes left after lua_close\n", dir, fail_after,
+                h.bytes);
     }
     return ok;
 }

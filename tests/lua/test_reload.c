@@ -161,10 +161,11 @@ static const char *write_broken(int i, char *want, size_t wantlen) {
         return "random bytes";
     }
     case 8:
-        write_text("local w = cleave.weapon { attacks = { swing = { hitboxes = {\n"
-                   "  { id = 'b', frames = 1, x = 0, y = 0, radius = 4 } } } } }\n"
-                   "return { name = 'edit', version = 'bad', weapons = { w = w },\n"
-                   "  selftest = function(mod) assert(mod.version == 'good', 'selftest says no') end }\n");
+        write_text(
+            "local w = cleave.weapon { attacks = { swing = { hitboxes = {\n"
+            "  { id = 'b', frames = 1, x = 0, y = 0, radius = 4 } } } } }\n"
+            "return { name = 'edit', version = 'bad', weapons = { w = w },\n"
+            "  selftest = function(mod) assert(mod.version == 'good', 'selftest says no') end }\n");
         snprintf(want, wantlen, "%s:4: selftest says no (selftest of %s)", g_file, g_file);
         return "failing selftest";
     default:

@@ -46,6 +46,7 @@ typedef struct lentity {
 
 typedef struct lattack {
     clv_attack_id id;
+    larena *arena; /* kept alive by the handle's user value; read on every running() */
 } lattack;
 
 static bool grow_to(void **p, int32_t *cap, int32_t need, size_t elem) {
@@ -65,8 +66,25 @@ static bool grow_to(void **p, int32_t *cap, int32_t need, size_t elem) {
     return true;
 }
 
+/* The userdata at arg when its metatable is the one the running method was registered with
+ * (upvalue 1 of every method): a pointer comparison instead of luaL_testudata's registry
+ * lookup by name, on calls a game makes every frame. NULL otherwise (the caller then takes the
+ * slow path, which also gives the error message). */
+static void *method_self(lua_State *L, int arg) {
+    void *p = lua_touserdata(L, arg);
+    if (p == NULL || !lua_getmetatable(L, arg)) {
+        return NULL;
+    }
+    int same = lua_rawequal(L, -1, lua_upvalueindex(1));
+    lua_pop(L, 1);
+    return same ? p : NULL;
+}
+
 static larena *check_arena(lua_State *L, int arg, const char *fname) {
-    larena *A = (larena *)luaL_testudata(L, arg, CLV_LUA_ARENA);
+    larena *A = (larena *)method_self(L, arg);
+    if (A == NULL) {
+        A = (larena *)luaL_testudata(L, arg, CLV_LUA_ARENA);
+    }
     if (A == NULL) {
         clv_lua_typeerror(L, arg, fname, CLV_LUA_ARENA);
     }
@@ -620,6 +638,10 @@ static int m_spawn(lua_State *L) {
     }
     lua_Integer i;
     if (opt_int(L, 2, "team", fname, &i)) {
+        if (i < INT32_MIN || i > INT32_MAX) {
+            luaL_error(L, "%s: team must be in -2147483648..2147483647 (got %I)", fname,
+                       (LUAI_UACINT)i);
+        }
         def.team = (int32_t)i;
     }
     if (opt_int(L, 2, "user", fname, &i)) {
@@ -745,6 +767,7 @@ static int m_attack(lua_State *L) {
     }
     lattack *h = (lattack *)lua_newuserdatauv(L, sizeof *h, 1);
     h->id = id;
+    h->arena = A;
     luaL_setmetatable(L, CLV_LUA_ATTACK);
     lua_pushvalue(L, 1);
     lua_setiuservalue(L, -2, 1);
@@ -755,7 +778,11 @@ static int m_attack(lua_State *L) {
 /// the number of hits among them is returned
 static int m_step(lua_State *L) {
     larena *A = check_arena(L, 1, "step");
-    lua_Integer n = luaL_optinteger(L, 2, 1);
+    /* step(1) runs every frame of a game driven from Lua: skip the generic paths for it */
+    if (!lua_isnoneornil(L, 2) && lua_type(L, 2) != LUA_TNUMBER) {
+        return clv_lua_typeerror(L, 2, "step", "number");
+    }
+    lua_Integer n = lua_isinteger(L, 2) ? lua_tointeger(L, 2) : luaL_optinteger(L, 2, 1);
     if (A->in_callbacks > 0) {
         /* the events being reported would be overwritten under the callback's feet */
         return luaL_error(L, "step: the arena cannot step inside one of its callbacks");
@@ -773,8 +800,8 @@ static int m_step(lua_State *L) {
         lua_newtable(L);
         lua_rawseti(L, -2, UV_ERRORS);
         A->error_count = 0;
+        lua_settop(L, 1);
     }
-    lua_settop(L, 1);
     for (lua_Integer f = 0; f < n; f++) {
         clv_hit_status st = clv_arena_step(A->a);
         if (st != CLV_HIT_OK) {
@@ -1111,10 +1138,11 @@ static int entity_tostring(lua_State *L) {
 /* ---- cleave.Attack ---- */
 
 static lattack *check_attack_handle(lua_State *L, const char *fname, larena **pa) {
-    lattack *h = (lattack *)luaL_checkudata(L, 1, CLV_LUA_ATTACK);
-    lua_getiuservalue(L, 1, 1);
-    larena *A = (larena *)lua_touserdata(L, -1);
-    lua_pop(L, 1);
+    lattack *h = (lattack *)method_self(L, 1);
+    if (h == NULL) {
+        h = (lattack *)luaL_checkudata(L, 1, CLV_LUA_ATTACK);
+    }
+    larena *A = h->arena;
     if (A == NULL || A->a == NULL) {
         luaL_error(L, "%s: the arena is closed", fname);
     }
@@ -1217,7 +1245,8 @@ static void new_meta(lua_State *L, const char *name, const luaL_Reg *methods, lu
         lua_setfield(L, -2, "__tostring");
     }
     lua_newtable(L);
-    luaL_setfuncs(L, methods, 0);
+    lua_pushvalue(L, -2); /* each method's upvalue: its own metatable (see method_self) */
+    luaL_setfuncs(L, methods, 1);
     lua_setfield(L, -2, "__index");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");

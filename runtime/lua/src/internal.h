@@ -107,9 +107,9 @@ typedef struct clv_lweapon {
     clv_leffect_cb *effects;
     int32_t effect_count, effect_cap;
     clv_weapon *compiled;
-    bool borrowed;   ///< compiled belongs to another weapon userdata (kept alive by `host`)
-    int on_hit_ref;  ///< registry reference of on_hit, or LUA_NOREF
-    clv_mod *host;   ///< NULL: the callbacks live in this state; else in this mod's sandbox
+    bool borrowed;  ///< compiled belongs to another weapon userdata (kept alive by `host`)
+    int on_hit_ref; ///< registry reference of on_hit, or LUA_NOREF
+    clv_mod *host;  ///< NULL: the callbacks live in this state; else in this mod's sandbox
 } clv_lweapon;
 
 /// Registers the Weapon metatable (idempotent) and leaves it on the stack.
@@ -148,8 +148,7 @@ clv_mod *clv_mod_load_failing(const char *dir, const clv_mod_limits *limits, lon
 /// protected path; the table is built inside the protected call. false and a message in err on
 /// failure.
 bool clv_mod_call_event(clv_mod *mod, int ref, const clv_hit_event *h, const clv_lweapon *w,
-                        const clv_hitbox_def *d, const clv_tick_event *t, char *err,
-                        size_t errlen);
+                        const clv_hitbox_def *d, const clv_tick_event *t, char *err, size_t errlen);
 /// The sandbox state of a mod, for calling its callbacks.
 lua_State *clv_mod_state(clv_mod *mod);
 /// Calls the function below nargs arguments on the mod's stack through its protected path;

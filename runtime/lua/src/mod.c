@@ -253,8 +253,8 @@ clv_mod *clv_mod_load_with(const char *dir, const clv_mod_limits *limits, char *
         (!(limits->load_ms > 0) || !(limits->callback_ms > 0) || limits->load_ms > 1e9 ||
          limits->callback_ms > 1e9 || limits->memory_bytes < (size_t)65536)) {
         errf(err, errlen, "%s",
-             "mod limits: time limits must be > 0 ms and finite, memory at least 65536 bytes",
-             "", "");
+             "mod limits: time limits must be > 0 ms and finite, memory at least 65536 bytes", "",
+             "");
         return NULL;
     }
     return clv_mod_load_failing(dir, limits, 0, err, errlen);
@@ -339,8 +339,7 @@ bool clv_mod_add_weapons(clv_mod *mod, clv_arena *arena, clv_weapon_id *out, cha
     }
     for (int32_t i = 0; i < mod->weapon_count; i++) {
         clv_hit_diag diag;
-        if (clv_arena_add_weapon(arena, mod->weapons[i]->compiled, &ids[i], &diag) !=
-            CLV_HIT_OK) {
+        if (clv_arena_add_weapon(arena, mod->weapons[i]->compiled, &ids[i], &diag) != CLV_HIT_OK) {
             errf(err, errlen, "weapon '%s': %s", mod->weapon_names[i], diag.message, "");
             free(ids);
             return false;
@@ -403,8 +402,8 @@ bool clv_mod_call_event(clv_mod *mod, int ref, const clv_hit_event *h, const clv
 
 /* Calls one callback of the mod; keeps the first error message. */
 static bool call_event(clv_mod *mod, int ref, const clv_hit_event *h, const clv_lweapon *w,
-                       const clv_hitbox_def *d, const clv_tick_event *t, char *err,
-                       size_t errlen, bool *first_error) {
+                       const clv_hitbox_def *d, const clv_tick_event *t, char *err, size_t errlen,
+                       bool *first_error) {
     char msg[1024];
     if (!clv_mod_call_event(mod, ref, h, w, d, t, msg, sizeof msg)) {
         if (*first_error) {

@@ -1221,8 +1221,14 @@ static void read_attack(wstate *s, const char *name, int at) {
     } else {
         lua_getfield(L, at, "hitboxes");
         lua_Integer m = max_frame_of(L, lua_absindex(L, -1), 0);
+        bool listed = lua_type(L, -1) == LUA_TTABLE && lua_rawlen(L, -1) > 0;
         lua_pop(L, 1);
         m = m > top_frame ? m : top_frame;
+        if (m < 1 && listed) {
+            /* hitboxes whose frames are no frame numbers (1.5, 2^53, "x"): reading each one
+             * below names the field, where "needs a length" would mislead */
+            m = CLV_ATTACK_MAX_FRAMES;
+        }
         if (m < 1) {
             vfail_at(c, "needs a length or at least one hitbox");
         }

@@ -42,8 +42,7 @@ clv_mod_limits clv_mod_default_limits(void);
 
 /// clv_mod_load under the given limits (NULL: the defaults). Time limits must be finite and
 /// > 0 ms, memory at least 65536 bytes, else NULL with "mod limits: ..." in err.
-clv_mod *clv_mod_load_with(const char *dir, const clv_mod_limits *limits, char *err,
-                           size_t errlen);
+clv_mod *clv_mod_load_with(const char *dir, const clv_mod_limits *limits, char *err, size_t errlen);
 
 /// Loads current's folder anew as one transaction: a fresh sandbox under current's limits,
 /// mod.lua run under the load deadline, the table validated and the weapons compiled, then the
