@@ -38,4 +38,32 @@ describe("validation", function()
     assert.are.equal(0, a:step())
     assert.are.equal(1, a:frame())
   end)
+
+  it("checks the types and ranges of entity and attack methods", function()
+    local a = cleave.arena {}
+    local p = a:spawn { team = 1 }
+    assert.has_error(function() p:set_state("invincible", "3") end,
+      "bad argument #2 to 'set_state' (number expected, got string)")
+    assert.has_error(function() p:set_state("invincible", 2 ^ 40) end,
+      "bad argument #2 to 'set_state' (frames must be in 0..2147483647 (got 1099511627776))")
+    assert.has_error(function() p:set_state("invincible", -1) end,
+      "bad argument #2 to 'set_state' (frames must be in 0..2147483647 (got -1))")
+    assert.has_error(function() a:spawn { state = "x" } end,
+      "spawn: state must be 'normal', 'invincible' or 'intangible' (got x)")
+    assert.has_error(function() a:spawn { state = 1 } end,
+      "spawn: state must be 'normal', 'invincible' or 'intangible' (got 1)")
+    assert.are.equal("userdata", type(a:spawn { state = "intangible" }))
+    local w = cleave.weapon { attacks = { swing = { hitboxes = {
+      { id = "b", frames = { 1, 3 }, x = 10, y = 0, radius = 5 } } } } }
+    local swing = a:attack { weapon = w, owner = p }
+    assert.has_error(function() swing:set_pose(0, 0, 0, "x") end,
+      "bad argument #4 to 'set_pose' (boolean expected, got string)")
+    swing:set_pose(0, 0, 0, true)
+    swing:set_pose(0, 0, 0)
+    assert.has_error(function() w:hitboxes("swing", "1") end,
+      "bad argument #2 to 'hitboxes' (number expected, got string)")
+    assert.has_error(function() w:hitbox("swing", "1", "b") end,
+      "bad argument #2 to 'hitbox' (number expected, got string)")
+    assert.are.same({ "b" }, w:hitboxes("swing", 1))
+  end)
 end)

@@ -116,8 +116,8 @@ static void check_fields(lua_State *L, int idx, const char *const *known, const 
         lua_pop(L, 1);
         const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
         bool ok = false;
-        for (int i = 0; k != NULL && known[i] != NULL; i++) {
-            ok = ok || strcmp(k, known[i]) == 0;
+        for (int i = 0; k != NULL && !ok && known[i] != NULL; i++) {
+            ok = strcmp(k, known[i]) == 0;
         }
         if (!ok) {
             luaL_error(L, "%s: unknown field '%s'", fname, luaL_tolstring(L, -1, NULL));
@@ -648,7 +648,17 @@ static int m_spawn(lua_State *L) {
         def.user = (uint64_t)i;
     }
     if (lua_getfield(L, 2, "state") != LUA_TNIL) {
-        def.state = (clv_hurt_state)luaL_checkoption(L, -1, NULL, state_names);
+        int st = -1;
+        for (int k = 0; lua_type(L, -1) == LUA_TSTRING && state_names[k] != NULL; k++) {
+            if (strcmp(lua_tostring(L, -1), state_names[k]) == 0) {
+                st = k;
+            }
+        }
+        if (st < 0) {
+            luaL_error(L, "%s: state must be 'normal', 'invincible' or 'intangible' (got %s)",
+                       fname, luaL_tolstring(L, -1, NULL));
+        }
+        def.state = (clv_hurt_state)st;
     }
     lua_pop(L, 1);
     if (opt_num(L, 2, "radius", fname, &d)) {
@@ -1116,9 +1126,14 @@ static int e_set_state(lua_State *L) {
     larena *A;
     lentity *e = check_entity(L, 1, "set_state", &A);
     int st = luaL_checkoption(L, 2, NULL, state_names);
+    if (!lua_isnoneornil(L, 3) && lua_type(L, 3) != LUA_TNUMBER) {
+        return clv_lua_typeerror(L, 3, "set_state", "number");
+    }
     lua_Integer frames = luaL_optinteger(L, 3, 0);
     if (frames < 0 || frames > INT32_MAX) {
-        return clv_lua_argerror(L, 3, "set_state", "frames must be >= 0");
+        return clv_lua_argerror(L, 3, "set_state",
+                                lua_pushfstring(L, "frames must be in 0..2147483647 (got %I)",
+                                                (LUAI_UACINT)frames));
     }
     return status_error(L, "set_state",
                         clv_arena_set_state(A->a, e->id, (clv_hurt_state)st, (int32_t)frames));
@@ -1196,6 +1211,9 @@ static int a_set_pose(lua_State *L) {
     float x = clv_lua_lnum_float(clv_lua_check_lnum(L, 2, "set_pose", "x"));
     float y = clv_lua_lnum_float(clv_lua_check_lnum(L, 3, "set_pose", "y"));
     double f = (double)clv_lua_lnum_number(clv_lua_check_lnum(L, 4, "set_pose", "facing"));
+    if (!lua_isnoneornil(L, 5) && lua_type(L, 5) != LUA_TBOOLEAN) {
+        return clv_lua_typeerror(L, 5, "set_pose", "boolean");
+    }
     bool mirror = lua_toboolean(L, 5) != 0;
     if (!clv_arena_attack_valid(A->a, h->id)) {
         return luaL_error(L, "set_pose: the attack has ended");

@@ -1639,6 +1639,9 @@ static int m_length(lua_State *L) {
 static int m_hitboxes(lua_State *L) {
     clv_lweapon *w = clv_lua_check_weapon(L, 1, "hitboxes");
     int32_t a = clv_lua_check_attack(L, w, 2, "hitboxes");
+    if (lua_type(L, 3) != LUA_TNUMBER) {
+        return clv_lua_typeerror(L, 3, "hitboxes", "number");
+    }
     lua_Integer f = luaL_checkinteger(L, 3);
     if (f < 1 || f > w->attacks[a].frames) {
         return clv_lua_argerror(L, 3, "hitboxes",
@@ -1725,6 +1728,9 @@ void clv_lua_push_hitbox_def(lua_State *L, const clv_hitbox_def *d) {
 static int m_hitbox(lua_State *L) {
     clv_lweapon *w = clv_lua_check_weapon(L, 1, "hitbox");
     int32_t a = clv_lua_check_attack(L, w, 2, "hitbox");
+    if (lua_type(L, 3) != LUA_TNUMBER) {
+        return clv_lua_typeerror(L, 3, "hitbox", "number");
+    }
     lua_Integer f = luaL_checkinteger(L, 3);
     const char *id = luaL_checkstring(L, 4);
     for (int32_t k = 0; k < w->entry_count; k++) {
