@@ -68,8 +68,11 @@ static double now_seconds(void) {
 
 /* Lua raises a memory error without running the message handler, so the line that asked for
  * the memory would be lost: note it when the first request is refused. Walking the main
- * thread's frames allocates nothing; a coroutine's bomb is reported at its resume. */
+ * thread's frames allocates nothing; a coroutine's bomb is reported at its resume. Only up to
+ * Lua 5.4.4: later releases turn every frame's stack pointers into offsets while they grow a
+ * stack, so a refused stack growth would find the frames unreadable (no line then). */
 static void note_refusal(clv_sandbox *sb) {
+#if LUA_VERSION_RELEASE_NUM <= 50404
     if (sb->oom_noted || sb->L == NULL || sb->busy == 0) {
         return;
     }
@@ -82,6 +85,9 @@ static void note_refusal(clv_sandbox *sb) {
             return;
         }
     }
+#else
+    (void)sb;
+#endif
 }
 
 static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
