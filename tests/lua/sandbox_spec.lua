@@ -120,6 +120,12 @@ local catalogue = {
   { "string.rep 2^40", load = "return string.rep('x', 2^40)", err = "resulting string too large" },
   { "string.rep 2^30", limits = BOMB, load = "return string.rep('x', 2^30)", err = "not enough memory" },
   { "coroutine flood", limits = BOMB, load = "local t = {} while true do t[#t + 1] = coroutine.create(print) end", err = "not enough memory" },
+  -- Memory the cleave API takes for a mod is the mod's: arenas, entities and weapons live in C,
+  -- and count against the budget like tables do.
+  { "arena capacity bomb", load = "local t = {} for i = 1, 20 do t[i] = cleave.arena { capacity = 1048576 } end", err = "cleave.arena: out of memory" },
+  { "entity flood", limits = BOMB, load = "local a = cleave.arena {} local t = {} while true do t[#t + 1] = a:spawn { radius = 1 } end", err = "spawn: out of memory" },
+  { "weapon flood", limits = BOMB, load = "local hb = {} for i = 1, 200 do hb[i] = { id = 'h' .. i, frames = 1, x = 0, y = 0, radius = 1 } end local t = {} while true do t[#t + 1] = cleave.weapon { attacks = { a = { hitboxes = hb } } } end", err = "out of memory" },
+  { "no mod loading from a mod", load = "return cleave.load_mod == nil, cleave.reload_mod == nil, cleave.sandbox == nil", ok = { true, true, true } },
   { "swallowed memory errors", call = "while true do pcall(string.rep, 'x', 1 << 30) end", err = "time limit exceeded (2 ms per callback)" },
   -- Finalizers.
   { "__gc refused", load = "setmetatable({}, {__gc = function() while true do end end})", err = "__gc metamethods are not allowed in mods" },

@@ -38,6 +38,7 @@ typedef struct larena {
     int32_t on_hit_count; /* length of UV_ON_HIT */
     int32_t error_count;  /* length of UV_ERRORS */
     int32_t in_callbacks; /* > 0 while the callbacks of a frame run */
+    clv_lalloc alloc;     /* the state's: the arena and the event lists count against it */
 } larena;
 
 typedef struct lentity {
@@ -49,7 +50,7 @@ typedef struct lattack {
     larena *arena; /* kept alive by the handle's user value; read on every running() */
 } lattack;
 
-static bool grow_to(void **p, int32_t *cap, int32_t need, size_t elem) {
+static bool grow_to(const clv_lalloc *a, void **p, int32_t *cap, int32_t need, size_t elem) {
     if (need <= *cap) {
         return true;
     }
@@ -57,7 +58,7 @@ static bool grow_to(void **p, int32_t *cap, int32_t need, size_t elem) {
     while (n < need) {
         n *= 2;
     }
-    void *q = realloc(*p, (size_t)n * elem);
+    void *q = clv_lalloc_resize(a, *p, (size_t)*cap * elem, (size_t)n * elem);
     if (q == NULL) {
         return false;
     }
@@ -245,7 +246,7 @@ static clv_weapon_id arena_weapon(lua_State *L, int arena_idx, larena *A, int wi
     if (w->compiled == NULL) {
         luaL_error(L, "weapon '%s' is not compiled", w->name);
     }
-    if (!grow_to((void **)&A->weapons, &A->weapon_cap, A->weapon_count + 1, sizeof *A->weapons)) {
+    if (!grow_to(&A->alloc, (void **)&A->weapons, &A->weapon_cap, A->weapon_count + 1, sizeof *A->weapons)) {
         luaL_error(L, "out of memory");
     }
     clv_weapon_id id;
@@ -561,6 +562,8 @@ static int l_arena(lua_State *L) {
     }
     larena *A = (larena *)lua_newuserdatauv(L, sizeof *A, 1);
     memset(A, 0, sizeof *A);
+    A->alloc = clv_lua_lalloc(L);
+    def.allocator = clv_lalloc_hook(&A->alloc);
     luaL_setmetatable(L, CLV_LUA_ARENA);
     lua_createtable(L, UV_COUNT, 0);
     for (int k = 1; k <= UV_COUNT; k++) {
@@ -584,10 +587,10 @@ static int arena_gc(lua_State *L) {
     larena *A = (larena *)luaL_checkudata(L, 1, CLV_LUA_ARENA);
     clv_arena_destroy(A->a);
     A->a = NULL;
-    free(A->hits);
-    free(A->misses);
-    free(A->ticks);
-    free(A->weapons);
+    clv_lalloc_resize(&A->alloc, A->hits, sizeof *A->hits * (size_t)A->hit_cap, 0);
+    clv_lalloc_resize(&A->alloc, A->misses, sizeof *A->misses * (size_t)A->miss_cap, 0);
+    clv_lalloc_resize(&A->alloc, A->ticks, sizeof *A->ticks * (size_t)A->tick_cap, 0);
+    clv_lalloc_resize(&A->alloc, A->weapons, sizeof *A->weapons * (size_t)A->weapon_cap, 0);
     A->hits = NULL, A->misses = NULL, A->ticks = NULL, A->weapons = NULL;
     A->hit_cap = A->miss_cap = A->tick_cap = A->weapon_cap = 0;
     A->hit_count = A->miss_count = A->tick_count = A->weapon_count = 0;
@@ -821,7 +824,7 @@ static int m_step(lua_State *L) {
         const clv_hit_event *h = clv_arena_hits(A->a, &c);
         int32_t h0 = A->hit_count, t0 = A->tick_count;
         if (c > 0) {
-            if (!grow_to((void **)&A->hits, &A->hit_cap, A->hit_count + c, sizeof *h)) {
+            if (!grow_to(&A->alloc, (void **)&A->hits, &A->hit_cap, A->hit_count + c, sizeof *h)) {
                 return luaL_error(L, "out of memory");
             }
             memcpy(A->hits + A->hit_count, h, sizeof *h * (size_t)c);
@@ -829,7 +832,7 @@ static int m_step(lua_State *L) {
         }
         const clv_miss_record *m = clv_arena_misses(A->a, &c);
         if (c > 0) {
-            if (!grow_to((void **)&A->misses, &A->miss_cap, A->miss_count + c, sizeof *m)) {
+            if (!grow_to(&A->alloc, (void **)&A->misses, &A->miss_cap, A->miss_count + c, sizeof *m)) {
                 return luaL_error(L, "out of memory");
             }
             memcpy(A->misses + A->miss_count, m, sizeof *m * (size_t)c);
@@ -837,7 +840,7 @@ static int m_step(lua_State *L) {
         }
         const clv_tick_event *t = clv_arena_ticks(A->a, &c);
         if (c > 0) {
-            if (!grow_to((void **)&A->ticks, &A->tick_cap, A->tick_count + c, sizeof *t)) {
+            if (!grow_to(&A->alloc, (void **)&A->ticks, &A->tick_cap, A->tick_count + c, sizeof *t)) {
                 return luaL_error(L, "out of memory");
             }
             memcpy(A->ticks + A->tick_count, t, sizeof *t * (size_t)c);

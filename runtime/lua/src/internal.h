@@ -75,6 +75,23 @@ extern const luaL_Reg clv_lua_weapon_funcs[];
 extern const luaL_Reg clv_lua_arena_funcs[];
 extern const luaL_Reg clv_lua_mod_funcs[];
 
+/* ---- memory of userdata (lalloc.c) ---- */
+
+/// A Lua state's allocator, kept in a userdata for the C memory that userdata owns: charged to
+/// the state (in a sandbox, to the mod's budget) and given back through the same function.
+typedef struct clv_lalloc {
+    lua_Alloc f;
+    void *ud;
+} clv_lalloc;
+
+/// The allocator of state L.
+clv_lalloc clv_lua_lalloc(lua_State *L);
+/// Resizes p from osize to nsize bytes (p NULL: allocates; nsize 0: frees and returns NULL).
+/// NULL when the allocator refuses; p is then unchanged.
+void *clv_lalloc_resize(const clv_lalloc *a, void *p, size_t osize, size_t nsize);
+/// A cleave_hit allocator hook over a (which must outlive every object made with the hook).
+clv_allocator clv_lalloc_hook(clv_lalloc *a);
+
 /* ---- weapons (weapon.c) ---- */
 
 /// Userdata type names of the weapon, arena and handle objects.
@@ -110,6 +127,7 @@ typedef struct clv_lweapon {
     bool borrowed;  ///< compiled belongs to another weapon userdata (kept alive by `host`)
     int on_hit_ref; ///< registry reference of on_hit, or LUA_NOREF
     clv_mod *host;  ///< NULL: the callbacks live in this state; else in this mod's sandbox
+    clv_lalloc alloc; ///< the state's allocator: recipe arrays and the compiled weapon
 } clv_lweapon;
 
 /// Registers the Weapon metatable (idempotent) and leaves it on the stack.

@@ -354,6 +354,10 @@ static const char *const allowed_utf8[] = {"char", "charpattern", "codepoint", "
 static const char *const allowed_coroutine[] = {"close", "create", "isyieldable", "resume",
                                                 "running", "status", "wrap", "yield", NULL};
 
+/* Parts of the cleave API a mod must not reach: each makes a new sandbox with a budget of its
+ * own, and load_mod/reload_mod read files. */
+static const char *const hidden_api[] = {"sandbox", "load_mod", "reload_mod", NULL};
+
 static const char *const removed_globals[] = {"dofile", "loadfile", "rawset", "warn",
                                               "require", "package", "io", "os", "debug", NULL};
 
@@ -432,10 +436,13 @@ static void check_environment(lua_State *L) {
         lua_getfield(L, -2, "__index") != LUA_TTABLE) {
         luaL_error(L, "sandbox: 'cleave' is not a read-only proxy");
     }
-    if (lua_getfield(L, -1, "sandbox") != LUA_TNIL) {
-        luaL_error(L, "sandbox: 'cleave.sandbox' is reachable from a mod");
+    for (const char *const *name = hidden_api; *name != NULL; name++) {
+        if (lua_getfield(L, -1, *name) != LUA_TNIL) {
+            luaL_error(L, "sandbox: 'cleave.%s' is reachable from a mod", *name);
+        }
+        lua_pop(L, 1);
     }
-    lua_pop(L, 5);
+    lua_pop(L, 4);
     for (const char *const *name = removed_globals; *name != NULL; name++) {
         if (lua_getglobal(L, *name) != LUA_TNIL) {
             luaL_error(L, "sandbox: '%s' is reachable from a mod", *name);
@@ -506,11 +513,14 @@ static int build_environment(lua_State *L) {
     wrap_field(L, "wrap", sb_co_wrap);
     lua_pop(L, 1);
 
-    /* The module table mods see must not hand out more sandboxes (each with its own budget). */
+    /* The module table mods see must not hand out more sandboxes, each with its own budget:
+     * neither directly nor by loading mods (which also reads files). */
     lua_getfield(L, -1, "cleave");
     if (lua_getmetatable(L, -1) && lua_getfield(L, -1, "__index") == LUA_TTABLE) {
-        lua_pushnil(L);
-        lua_setfield(L, -2, "sandbox");
+        for (const char *const *name = hidden_api; *name != NULL; name++) {
+            lua_pushnil(L);
+            lua_setfield(L, -2, *name);
+        }
     }
     lua_settop(L, 1);
 

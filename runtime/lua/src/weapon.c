@@ -20,7 +20,7 @@ static const char *const k_kind = "cleave.kind";
 
 /* ---- recipe storage ---- */
 
-static void *grow(void *p, int32_t *cap, int32_t need, size_t elem) {
+static void *grow(const clv_lalloc *a, void *p, int32_t *cap, int32_t need, size_t elem) {
     if (need <= *cap) {
         return p;
     }
@@ -28,7 +28,7 @@ static void *grow(void *p, int32_t *cap, int32_t need, size_t elem) {
     while (n < need) {
         n *= 2;
     }
-    void *q = realloc(p, (size_t)n * elem);
+    void *q = clv_lalloc_resize(a, p, (size_t)*cap * elem, (size_t)n * elem);
     if (q != NULL) {
         *cap = n;
     }
@@ -36,9 +36,10 @@ static void *grow(void *p, int32_t *cap, int32_t need, size_t elem) {
 }
 
 static void recipe_free(clv_lweapon *w) {
-    free(w->attacks);
-    free(w->entries);
-    free(w->effects);
+    const clv_lalloc *a = &w->alloc;
+    clv_lalloc_resize(a, w->attacks, sizeof *w->attacks * (size_t)w->attack_cap, 0);
+    clv_lalloc_resize(a, w->entries, sizeof *w->entries * (size_t)w->entry_cap, 0);
+    clv_lalloc_resize(a, w->effects, sizeof *w->effects * (size_t)w->effect_cap, 0);
     w->attacks = NULL;
     w->entries = NULL;
     w->effects = NULL;
@@ -609,7 +610,7 @@ static void read_effect(wstate *s, const char *given_name, clv_effect_def *out) 
             }
         }
         if (found < 0) {
-            void *p = grow(w->effects, &w->effect_cap, w->effect_count + 1, sizeof *w->effects);
+            void *p = grow(&w->alloc, w->effects, &w->effect_cap, w->effect_count + 1, sizeof *w->effects);
             if (p == NULL) {
                 luaL_error(L, "out of memory");
             }
@@ -865,7 +866,7 @@ static void add_entry(wstate *s, int32_t first, int32_t last, const clv_hitbox_d
             vfail_at(&s->c, "id '%s' is used twice on frame %d", def->id, (int)f + 1);
         }
     }
-    void *p = grow(w->entries, &w->entry_cap, w->entry_count + 1, sizeof *w->entries);
+    void *p = grow(&w->alloc, w->entries, &w->entry_cap, w->entry_count + 1, sizeof *w->entries);
     if (p == NULL) {
         luaL_error(s->c.L, "out of memory");
     }
@@ -1270,7 +1271,7 @@ static void read_attack(wstate *s, const char *name, int at) {
     path_pop(c, old);
 
     clv_lweapon *w = s->w;
-    void *p = grow(w->attacks, &w->attack_cap, w->attack_count + 1, sizeof *w->attacks);
+    void *p = grow(&w->alloc, w->attacks, &w->attack_cap, w->attack_count + 1, sizeof *w->attacks);
     if (p == NULL) {
         luaL_error(L, "out of memory");
     }
@@ -1368,6 +1369,7 @@ static int cmp_str(const void *a, const void *b) {
 static void build(lua_State *L, clv_lweapon *w) {
     clv_weapon_def wd = clv_default_weapon_def();
     strcpy(wd.name, w->name);
+    wd.allocator = clv_lalloc_hook(&w->alloc);
     clv_hit_diag diag;
     clv_weapon *cw = clv_weapon_create(&wd, &diag);
     if (cw == NULL) {
@@ -1411,37 +1413,43 @@ clv_lweapon *clv_lua_new_weapon(lua_State *L) {
     clv_lweapon *w = (clv_lweapon *)lua_newuserdatauv(L, sizeof *w, 1);
     memset(w, 0, sizeof *w);
     w->on_hit_ref = LUA_NOREF;
+    w->alloc = clv_lua_lalloc(L);
     luaL_setmetatable(L, CLV_LUA_WEAPON);
     return w;
 }
 
 bool clv_lua_weapon_copy(lua_State *L, clv_lweapon *dst, const clv_lweapon *src) {
+    (void)L;
     memcpy(dst->name, src->name, sizeof dst->name);
-    dst->attacks = (clv_attack_def *)malloc(sizeof *dst->attacks *
-                                            (size_t)(src->attack_count > 0 ? src->attack_count : 1));
-    dst->entries = (clv_lentry *)malloc(sizeof *dst->entries *
-                                        (size_t)(src->entry_count > 0 ? src->entry_count : 1));
-    dst->effects = (clv_leffect_cb *)malloc(
-        sizeof *dst->effects * (size_t)(src->effect_count > 0 ? src->effect_count : 1));
-    if (dst->attacks == NULL || dst->entries == NULL || dst->effects == NULL) {
+    /* caps first: recipe_free gives back cap elements of each array */
+    dst->attack_cap = src->attack_count;
+    dst->entry_cap = src->entry_count;
+    dst->effect_cap = src->effect_count;
+    size_t na = sizeof *dst->attacks * (size_t)src->attack_count;
+    size_t ne = sizeof *dst->entries * (size_t)src->entry_count;
+    size_t nf = sizeof *dst->effects * (size_t)src->effect_count;
+    dst->attacks = (clv_attack_def *)clv_lalloc_resize(&dst->alloc, NULL, 0, na);
+    dst->entries = (clv_lentry *)clv_lalloc_resize(&dst->alloc, NULL, 0, ne);
+    dst->effects = (clv_leffect_cb *)clv_lalloc_resize(&dst->alloc, NULL, 0, nf);
+    if ((na > 0 && dst->attacks == NULL) || (ne > 0 && dst->entries == NULL) ||
+        (nf > 0 && dst->effects == NULL)) {
         recipe_free(dst);
         return false;
     }
     /* memcpy from a NULL array is undefined even for 0 bytes. */
-    if (src->attack_count > 0) {
-        memcpy(dst->attacks, src->attacks, sizeof *dst->attacks * (size_t)src->attack_count);
+    if (na > 0) {
+        memcpy(dst->attacks, src->attacks, na);
     }
-    if (src->entry_count > 0) {
-        memcpy(dst->entries, src->entries, sizeof *dst->entries * (size_t)src->entry_count);
+    if (ne > 0) {
+        memcpy(dst->entries, src->entries, ne);
     }
-    if (src->effect_count > 0) {
-        memcpy(dst->effects, src->effects, sizeof *dst->effects * (size_t)src->effect_count);
+    if (nf > 0) {
+        memcpy(dst->effects, src->effects, nf);
     }
-    dst->attack_count = dst->attack_cap = src->attack_count;
-    dst->entry_count = dst->entry_cap = src->entry_count;
-    dst->effect_count = dst->effect_cap = src->effect_count;
+    dst->attack_count = src->attack_count;
+    dst->entry_count = src->entry_count;
+    dst->effect_count = src->effect_count;
     dst->on_hit_ref = src->on_hit_ref;
-    (void)L;
     dst->compiled = src->compiled;
     dst->borrowed = true;
     return true;
