@@ -125,6 +125,9 @@ local catalogue = {
   { "arena capacity bomb", load = "local t = {} for i = 1, 20 do t[i] = cleave.arena { capacity = 1048576 } end", err = "cleave.arena: out of memory" },
   { "entity flood", limits = BOMB, load = "local a = cleave.arena {} local t = {} while true do t[#t + 1] = a:spawn { radius = 1 } end", err = "spawn: out of memory" },
   { "weapon flood", limits = BOMB, load = "local hb = {} for i = 1, 200 do hb[i] = { id = 'h' .. i, frames = 1, x = 0, y = 0, radius = 1 } end local t = {} while true do t[#t + 1] = cleave.weapon { attacks = { a = { hitboxes = hb } } } end", err = "out of memory" },
+  -- A C loop the hook cannot see: arena:step(n) checks the deadline between frames.
+  { "step flood", load = "local a = cleave.arena {} a:spawn {} a:step(1000000000)", err = "sandbox:1: time limit exceeded (30 ms per load)" },
+  { "swallowed step floods", call = "local a = cleave.arena {} a:spawn {} while true do pcall(a.step, a, 1000000000) end", err = "time limit exceeded (2 ms per callback)" },
   { "no mod loading from a mod", load = "return cleave.load_mod == nil, cleave.reload_mod == nil, cleave.sandbox == nil", ok = { true, true, true } },
   { "swallowed memory errors", call = "while true do pcall(string.rep, 'x', 1 << 30) end", err = "time limit exceeded (2 ms per callback)" },
   -- Finalizers.

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sandbox_internal.h"
 
 #define CLV_PI_D 3.14159265358979323846
 #define DEG (180.0 / CLV_PI_D)
@@ -816,6 +817,12 @@ static int m_step(lua_State *L) {
         lua_settop(L, 1);
     }
     for (lua_Integer f = 0; f < n; f++) {
+        /* the sandbox's count hook never fires inside this loop: a mod's step(10^9) would run
+         * past its deadline by minutes, so look at the clock between frames */
+        if (f > 0 && clv_sandbox_expired(L)) {
+            clv_sandbox_push_timeout(L, 1);
+            return lua_error(L);
+        }
         clv_hit_status st = clv_arena_step(A->a);
         if (st != CLV_HIT_OK) {
             return luaL_error(L, "step: %s", clv_hit_status_name(st));
