@@ -128,6 +128,7 @@ local catalogue = {
   -- A C loop the hook cannot see: arena:step(n) checks the deadline between frames.
   { "step flood", load = "local a = cleave.arena {} a:spawn {} a:step(1000000000)", err = "sandbox:1: time limit exceeded (30 ms per load)" },
   { "swallowed step floods", call = "local a = cleave.arena {} a:spawn {} while true do pcall(a.step, a, 1000000000) end", err = "time limit exceeded (2 ms per callback)" },
+  { "hitbox flood", limits = { memory = 64 << 20, load_ms = 5000, callback_ms = 30 }, load = "hb = {} for i = 1, 40000 do hb[i] = { id = 'h' .. i, frames = 1, x = 0, y = 0, radius = 1 } end", call = "local w = cleave.weapon { attacks = { a = { hitboxes = hb } } }", err = "sandbox:1: time limit exceeded (30 ms per callback)" },
   { "no mod loading from a mod", load = "return cleave.load_mod == nil, cleave.reload_mod == nil, cleave.sandbox == nil", ok = { true, true, true } },
   { "swallowed memory errors", call = "while true do pcall(string.rep, 'x', 1 << 30) end", err = "time limit exceeded (2 ms per callback)" },
   -- Finalizers.

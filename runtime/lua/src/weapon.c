@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sandbox_internal.h"
 
 #define CLV_PI_D 3.14159265358979323846
 
@@ -855,8 +856,19 @@ static void read_hitbox(wstate *s, int hb, clv_hitbox_def *out) {
 
 /* ---- recipe building ---- */
 
+/* Raises the sandbox's timeout when its deadline has passed. Validating and compiling a weapon
+ * runs in C, where the count hook never fires, and both grow with the square of the hitboxes
+ * of one attack (ids are unique per frame): a mod's 16000 hitboxes took seconds. */
+static void check_deadline(lua_State *L) {
+    if (clv_sandbox_expired(L)) {
+        clv_sandbox_push_timeout(L, 1);
+        lua_error(L);
+    }
+}
+
 static void add_entry(wstate *s, int32_t first, int32_t last, const clv_hitbox_def *def) {
     clv_lweapon *w = s->w;
+    check_deadline(s->c.L);
     /* ids are unique within a frame */
     for (int32_t k = 0; k < w->entry_count; k++) {
         const clv_lentry *e = &w->entries[k];
@@ -1383,6 +1395,11 @@ static void build(lua_State *L, clv_lweapon *w) {
     }
     for (int32_t k = 0; k < w->entry_count; k++) {
         const clv_lentry *e = &w->entries[k];
+        if (clv_sandbox_expired(L)) {
+            clv_weapon_destroy(cw);
+            clv_sandbox_push_timeout(L, 1);
+            lua_error(L);
+        }
         if (clv_weapon_add_hitbox(cw, e->attack, e->first, e->last, &e->def, &diag) !=
             CLV_HIT_OK) {
             clv_weapon_destroy(cw);
