@@ -6,6 +6,7 @@
  * which gcc vectorizes at -O2 and above; the second appends the hit indices with a branch-free
  * push (out[n] = i; n += hit), which a branch would slow down at unpredictable hit rates. */
 #include "cleave/broadphase.h"
+#include "internal.h"
 
 #include <string.h>
 
@@ -146,21 +147,23 @@ uint32_t clv_batch_capsule_circles(const clv_capsule *a, const float *x, const f
 }
 #endif
 
-/* overlap.c trusts an orientation only beyond this share of the magnitudes it came from. */
-#define CLV_CROSS_EPS 8.0e-7f
-
-/* One lane of overlap.c's segment-segment distance: the end (px, py) against the segment
- * (sx, sy) + t (dx, dy); *o gets the orientation of the end, *sure whether its sign holds. */
-static inline float lane(float px, float py, float sx, float sy, float dx, float dy, float *o,
-                         int *sure) {
+/* One lane of overlap.c's segment test: is the end (px, py) closer than sqrt(r2) to the
+ * segment (sx, sy) + t (dx, dy)? *o gets the orientation of the end, *sure whether its sign
+ * holds. */
+static inline int lane(float px, float py, float sx, float sy, float dx, float dy, float r2,
+                       float *o, int *sure) {
     float wx = px - sx, wy = py - sy;
     float len2 = dx * dx + dy * dy;
-    float t = (wx * dx + wy * dy) / max_f(len2, 1e-30f);
-    t = min_f(max_f(t, 0.0f), 1.0f);
-    float qx = wx - t * dx, qy = wy - t * dy;
+    float dot = wx * dx + wy * dy;
+    float ex = wx - dx, ey = wy - dy;
     *o = dx * wy - dy * wx;
     *sure = fabs_f(*o) > (fabs_f(dx * wy) + fabs_f(dy * wx)) * CLV_CROSS_EPS;
-    return qx * qx + qy * qy;
+    int before = dot <= 0.0f, after = dot >= len2;
+    int near0 = wx * wx + wy * wy < r2, near1 = ex * ex + ey * ey < r2;
+    int near_line = *o * *o < r2 * len2;
+    int edge = before | after;
+    int ends = (before & near0) | ((1 - before) & near1);
+    return (edge & ends) | ((1 - edge) & near_line);
 }
 
 /* The same lanes, in the same order, as clv_overlap_capsule_capsule, so that the answers
@@ -176,18 +179,16 @@ static inline void capsules_block(const clv_capsule *a, const float *qax, const 
         float a0x = pax - ox, a0y = pay - oy, a1x = pbx - ox, a1y = pby - oy;
         float b0x = qax[k] - ox, b0y = qay[k] - oy, b1x = qbx[k] - ox, b1y = qby[k] - oy;
         float dax = a1x - a0x, day = a1y - a0y, dbx = b1x - b0x, dby = b1y - b0y;
+        float rr = pr + qr[k], r2 = rr * rr;
         float o0, o1, o2, o3;
         int s0, s1, s2, s3;
-        float d0 = lane(a0x, a0y, b0x, b0y, dbx, dby, &o0, &s0);
-        float d1 = lane(a1x, a1y, b0x, b0y, dbx, dby, &o1, &s1);
-        float d2 = lane(b0x, b0y, a0x, a0y, dax, day, &o2, &s2);
-        float d3 = lane(b1x, b1y, a0x, a0y, dax, day, &o3, &s3);
+        int n0 = lane(a0x, a0y, b0x, b0y, dbx, dby, r2, &o0, &s0);
+        int n1 = lane(a1x, a1y, b0x, b0y, dbx, dby, r2, &o1, &s1);
+        int n2 = lane(b0x, b0y, a0x, a0y, dax, day, r2, &o2, &s2);
+        int n3 = lane(b1x, b1y, a0x, a0y, dax, day, r2, &o3, &s3);
         int cross = (o0 * o1 < 0.0f) & (o1 * o0 < 0.0f) & (o2 * o3 < 0.0f) & (o3 * o2 < 0.0f) & s0 &
                     s1 & s2 & s3;
-        float d = min_f(min_f(d0, d1), min_f(d2, d3));
-        d = select_f(cross, 0.0f, d);
-        float rr = pr + qr[k];
-        hit[k] = d < rr * rr;
+        hit[k] = (cross & (r2 > 0.0f)) | n0 | n1 | n2 | n3;
     }
 }
 

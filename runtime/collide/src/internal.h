@@ -23,6 +23,11 @@ static inline float clv_maxf(float a, float b) {
 static inline float clv_minf(float a, float b) { return a < b ? a : b; }
 static inline float clv_maxf(float a, float b) { return a > b ? a : b; }
 #endif
+/* A segment orientation is trusted only when it exceeds its worst round-off: a few float
+ * epsilons of the magnitudes it was formed from. A crossing with an unsure orientation has an
+ * end within round-off of the other segment, which the end distances measure well. */
+#define CLV_CROSS_EPS 8.0e-7f
+
 static inline float clv_clampf(float x, float lo, float hi) { return clv_minf(clv_maxf(x, lo), hi); }
 static inline float clv_absf(float a) { return fabsf(a); }
 

@@ -13,61 +13,63 @@ static inline float dist2_point_segment(clv_vec2 p, clv_vec2 a, clv_vec2 b) {
     return clv_dot(q, q);
 }
 
-/* Squared distance between segments a0..a1 and b0..b1; symmetric in the two segments.
+/* Are segments a0..a1 and b0..b1 closer than r (r2 = r * r)? Symmetric in the two segments.
  * Four lanes, each an end of one segment against the other segment: lane i measures p[i]
- * against s[i] + t*d[i]. The same lanes' cross products tell whether the segments cross at a
- * point interior to both (every other kind of intersection puts an end of one on the other,
- * which the end distances see). With SSE the four lanes are one vector. */
-/* An orientation is trusted only when it exceeds its worst round-off: a few float epsilons of
- * the magnitudes it was formed from. A crossing with an unsure orientation has an end within
- * round-off of the other segment, which the end distances measure well. */
-#define CROSS_EPS 8.0e-7f
-
+ * against s[i] + t*d[i], without a division: when the end projects inside the segment, the
+ * cross-product form of the distance to a line (o^2 < r2 * |d|^2), otherwise the distance to
+ * the nearer end. The same lanes' orientations tell whether the segments cross at a point
+ * interior to both (every other kind of intersection puts an end of one on the other, which
+ * the end distances see); a crossing counts only when every sign is sure. With SSE the four
+ * lanes are one vector; clv_batch_capsule_capsules repeats them lane for lane. */
 #if defined(__SSE2__) || defined(_M_X64)
-static inline float dist2_segment_segment(clv_vec2 a0, clv_vec2 a1, clv_vec2 b0, clv_vec2 b1) {
+static inline bool segments_closer(clv_vec2 a0, clv_vec2 a1, clv_vec2 b0, clv_vec2 b1, float r2) {
     clv_vec2 da = clv_sub(a1, a0), db = clv_sub(b1, b0);
     __m128 wx = _mm_sub_ps(_mm_setr_ps(a0.x, a1.x, b0.x, b1.x), _mm_setr_ps(b0.x, b0.x, a0.x, a0.x));
     __m128 wy = _mm_sub_ps(_mm_setr_ps(a0.y, a1.y, b0.y, b1.y), _mm_setr_ps(b0.y, b0.y, a0.y, a0.y));
     __m128 dx = _mm_setr_ps(db.x, db.x, da.x, da.x), dy = _mm_setr_ps(db.y, db.y, da.y, da.y);
+    __m128 rr = _mm_set1_ps(r2);
     __m128 len2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
     __m128 dot = _mm_add_ps(_mm_mul_ps(wx, dx), _mm_mul_ps(wy, dy));
-    __m128 t = _mm_div_ps(dot, _mm_max_ps(len2, _mm_set1_ps(1e-30f)));
-    t = _mm_min_ps(_mm_max_ps(t, _mm_setzero_ps()), _mm_set1_ps(1.0f));
-    __m128 qx = _mm_sub_ps(wx, _mm_mul_ps(t, dx)), qy = _mm_sub_ps(wy, _mm_mul_ps(t, dy));
-    __m128 d2 = _mm_add_ps(_mm_mul_ps(qx, qx), _mm_mul_ps(qy, qy));
     __m128 o = _mm_sub_ps(_mm_mul_ps(dx, wy), _mm_mul_ps(dy, wx));
-    /* Lanes 0,1 and 2,3 multiplied pairwise: both products negative means a crossing, when
-     * every sign is sure. */
+    __m128 ex = _mm_sub_ps(wx, dx), ey = _mm_sub_ps(wy, dy);
+    __m128 near0 = _mm_cmplt_ps(_mm_add_ps(_mm_mul_ps(wx, wx), _mm_mul_ps(wy, wy)), rr);
+    __m128 near1 = _mm_cmplt_ps(_mm_add_ps(_mm_mul_ps(ex, ex), _mm_mul_ps(ey, ey)), rr);
+    __m128 near_line = _mm_cmplt_ps(_mm_mul_ps(o, o), _mm_mul_ps(rr, len2));
+    __m128 before = _mm_cmple_ps(dot, _mm_setzero_ps()), after = _mm_cmpge_ps(dot, len2);
+    /* before wins over after: a zero-length segment is its first end */
+    __m128 ends = _mm_or_ps(_mm_and_ps(before, near0), _mm_andnot_ps(before, near1));
+    __m128 lane = _mm_or_ps(_mm_and_ps(_mm_or_ps(before, after), ends),
+                            _mm_andnot_ps(_mm_or_ps(before, after), near_line));
+    /* Lanes 0,1 and 2,3 multiplied pairwise: both products negative means a crossing. */
     __m128 side = _mm_mul_ps(o, _mm_shuffle_ps(o, o, _MM_SHUFFLE(2, 3, 0, 1)));
     __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
     __m128 mag = _mm_add_ps(_mm_and_ps(_mm_mul_ps(dx, wy), abs_mask),
                             _mm_and_ps(_mm_mul_ps(dy, wx), abs_mask));
-    __m128 sure = _mm_cmpgt_ps(_mm_and_ps(o, abs_mask), _mm_mul_ps(mag, _mm_set1_ps(CROSS_EPS)));
+    __m128 sure = _mm_cmpgt_ps(_mm_and_ps(o, abs_mask), _mm_mul_ps(mag, _mm_set1_ps(CLV_CROSS_EPS)));
     bool cross = _mm_movemask_ps(_mm_and_ps(_mm_cmplt_ps(side, _mm_setzero_ps()), sure)) == 0xF;
-    __m128 m = _mm_min_ps(d2, _mm_shuffle_ps(d2, d2, _MM_SHUFFLE(2, 3, 0, 1)));
-    m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
-    return cross ? 0.0f : _mm_cvtss_f32(m);
+    return (cross & (r2 > 0.0f)) | (_mm_movemask_ps(lane) != 0);
 }
 #else
-static inline float dist2_segment_segment(clv_vec2 a0, clv_vec2 a1, clv_vec2 b0, clv_vec2 b1) {
+static inline bool segments_closer(clv_vec2 a0, clv_vec2 a1, clv_vec2 b0, clv_vec2 b1, float r2) {
     clv_vec2 da = clv_sub(a1, a0), db = clv_sub(b1, b0);
     const float px[4] = {a0.x, a1.x, b0.x, b1.x}, py[4] = {a0.y, a1.y, b0.y, b1.y};
     const float sx[4] = {b0.x, b0.x, a0.x, a0.x}, sy[4] = {b0.y, b0.y, a0.y, a0.y};
     const float dx[4] = {db.x, db.x, da.x, da.x}, dy[4] = {db.y, db.y, da.y, da.y};
-    float d2[4], o[4];
-    bool sure[4];
+    float o[4];
+    bool sure[4], any = false;
     for (int i = 0; i < 4; i++) {
         float wx = px[i] - sx[i], wy = py[i] - sy[i];
         float len2 = dx[i] * dx[i] + dy[i] * dy[i];
-        float t = clv_clampf((wx * dx[i] + wy * dy[i]) / clv_maxf(len2, 1e-30f), 0.0f, 1.0f);
-        float qx = wx - t * dx[i], qy = wy - t * dy[i];
-        d2[i] = qx * qx + qy * qy;
+        float dot = wx * dx[i] + wy * dy[i];
+        float ex = wx - dx[i], ey = wy - dy[i];
         o[i] = dx[i] * wy - dy[i] * wx;
-        sure[i] = clv_absf(o[i]) > CROSS_EPS * (clv_absf(dx[i] * wy) + clv_absf(dy[i] * wx));
+        sure[i] = clv_absf(o[i]) > CLV_CROSS_EPS * (clv_absf(dx[i] * wy) + clv_absf(dy[i] * wx));
+        bool before = dot <= 0.0f, after = dot >= len2;
+        bool ends = before ? wx * wx + wy * wy < r2 : ex * ex + ey * ey < r2;
+        any |= (before | after) ? ends : o[i] * o[i] < r2 * len2;
     }
     bool cross = (o[0] * o[1] < 0.0f) & (o[2] * o[3] < 0.0f) & sure[0] & sure[1] & sure[2] & sure[3];
-    float d = clv_minf(clv_minf(d2[0], d2[1]), clv_minf(d2[2], d2[3]));
-    return cross ? 0.0f : d;
+    return (cross & (r2 > 0.0f)) | any;
 }
 #endif
 
@@ -134,10 +136,9 @@ bool clv_overlap_capsule_capsule(const clv_capsule *a, const clv_capsule *b) {
     /* Measure from the midpoint of the two first ends: keeps round-off relative to the pair's
      * size, not to its distance from the world origin, and is the same for (a, b) and (b, a). */
     clv_vec2 o = clv_scale(clv_add(a->a, b->a), 0.5f);
-    float d2 = dist2_segment_segment(clv_sub(a->a, o), clv_sub(a->b, o), clv_sub(b->a, o),
-                                     clv_sub(b->b, o));
     float r = a->r + b->r;
-    return d2 < r * r;
+    return segments_closer(clv_sub(a->a, o), clv_sub(a->b, o), clv_sub(b->a, o), clv_sub(b->b, o),
+                           r * r);
 }
 
 /* A segment grown by r against the box [-h, h], all in the box's frame. */
