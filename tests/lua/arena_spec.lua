@@ -49,6 +49,35 @@ describe("cleave.arena", function()
     assert.is_true(reasons["near:rehit"])
   end)
 
+  it("keeps the names of a miss after its attack has ended", function()
+    local w = cleave.weapon { name = "w", attacks = { a = { length = 3, hitboxes = {
+      cleave.hitbox { id = "blade", frames = { 1, 3 }, ax = 0, ay = 0, bx = 40, by = 0, radius = 4 },
+    } } } }
+    local a = cleave.arena {}
+    local me = a:spawn { team = 1, name = "me" }
+    a:attack { weapon = w, attack = "a", owner = me }
+    a:step(4)
+    local misses = a:misses()
+    assert.are.equal(3, #misses)
+    for i, m in ipairs(misses) do
+      assert.are.same({ i, "w", "a", i, "blade", "team" },
+        { m.frame, m.weapon, m.attack, m.attack_frame, m.hitbox, m.reason })
+    end
+  end)
+
+  it("keeps the names of a miss when a callback ends its attack in the same frame", function()
+    local a, p = scene(stick())
+    a:on_hit(function() p:remove() end)
+    a:step(2)
+    local far
+    for _, m in ipairs(a:misses()) do
+      if m.target_name == "far" and m.frame == 2 then far = m end
+    end
+    assert.is_false(p:valid())
+    assert.are.same({ "stick", "swing", "tip", "out_of_reach" },
+      { far.weapon, far.attack, far.hitbox, far.reason })
+  end)
+
   it("handles fail cleanly once the entity is gone", function()
     local a, _, near = scene(stick())
     local id = near:id()

@@ -32,6 +32,10 @@ typedef struct larena {
     int32_t hit_count, hit_cap;
     clv_miss_record *misses;
     int32_t miss_count, miss_cap;
+    /* the weapon of each miss, read while its attack still ran: the record names only the
+     * attack, which may have ended (and its slot been reused) by the time misses() is called */
+    clv_weapon_id *miss_weapons;
+    int32_t miss_weapon_cap;
     clv_tick_event *ticks;
     int32_t tick_count, tick_cap;
     clv_lweapon **weapons; /* by arena index1 - 1 (anchored by the UV_WEAPONS table) */
@@ -360,17 +364,11 @@ static void push_hit(lua_State *L, int arena_idx, const larena *A, const clv_hit
     }
 }
 
-static void push_miss(lua_State *L, int arena_idx, const larena *A, const clv_miss_record *m) {
+static void push_miss(lua_State *L, int arena_idx, const larena *A, const clv_miss_record *m,
+                      clv_weapon_id wid) {
     lua_createtable(L, 0, 12);
     set_int(L, "frame", (lua_Integer)m->frame);
-    clv_attack_info info;
-    const clv_lweapon *w = NULL;
-    clv_weapon_id wid = {0};
-    /* the miss record has no weapon id: find it through the attack while it runs */
-    if (clv_arena_attack(A->a, m->attack, &info) == CLV_HIT_OK) {
-        wid = info.weapon;
-        w = weapon_of(A, wid);
-    }
+    const clv_lweapon *w = weapon_of(A, wid);
     set_str(L, "attack",
             w != NULL && m->attack_index < w->attack_count ? w->attacks[m->attack_index].name
                                                             : "?");
@@ -590,6 +588,10 @@ static int arena_gc(lua_State *L) {
     A->a = NULL;
     clv_lalloc_resize(&A->alloc, A->hits, sizeof *A->hits * (size_t)A->hit_cap, 0);
     clv_lalloc_resize(&A->alloc, A->misses, sizeof *A->misses * (size_t)A->miss_cap, 0);
+    clv_lalloc_resize(&A->alloc, A->miss_weapons,
+                      sizeof *A->miss_weapons * (size_t)A->miss_weapon_cap, 0);
+    A->miss_weapons = NULL;
+    A->miss_weapon_cap = 0;
     clv_lalloc_resize(&A->alloc, A->ticks, sizeof *A->ticks * (size_t)A->tick_cap, 0);
     clv_lalloc_resize(&A->alloc, A->weapons, sizeof *A->weapons * (size_t)A->weapon_cap, 0);
     A->hits = NULL, A->misses = NULL, A->ticks = NULL, A->weapons = NULL;
@@ -842,7 +844,22 @@ static int m_step(lua_State *L) {
             if (!grow_to(&A->alloc, (void **)&A->misses, &A->miss_cap, A->miss_count + c, sizeof *m)) {
                 return luaL_error(L, "out of memory");
             }
+            int32_t wcap = A->miss_weapon_cap;
+            if (!grow_to(&A->alloc, (void **)&A->miss_weapons, &wcap, A->miss_count + c,
+                         sizeof *A->miss_weapons)) {
+                return luaL_error(L, "out of memory");
+            }
+            A->miss_weapon_cap = wcap;
             memcpy(A->misses + A->miss_count, m, sizeof *m * (size_t)c);
+            /* before the callbacks, which may remove an owner and so end its attacks */
+            for (int32_t k = 0; k < c; k++) {
+                clv_attack_info info;
+                clv_weapon_id wid = {0};
+                if (clv_arena_attack(A->a, m[k].attack, &info) == CLV_HIT_OK) {
+                    wid = info.weapon;
+                }
+                A->miss_weapons[A->miss_count + k] = wid;
+            }
             A->miss_count += c;
         }
         const clv_tick_event *t = clv_arena_ticks(A->a, &c);
@@ -889,7 +906,7 @@ static int m_misses(lua_State *L) {
     larena *A = check_arena(L, 1, "misses");
     lua_createtable(L, A->miss_count, 0);
     for (int32_t k = 0; k < A->miss_count; k++) {
-        push_miss(L, 1, A, &A->misses[k]);
+        push_miss(L, 1, A, &A->misses[k], A->miss_weapons[k]);
         lua_rawseti(L, -2, k + 1);
     }
     return 1;
