@@ -464,10 +464,10 @@ clv_hit_status clv_arena_spawn(clv_arena *a, const clv_entity_def *d, clv_entity
         float lo;
         bool strict;
     } nums[] = {
-        {d->position.x, "position.x", -3.0e38f, false},
-        {d->position.y, "position.y", -3.0e38f, false},
-        {d->velocity.x, "velocity.x", -3.0e38f, false},
-        {d->velocity.y, "velocity.y", -3.0e38f, false},
+        {d->position.x, "position.x", -CLV_WORLD_LIMIT, false},
+        {d->position.y, "position.y", -CLV_WORLD_LIMIT, false},
+        {d->velocity.x, "velocity.x", -CLV_WORLD_LIMIT, false},
+        {d->velocity.y, "velocity.y", -CLV_WORLD_LIMIT, false},
         {d->weight, "weight", 0.0f, true},
         {d->friction, "friction", 0.0f, false},
         {d->hp, "hp", 0.0f, true},
@@ -481,6 +481,11 @@ clv_hit_status clv_arena_spawn(clv_arena *a, const clv_entity_def *d, clv_entity
             return clv__diag_set(
                 diag, CLV_HIT_ERR_NUMBER, nums[i].name, "%s must be %s %g (got %g)", nums[i].name,
                 nums[i].strict ? ">" : ">=", (double)nums[i].lo, (double)nums[i].v);
+        }
+        if (!clv__in_world(nums[i].v)) {
+            return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, nums[i].name,
+                                 "%s must be within +-1e9 (got %g)", nums[i].name,
+                                 (double)nums[i].v);
         }
     }
     if ((int)d->state < (int)CLV_HURT_NORMAL || (int)d->state > (int)CLV_HURT_INTANGIBLE) {
@@ -591,7 +596,7 @@ clv_hit_status clv_arena_set_position(clv_arena *a, clv_entity_id id, clv_vec2 p
     if (s < 0) {
         return a == NULL ? CLV_HIT_ERR_NULL : CLV_HIT_ERR_STALE_ID;
     }
-    if (!clv__finite(p.x) || !clv__finite(p.y)) {
+    if (!clv__in_world(p.x) || !clv__in_world(p.y)) {
         return CLV_HIT_ERR_NUMBER;
     }
     a->ent[s].pos = p;
@@ -604,7 +609,7 @@ clv_hit_status clv_arena_set_velocity(clv_arena *a, clv_entity_id id, clv_vec2 v
     if (s < 0) {
         return a == NULL ? CLV_HIT_ERR_NULL : CLV_HIT_ERR_STALE_ID;
     }
-    if (!clv__finite(v.x) || !clv__finite(v.y)) {
+    if (!clv__in_world(v.x) || !clv__in_world(v.y)) {
         return CLV_HIT_ERR_NUMBER;
     }
     a->ent[s].vel = v;
@@ -633,7 +638,7 @@ clv_hit_status clv_arena_set_hp(clv_arena *a, clv_entity_id id, float hp) {
     if (s < 0) {
         return a == NULL ? CLV_HIT_ERR_NULL : CLV_HIT_ERR_STALE_ID;
     }
-    if (!clv__finite(hp)) {
+    if (!clv__in_world(hp)) {
         return CLV_HIT_ERR_NUMBER;
     }
     a->vit[s].hp = hp;
@@ -708,10 +713,11 @@ clv_hit_status clv_arena_start_attack(clv_arena *a, const clv_attack_start_def *
     if (entity_slot(a, d->owner) < 0) {
         return clv__diag_set(diag, CLV_HIT_ERR_STALE_ID, "owner", "owner id is stale");
     }
-    if (!clv__finite(d->position.x) || !clv__finite(d->position.y) || !clv__finite(d->facing)) {
+    if (!clv__in_world(d->position.x) || !clv__in_world(d->position.y) ||
+        !clv__finite(d->facing)) {
         return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, "position",
-                             "pose must be finite (got %g, %g, %g)", (double)d->position.x,
-                             (double)d->position.y, (double)d->facing);
+                             "pose must be finite, position within +-1e9 (got %g, %g, %g)",
+                             (double)d->position.x, (double)d->position.y, (double)d->facing);
     }
     int32_t s = a->att_free_hint;
     while (s < a->att_count && a->att[s].used) {
@@ -751,7 +757,7 @@ clv_hit_status clv_arena_set_attack_pose(clv_arena *a, clv_attack_id id, clv_vec
     if (s < 0) {
         return a == NULL ? CLV_HIT_ERR_NULL : CLV_HIT_ERR_STALE_ID;
     }
-    if (!clv__finite(position.x) || !clv__finite(position.y) || !clv__finite(facing)) {
+    if (!clv__in_world(position.x) || !clv__in_world(position.y) || !clv__finite(facing)) {
         return CLV_HIT_ERR_NUMBER;
     }
     a->att[s].offset = position;

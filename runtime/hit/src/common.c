@@ -108,6 +108,15 @@ void clv__diag_prefix(clv_hit_diag *diag, const char *fmt, ...) {
 
 bool clv__finite(float v) { return isfinite(v) != 0; }
 
+bool clv__in_world(float v) { return v >= -CLV_WORLD_LIMIT && v <= CLV_WORLD_LIMIT; }
+
+float clv__clamp_world(float v) {
+    if (v != v) {
+        return 0.0f;
+    }
+    return v < -CLV_WORLD_LIMIT ? -CLV_WORLD_LIMIT : v > CLV_WORLD_LIMIT ? CLV_WORLD_LIMIT : v;
+}
+
 bool clv__name_ok(const char *s) {
     if (s == NULL || s[0] == '\0') {
         return false;
@@ -131,6 +140,10 @@ static clv_hit_status check_num(float v, bool nonneg, const char *field, const c
     if (nonneg && v < 0.0f) {
         return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, name, "%s must be >= 0 (got %g)", name,
                              (double)v);
+    }
+    if (!clv__in_world(v)) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, name, "%s must be within +-1e9 (got %g)",
+                             name, (double)v);
     }
     return CLV_HIT_OK;
 }

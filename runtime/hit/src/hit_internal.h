@@ -31,6 +31,10 @@ void clv__diag_prefix(clv_hit_diag *diag, const char *fmt, ...)
 #endif
     ;
 bool clv__finite(float v);
+/// Finite and within +-CLV_WORLD_LIMIT.
+bool clv__in_world(float v);
+/// v clamped to +-CLV_WORLD_LIMIT (NaN, from inf - inf or 0 * inf, becomes 0).
+float clv__clamp_world(float v);
 /* true when s is NUL-terminated within CLV_HIT_NAME_MAX bytes and not empty. */
 bool clv__name_ok(const char *s);
 clv_hit_status clv__check_shape(const clv_shape *s, const char *field, clv_hit_diag *diag);

@@ -124,15 +124,22 @@ static bool body_valid(const clv_arena *a, const snap_header *h, const unsigned 
         memcpy(&e, pe + (size_t)s * sizeof e, sizeof e);
         memcpy(&v, pv + (size_t)s * sizeof v, sizeof v);
         memcpy(&hu, ph + (size_t)s * sizeof hu, sizeof hu);
+        /* Flags are 0 or 1: the step copies them on, and a later snapshot would refuse them. */
+        if (e.used > 1 || e.frozen > 1) {
+            return false;
+        }
         if (!e.used) {
             continue;
         }
         live++;
+        if (e.hurt_count != hu.count) {
+            return false;
+        }
         if (e.effect_count < 0 || e.effect_count > CLV_ENTITY_MAX_EFFECTS || hu.count < 0 ||
             hu.count > CLV_MAX_HURTBOXES || !(v.weight > 0.0f) || !clv__finite(v.weight) ||
-            !(e.friction >= 0.0f) || !clv__finite(e.friction) || !clv__finite(e.pos.x) ||
-            !clv__finite(e.pos.y) || !clv__finite(e.vel.x) || !clv__finite(e.vel.y) ||
-            !clv__finite(v.hp) || !clv__finite(v.damage_taken) || e.hitlag < 0 ||
+            !(e.friction >= 0.0f) || !clv__finite(e.friction) || !clv__in_world(e.pos.x) ||
+            !clv__in_world(e.pos.y) || !clv__in_world(e.vel.x) || !clv__in_world(e.vel.y) ||
+            !clv__in_world(v.hp) || !clv__in_world(v.damage_taken) || e.hitlag < 0 ||
             e.hitlag > FRAMES_LIMIT || e.hitstun < 0 || e.hitstun > FRAMES_LIMIT ||
             e.state_frames < 0 || v.state < 0 || v.state > CLV_HURT_INTANGIBLE) {
             return false;
@@ -157,8 +164,15 @@ static bool body_valid(const clv_arena *a, const snap_header *h, const unsigned 
     for (int32_t s = 0; s < h->att_count; s++) {
         clv__attack at;
         memcpy(&at, pa + (size_t)s * sizeof at, sizeof at);
+        if (at.used > 1) {
+            return false;
+        }
         if (!at.used) {
             continue;
+        }
+        if (at.active > 1 || (at.mirror != 0 && at.mirror != 1) ||
+            (at.follow != 0 && at.follow != 1)) {
+            return false;
         }
         if (at.weapon1 == 0 || at.weapon1 > (uint32_t)h->weapon_count ||
             at.weapon1 > (uint32_t)a->weapon_count) {
@@ -175,7 +189,7 @@ static bool body_valid(const clv_arena *a, const snap_header *h, const unsigned 
         clv__entity o;
         memcpy(&o, pe + (size_t)(at.owner.index1 - 1) * sizeof o, sizeof o);
         if (!o.used || o.gen != at.owner.gen || at.elapsed < 0 || at.elapsed > FRAMES_LIMIT * 64 ||
-            at.targets_hit < 0 || !clv__finite(at.offset.x) || !clv__finite(at.offset.y) ||
+            at.targets_hit < 0 || !clv__in_world(at.offset.x) || !clv__in_world(at.offset.y) ||
             !clv__finite(at.facing) || !clv__finite(at.prev_o.x) || !clv__finite(at.prev_o.y) ||
             !clv__finite(at.prev_facing) || (at.prev_mirror != 0 && at.prev_mirror != 1)) {
             return false;

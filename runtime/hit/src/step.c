@@ -93,8 +93,8 @@ static clv_hit_status tick_effects(clv_arena *a, int32_t s) {
             t.expired = expired;
             clv__vitals *v = &a->vit[s];
             if (ticks && f.damages && v->hp > 0.0f) {
-                v->hp -= f.magnitude;
-                v->damage_taken += f.magnitude;
+                v->hp = clv__clamp_world(v->hp - f.magnitude);
+                v->damage_taken = clv__clamp_world(v->damage_taken + f.magnitude);
                 t.damage = f.magnitude;
                 t.killed = v->hp <= 0.0f;
             }
@@ -135,8 +135,8 @@ static clv_hit_status integrate(clv_arena *a) {
             }
         }
         if (e->vel.x != 0.0f || e->vel.y != 0.0f) {
-            e->pos.x += e->vel.x;
-            e->pos.y += e->vel.y;
+            e->pos.x = clv__clamp_world(e->pos.x + e->vel.x);
+            e->pos.y = clv__clamp_world(e->pos.y + e->vel.y);
             if (e->friction > 0.0f) {
                 float speed = sqrtf(e->vel.x * e->vel.x + e->vel.y * e->vel.y);
                 if (speed <= e->friction) {
@@ -1103,16 +1103,16 @@ static clv_hit_status apply_and_emit(clv_arena *a) {
         bool invincible = (ev->flags & CLV_HIT_FLAG_INVINCIBLE) != 0;
         bool push_only = (ev->flags & CLV_HIT_FLAG_PUSH_ONLY) != 0;
         if (d->knockback.kind != CLV_KNOCKBACK_NONE && !invincible) {
-            t->vel.x += ev->knockback.x;
-            t->vel.y += ev->knockback.y;
+            t->vel.x = clv__clamp_world(t->vel.x + ev->knockback.x);
+            t->vel.y = clv__clamp_world(t->vel.y + ev->knockback.y);
         }
         if (push_only) {
             continue;
         }
         if (!invincible) {
             bool was_alive = tv->hp > 0.0f;
-            tv->hp -= ev->damage;
-            tv->damage_taken += ev->damage;
+            tv->hp = clv__clamp_world(tv->hp - ev->damage);
+            tv->damage_taken = clv__clamp_world(tv->damage_taken + ev->damage);
             if (was_alive && !(tv->hp > 0.0f)) {
                 ev->flags |= CLV_HIT_FLAG_KILLED;
             }

@@ -370,6 +370,36 @@ static void test_snapshot_errors_and_fresh_arena(void) {
     clv_weapon_destroy(w);
 }
 
+/* Nothing in the state can leave the world's bounds: values beyond are refused, motion is
+ * clamped, and so every state the step makes is one a snapshot restores. */
+static void test_world_limit(void) {
+    clv_arena *a = clv_arena_create(NULL, NULL);
+    clv_entity_def e = clv_default_entity_def();
+    clv_hit_diag diag;
+    e.position = clv_v2(2.0e9f, 0.0f);
+    CHECK(clv_arena_spawn(a, &e, NULL, &diag) == CLV_HIT_ERR_NUMBER);
+    CHECK(strcmp(diag.message, "position.x must be within +-1e9 (got 2e+09)") == 0);
+    e.position = clv_v2(0.9e9f, 0.0f);
+    e.velocity = clv_v2(1.0e9f, -1.0e9f);
+    clv_entity_id id;
+    CHECK(clv_arena_spawn(a, &e, &id, NULL) == CLV_HIT_OK);
+    CHECK(clv_arena_set_velocity(a, id, clv_v2(3.0e38f, 0.0f)) == CLV_HIT_ERR_NUMBER);
+    CHECK(clv_arena_set_position(a, id, clv_v2(0.0f, -1.5e9f)) == CLV_HIT_ERR_NUMBER);
+    CHECK(clv_arena_set_hp(a, id, 1.0e10f) == CLV_HIT_ERR_NUMBER);
+    for (int f = 0; f < 5; f++) {
+        CHECK(clv_arena_step(a) == CLV_HIT_OK);
+    }
+    clv_entity_info info;
+    CHECK(clv_arena_entity(a, id, &info) == CLV_HIT_OK);
+    CHECK(info.position.x == CLV_WORLD_LIMIT && info.position.y == -CLV_WORLD_LIMIT);
+    size_t size = clv_arena_snapshot_size(a), written = 0;
+    unsigned char *buf = malloc(size);
+    CHECK(clv_arena_snapshot(a, buf, size, &written) == CLV_HIT_OK);
+    CHECK(clv_arena_restore(a, buf, written) == CLV_HIT_OK);
+    free(buf);
+    clv_arena_destroy(a);
+}
+
 /* Queries given NULL or unknown ids answer "nothing" instead of crashing. */
 static void test_null_and_unknown_inputs(void) {
     int32_t n = 7;
@@ -427,6 +457,7 @@ int main(int argc, char **argv) {
     RUN(test_ids_and_generations);
     RUN(test_spawn_and_start_errors);
     RUN(test_snapshot_errors_and_fresh_arena);
+    RUN(test_world_limit);
     RUN(test_null_and_unknown_inputs);
     return clv_test_report();
 }

@@ -43,6 +43,10 @@ extern "C" {
 #define CLV_ENTITY_MAX_EFFECTS 8
 /// Longest attack, in frames.
 #define CLV_ATTACK_MAX_FRAMES 65535
+/// Largest magnitude of an entity's position, velocity, hp and damage taken, and of every shape
+/// number in a definition: values beyond are refused, and motion, knockback and damage are
+/// clamped to it, so that the state always stays finite (and a snapshot of it restorable).
+#define CLV_WORLD_LIMIT 1.0e9f
 /// A hitlag or hitstun field set to this is computed from the hit (see docs/hit-rules.md).
 #define CLV_FRAMES_AUTO (-1)
 /// The group value of a hitbox that forms a group of its own (it never shares a hit).
