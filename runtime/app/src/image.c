@@ -48,12 +48,24 @@ bool app_image_load(const char *path, int w, int h, app_image *out, char *err, s
         placeholder(out, w, h);
         return false;
     }
-    stbi_uc *px = stbi_load_from_file(f, &iw, &ih, &n, 4);
+    /* Check what the header claims before decoding: stb allocates the whole canvas first, so a
+     * few bytes claiming 57406 x 7681 pixels would cost gigabytes. Only PNG is a sprite. */
+    static const unsigned char png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    unsigned char sig[8];
+    const char *why = NULL;
+    if (fread(sig, 1, sizeof sig, f) != sizeof sig || memcmp(sig, png_sig, sizeof sig) != 0) {
+        why = "no PNG signature";
+    } else if (fseek(f, 0, SEEK_SET) != 0 || !stbi_info_from_file(f, &iw, &ih, &n)) {
+        why = stbi_failure_reason();
+    } else if (iw <= 0 || ih <= 0 || iw > 4096 || ih > 4096) {
+        why = "larger than 4096 x 4096";
+    }
+    stbi_uc *px = why == NULL ? stbi_load_from_file(f, &iw, &ih, &n, 4) : NULL;
     fclose(f);
     if (px == NULL || iw <= 0 || ih <= 0 || iw > 4096 || ih > 4096) {
         if (err) {
             snprintf(err, errlen, "%s: not a readable PNG (%s); using a placeholder", path,
-                     px == NULL ? stbi_failure_reason() : "too large");
+                     why != NULL ? why : px == NULL ? stbi_failure_reason() : "too large");
         }
         stbi_image_free(px);
         placeholder(out, w, h);
