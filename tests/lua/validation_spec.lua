@@ -24,9 +24,9 @@ describe("validation", function()
   it("refuses a team outside 32 bits instead of truncating it", function()
     local a = cleave.arena {}
     assert.has_error(function() a:spawn { team = 2 ^ 40 } end,
-      "spawn: team must be in -2147483648..2147483647 (got 1099511627776)")
+      "spawn: team must be in -2147483648..2147483647 (got 1099511627776.0)")
     assert.has_error(function() a:spawn { team = -2 ^ 31 - 1 } end,
-      "spawn: team must be in -2147483648..2147483647 (got -2147483649)")
+      "spawn: team must be in -2147483648..2147483647 (got -2147483649.0)")
     assert.are.equal("userdata", type(a:spawn { team = 2 ^ 31 - 1 }))
   end)
 
@@ -45,13 +45,13 @@ describe("validation", function()
     assert.has_error(function() p:set_state("invincible", "3") end,
       "bad argument #2 to 'set_state' (number expected, got string)")
     assert.has_error(function() p:set_state("invincible", 2 ^ 40) end,
-      "bad argument #2 to 'set_state' (frames must be in 0..2147483647 (got 1099511627776))")
+      "bad argument #2 to 'set_state' (frames must be an integer in 0..2147483647, got 1099511627776.0)")
     assert.has_error(function() p:set_state("invincible", -1) end,
-      "bad argument #2 to 'set_state' (frames must be in 0..2147483647 (got -1))")
+      "bad argument #2 to 'set_state' (frames must be an integer in 0..2147483647, got -1)")
     assert.has_error(function() a:spawn { state = "x" } end,
-      "spawn: state must be 'normal', 'invincible' or 'intangible' (got x)")
+      "spawn: state must be one of 'normal', 'invincible', 'intangible' (got 'x')")
     assert.has_error(function() a:spawn { state = 1 } end,
-      "spawn: state must be 'normal', 'invincible' or 'intangible' (got 1)")
+      "spawn: state must be one of 'normal', 'invincible', 'intangible' (got 1)")
     assert.are.equal("userdata", type(a:spawn { state = "intangible" }))
     local w = cleave.weapon { attacks = { swing = { hitboxes = {
       { id = "b", frames = { 1, 3 }, x = 10, y = 0, radius = 5 } } } } }
@@ -65,5 +65,86 @@ describe("validation", function()
     assert.has_error(function() w:hitbox("swing", "1", "b") end,
       "bad argument #2 to 'hitbox' (number expected, got string)")
     assert.are.same({ "b" }, w:hitboxes("swing", 1))
+  end)
+end)
+
+describe("messages a new user meets", function()
+  -- Every message: the function, the field path as the user wrote it, the rule, the value.
+  local function err(f, ...)
+    local ok, e = pcall(f, ...)
+    assert.is_false(ok)
+    return (e:gsub("^[^:]*_spec%.lua:%d+: ", ""))
+  end
+
+  it("names spawn's fields as Lua writes them", function()
+    local a = cleave.arena {}
+    assert.are.equal("spawn: radius must be >= 0 (got -1)", err(function() a:spawn { radius = -1 } end))
+    assert.are.equal("spawn: state must be one of 'normal', 'invincible', 'intangible' (got 'ghost')",
+      err(function() a:spawn { state = "ghost" } end))
+    assert.are.equal("spawn: x must be finite (got nan)", err(function() a:spawn { x = 0 / 0 } end))
+    assert.are.equal("spawn: y must be finite (got -inf)", err(function() a:spawn { y = -1 / 0 } end))
+    assert.are.equal("spawn: x must be <= 1000000000 (got 2e+20)", err(function() a:spawn { x = 2e20 } end))
+    assert.are.equal("spawn: hp must be > 0 (got 0)", err(function() a:spawn { hp = 0 } end))
+    assert.are.equal("spawn: weight must be a number (got string)", err(function() a:spawn { weight = "1" } end))
+    assert.are.equal("spawn: name must be a string (got number)", err(function() a:spawn { name = 3 } end))
+    assert.are.equal("spawn: hurtbox must be a cleave.Shape (got table)", err(function() a:spawn { hurtbox = {} } end))
+    assert.are.equal("spawn: hurtboxes[2] must be a cleave.Shape (got number)",
+      err(function() a:spawn { hurtboxes = { cleave.circle(0, 0, 1), 5 } } end))
+    assert.are.equal("spawn: hurtboxes[1].x must be in -1000000000..1000000000 (got 2000000000)",
+      err(function() a:spawn { hurtboxes = { cleave.circle(2000000000, 0, 1) } } end))
+    assert.are.equal("spawn: unknown field 'radus' (did you mean 'radius'?)", err(function() a:spawn { radus = 1 } end))
+    assert.are.equal(0, a:entity_count())
+  end)
+
+  it("refuses two ways of giving the hurtboxes", function()
+    local a = cleave.arena {}
+    assert.are.equal("spawn: give one of radius, hurtbox, hurtboxes (got radius and hurtbox)",
+      err(function() a:spawn { radius = 3, hurtbox = cleave.circle(0, 0, 1) } end))
+    assert.are.equal("spawn: give one of radius, hurtbox, hurtboxes (got hurtbox and hurtboxes)",
+      err(function() a:spawn { hurtbox = cleave.circle(0, 0, 1), hurtboxes = {} } end))
+  end)
+
+  it("names attack's and the arena's fields", function()
+    local a = cleave.arena {}
+    assert.are.equal("attack: owner must be a cleave.Entity (got nil)", err(function()
+      a:attack { weapon = cleave.weapon { attacks = { s = { length = 1 } } } }
+    end))
+    assert.are.equal("attack: weapon must be a cleave.Weapon (got string)", err(function() a:attack { weapon = "sword" } end))
+    assert.are.equal("cleave.arena: miss_margin must be >= 0 (got -1)", err(cleave.arena, { miss_margin = -1 }))
+    assert.are.equal("cleave.arena: miss_margin must be >= 0 (got -0.5)", err(cleave.arena, { miss_margin = -0.5 }))
+    assert.are.equal("cleave.arena: capacity must be in 0..1048576 (got 2000000)", err(cleave.arena, { capacity = 2000000 }))
+    assert.are.equal("cleave.arena: sweep_tolerance must be > 0 (got 0)", err(cleave.arena, { sweep_tolerance = 0 }))
+    assert.are.equal("cleave.arena: sweep_tolerance must be a number (got string)", err(cleave.arena, { sweep_tolerance = "1" }))
+    assert.are.equal("cleave.arena: on_error must be a function (got boolean)", err(cleave.arena, { on_error = true }))
+  end)
+
+  it("checks step's frame count like the documentation says", function()
+    local a = cleave.arena {}
+    assert.are.equal("bad argument #1 to 'step' (frames must be an integer in 0..1000000000, got 1.5)", err(function() a:step(1.5) end))
+    assert.are.equal("bad argument #1 to 'step' (frames must be an integer in 0..1000000000, got nan)", err(function() a:step(0 / 0) end))
+    assert.are.equal("bad argument #1 to 'step' (frames must be an integer in 0..1000000000, got -1)", err(function() a:step(-1) end))
+    assert.are.equal("bad argument #1 to 'step' (number expected, got string)", err(function() a:step("2") end))
+    assert.are.equal(0, a:frame())
+    a:step(2.0)
+    assert.are.equal(2, a:frame())
+  end)
+
+  it("has one radius rule for a hitbox, however its shape is given", function()
+    local function weapon(hb)
+      return function() cleave.weapon { attacks = { s = { hitboxes = { hb } } } } end
+    end
+    assert.are.equal("attacks.s.hitboxes[1].radius must be > 0 (got 0)",
+      err(weapon { id = "b", frames = 1, x = 0, y = 0, radius = 0 }))
+    assert.are.equal("attacks.s.hitboxes[1].shape must have radius > 0 (got 0)",
+      err(weapon { id = "b", frames = 1, shape = cleave.circle(0, 0, 0) }))
+    assert.are.equal("attacks.s.hitboxes[1].shape must have radius > 0 (got 0.0)",
+      err(weapon { id = "b", frames = 1, shape = cleave.capsule(0, 0, 5, 0, 0.0) }))
+  end)
+
+  it("names the function under pcall", function()
+    assert.are.equal("bad argument #1 to 'cleave.load_mod' (string expected, got no value)", err(cleave.load_mod))
+    local e = cleave.arena {}:spawn {}
+    assert.are.equal("bad argument #2 to 'set_state' (state must be one of 'normal', 'invincible', 'intangible', got 'ghost')",
+      err(e.set_state, e, "ghost"))
   end)
 end)

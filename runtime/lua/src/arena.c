@@ -113,9 +113,53 @@ static const char *const spawn_fields[] = {"x", "y", "vx", "vy", "weight", "fric
                                            "name", "user", NULL};
 static const char *const attack_fields[] = {"weapon", "attack", "owner", "facing", "x", "y",
                                             "mirror", "follow", NULL};
-static const char *const arena_fields[] = {"miss_margin", "capacity", "on_error", NULL};
+static const char *const arena_fields[] = {"miss_margin", "capacity", "sweep_tolerance",
+                                           "on_error", NULL};
 
-/* Checks that every key of the table at idx is in known; "fname: unknown field 'k'". */
+/* The value at idx as a message quotes it: numbers as Lua prints them (-1 stays -1, nan is
+ * nan), strings in quotes, anything else by its type. Pushes the text. */
+static const char *value_text(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) == LUA_TNUMBER) {
+        clv_lnum v = {lua_isinteger(L, idx) != 0, lua_tointeger(L, idx), lua_tonumber(L, idx)};
+        clv_lua_push_lnum(L, v);
+        return lua_tostring(L, -1);
+    }
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        return lua_pushfstring(L, "'%s'", lua_tostring(L, idx));
+    }
+    if (luaL_getmetafield(L, idx, "__name") == LUA_TSTRING) {
+        return lua_tostring(L, -1);
+    }
+    return lua_pushstring(L, luaL_typename(L, idx));
+}
+
+/* A bound as text: integral bounds without a fraction. */
+static const char *bound_text(lua_State *L, double b) {
+    clv_lnum v = {b == floor(b) && fabs(b) < 9.0e15, (lua_Integer)b, (lua_Number)b};
+    clv_lua_push_lnum(L, v);
+    return lua_tostring(L, -1);
+}
+
+/* "fname: key must <rule> (got <value at vidx>)" */
+static int field_error(lua_State *L, const char *fname, const char *key, int vidx,
+                       const char *rule) {
+    vidx = lua_absindex(L, vidx);
+    return luaL_error(L, "%s: %s must %s (got %s)", fname, key, rule, value_text(L, vidx));
+}
+
+/* "fname: key must <rule> (got <type of the value at vidx>)", for a value of the wrong type. */
+static int type_error(lua_State *L, const char *fname, const char *key, int vidx,
+                      const char *rule) {
+    const char *got = luaL_typename(L, vidx);
+    if (luaL_getmetafield(L, vidx, "__name") == LUA_TSTRING) {
+        got = lua_tostring(L, -1);
+    }
+    return luaL_error(L, "%s: %s must %s (got %s)", fname, key, rule, got);
+}
+
+/* Checks that every key of the table at idx is in known; "fname: unknown field 'k'", with the
+ * nearest known name when one is close. */
 static void check_fields(lua_State *L, int idx, const char *const *known, const char *fname) {
     lua_pushnil(L);
     while (lua_next(L, idx)) {
@@ -126,30 +170,58 @@ static void check_fields(lua_State *L, int idx, const char *const *known, const 
             ok = strcmp(k, known[i]) == 0;
         }
         if (!ok) {
+            const char *near = k != NULL ? clv_lua_nearest(k, known) : NULL;
+            if (near != NULL) {
+                luaL_error(L, "%s: unknown field '%s' (did you mean '%s'?)", fname, k, near);
+            }
             luaL_error(L, "%s: unknown field '%s'", fname, luaL_tolstring(L, -1, NULL));
         }
     }
 }
 
-static bool opt_num(lua_State *L, int idx, const char *key, const char *fname, double *out) {
+/* Optional number field within [lo, hi] (lo excluded when strict). */
+static bool opt_num_in(lua_State *L, int idx, const char *key, const char *fname, double lo,
+                       bool strict, double hi, double *out) {
     int t = lua_getfield(L, idx, key);
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
         return false;
     }
     if (t != LUA_TNUMBER) {
-        luaL_error(L, "%s: %s must be a number (got %s)", fname, key, luaL_typename(L, -1));
+        type_error(L, fname, key, -1, "be a number");
     }
-    double d = (double)lua_tonumber(L, -1);
-    if (!isfinite(d) || fabs(d) > 3.0e38) {
-        luaL_error(L, "%s: %s must be finite", fname, key);
+    int vi = lua_gettop(L);
+    double d = (double)lua_tonumber(L, vi);
+    if (!isfinite(d)) {
+        field_error(L, fname, key, vi, "be finite");
+    }
+    if (strict ? !(d > lo) : !(d >= lo)) {
+        const char *b = bound_text(L, lo);
+        field_error(L, fname, key, vi, lua_pushfstring(L, "be %s %s", strict ? ">" : ">=", b));
+    }
+    if (!(d <= hi)) {
+        const char *b = bound_text(L, hi);
+        field_error(L, fname, key, vi, lua_pushfstring(L, "be <= %s", b));
     }
     lua_pop(L, 1);
     *out = d;
     return true;
 }
 
-static bool opt_int(lua_State *L, int idx, const char *key, const char *fname, lua_Integer *out) {
+/* Optional number field anywhere in world range. */
+static bool opt_world(lua_State *L, int idx, const char *key, const char *fname, double *out) {
+    return opt_num_in(L, idx, key, fname, -(double)CLV_WORLD_LIMIT, false,
+                      (double)CLV_WORLD_LIMIT, out);
+}
+
+/* Optional finite number field that fits a float. */
+static bool opt_num(lua_State *L, int idx, const char *key, const char *fname, double *out) {
+    return opt_num_in(L, idx, key, fname, -3.0e38, false, 3.0e38, out);
+}
+
+/* Optional integer field within [lo, hi]. */
+static bool opt_int(lua_State *L, int idx, const char *key, const char *fname, lua_Integer lo,
+                    lua_Integer hi, lua_Integer *out) {
     int t = lua_getfield(L, idx, key);
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
@@ -157,8 +229,16 @@ static bool opt_int(lua_State *L, int idx, const char *key, const char *fname, l
     }
     int isnum = 0;
     lua_Integer v = lua_tointegerx(L, -1, &isnum);
-    if (t != LUA_TNUMBER || !isnum) {
-        luaL_error(L, "%s: %s must be an integer (got %s)", fname, key, luaL_tolstring(L, -1, 0));
+    if (t != LUA_TNUMBER) {
+        type_error(L, fname, key, -1, "be an integer");
+    }
+    if (!isnum) {
+        field_error(L, fname, key, -1, "be an integer");
+    }
+    if (v < lo || v > hi) {
+        int vi = lua_gettop(L);
+        field_error(L, fname, key, vi,
+                    lua_pushfstring(L, "be in %I..%I", (LUAI_UACINT)lo, (LUAI_UACINT)hi));
     }
     lua_pop(L, 1);
     *out = v;
@@ -172,7 +252,7 @@ static bool opt_boolean(lua_State *L, int idx, const char *key, const char *fnam
         return false;
     }
     if (t != LUA_TBOOLEAN) {
-        luaL_error(L, "%s: %s must be a boolean (got %s)", fname, key, luaL_typename(L, -1));
+        type_error(L, fname, key, -1, "be a boolean");
     }
     *out = lua_toboolean(L, -1) != 0;
     lua_pop(L, 1);
@@ -542,22 +622,19 @@ static int l_arena(lua_State *L) {
     check_fields(L, 1, arena_fields, fname);
     clv_arena_def def = clv_default_arena_def();
     double d;
-    if (opt_num(L, 1, "miss_margin", fname, &d)) {
-        if (d < 0) {
-            luaL_error(L, "%s: miss_margin must be >= 0 (got %f)", fname, d);
-        }
+    if (opt_num_in(L, 1, "miss_margin", fname, 0.0, false, (double)CLV_WORLD_LIMIT, &d)) {
         def.miss_margin = (float)d;
     }
+    if (opt_num_in(L, 1, "sweep_tolerance", fname, 0.0, true, (double)CLV_WORLD_LIMIT, &d)) {
+        def.sweep_tolerance = (float)d;
+    }
     lua_Integer cap;
-    if (opt_int(L, 1, "capacity", fname, &cap)) {
-        if (cap < 0 || cap > 1 << 20) {
-            luaL_error(L, "%s: capacity must be in 0..1048576", fname);
-        }
+    if (opt_int(L, 1, "capacity", fname, 0, 1 << 20, &cap)) {
         def.entity_capacity = (int32_t)cap;
     }
     int eh = lua_getfield(L, 1, "on_error");
     if (eh != LUA_TNIL && eh != LUA_TFUNCTION) {
-        luaL_error(L, "%s: on_error must be a function (got %s)", fname, luaL_typename(L, -1));
+        type_error(L, fname, "on_error", -1, "be a function");
     }
     larena *A = (larena *)lua_newuserdatauv(L, sizeof *A, 1);
     memset(A, 0, sizeof *A);
@@ -600,13 +677,27 @@ static int arena_gc(lua_State *L) {
     return 0;
 }
 
+/* The shape at idx as hurtbox `key` (the Lua path, "hurtboxes[2]"): shapes are valid by
+ * construction, but an entity also keeps every number within the world's range. */
 static void read_hurtbox(lua_State *L, const char *fname, const char *key, int idx,
                          clv_shape *out) {
-    const clv_shape *s = clv_lua_toshape(L, idx);
+    const clv_lshape *s = (const clv_lshape *)luaL_testudata(L, idx, CLV_LUA_SHAPE);
     if (s == NULL) {
-        luaL_error(L, "%s: %s must be a cleave.Shape (got %s)", fname, key, luaL_typename(L, idx));
+        type_error(L, fname, key, idx, "be a cleave.Shape");
     }
-    *out = *s;
+    const char *const *names = clv_lua_param_names[s->f.type];
+    for (int k = 0; k < s->count; k++) {
+        if (s->f.type == CLV_OBB && k == 4) {
+            continue; /* the angle */
+        }
+        double v = (double)clv_lua_lnum_number(s->v[k]);
+        if (!(fabs(v) <= (double)CLV_WORLD_LIMIT)) {
+            clv_lua_push_lnum(L, s->v[k]);
+            luaL_error(L, "%s: %s.%s must be in -1000000000..1000000000 (got %s)", fname, key,
+                       names[k], lua_tostring(L, -1));
+        }
+    }
+    *out = s->f;
 }
 
 /// arena:spawn{x=, y=, vx=, vy=, hp=, weight=, friction=, team=, state=, hurtbox=|hurtboxes=|
@@ -621,36 +712,32 @@ static int m_spawn(lua_State *L) {
     check_fields(L, 2, spawn_fields, fname);
     clv_entity_def def = clv_default_entity_def();
     double d;
-    if (opt_num(L, 2, "x", fname, &d)) {
+    if (opt_world(L, 2, "x", fname, &d)) {
         def.position.x = (float)d;
     }
-    if (opt_num(L, 2, "y", fname, &d)) {
+    if (opt_world(L, 2, "y", fname, &d)) {
         def.position.y = (float)d;
     }
-    if (opt_num(L, 2, "vx", fname, &d)) {
+    if (opt_world(L, 2, "vx", fname, &d)) {
         def.velocity.x = (float)d;
     }
-    if (opt_num(L, 2, "vy", fname, &d)) {
+    if (opt_world(L, 2, "vy", fname, &d)) {
         def.velocity.y = (float)d;
     }
-    if (opt_num(L, 2, "weight", fname, &d)) {
+    if (opt_num_in(L, 2, "weight", fname, 0.0, true, 3.0e38, &d)) {
         def.weight = (float)d;
     }
-    if (opt_num(L, 2, "friction", fname, &d)) {
+    if (opt_num_in(L, 2, "friction", fname, 0.0, false, 3.0e38, &d)) {
         def.friction = (float)d;
     }
-    if (opt_num(L, 2, "hp", fname, &d)) {
+    if (opt_num_in(L, 2, "hp", fname, 0.0, true, 3.0e38, &d)) {
         def.hp = (float)d;
     }
     lua_Integer i;
-    if (opt_int(L, 2, "team", fname, &i)) {
-        if (i < INT32_MIN || i > INT32_MAX) {
-            luaL_error(L, "%s: team must be in -2147483648..2147483647 (got %I)", fname,
-                       (LUAI_UACINT)i);
-        }
+    if (opt_int(L, 2, "team", fname, INT32_MIN, INT32_MAX, &i)) {
         def.team = (int32_t)i;
     }
-    if (opt_int(L, 2, "user", fname, &i)) {
+    if (opt_int(L, 2, "user", fname, LUA_MININTEGER, LUA_MAXINTEGER, &i)) {
         def.user = (uint64_t)i;
     }
     if (lua_getfield(L, 2, "state") != LUA_TNIL) {
@@ -661,13 +748,26 @@ static int m_spawn(lua_State *L) {
             }
         }
         if (st < 0) {
-            luaL_error(L, "%s: state must be 'normal', 'invincible' or 'intangible' (got %s)",
-                       fname, luaL_tolstring(L, -1, NULL));
+            field_error(L, fname, "state", -1,
+                        "be one of 'normal', 'invincible', 'intangible'");
         }
         def.state = (clv_hurt_state)st;
     }
     lua_pop(L, 1);
-    if (opt_num(L, 2, "radius", fname, &d)) {
+    /* one way to give the hurtboxes: a second would silently win over the first */
+    const char *given = NULL;
+    static const char *const hurt_keys[] = {"radius", "hurtbox", "hurtboxes"};
+    for (int k = 0; k < 3; k++) {
+        if (lua_getfield(L, 2, hurt_keys[k]) != LUA_TNIL) {
+            if (given != NULL) {
+                luaL_error(L, "%s: give one of radius, hurtbox, hurtboxes (got %s and %s)", fname,
+                           given, hurt_keys[k]);
+            }
+            given = hurt_keys[k];
+        }
+        lua_pop(L, 1);
+    }
+    if (opt_num_in(L, 2, "radius", fname, 0.0, false, (double)CLV_WORLD_LIMIT, &d)) {
         def.hurtbox_count = 1;
         def.hurtboxes[0].type = CLV_CIRCLE;
         def.hurtboxes[0].u.circle.c = clv_v2(0, 0);
@@ -680,23 +780,25 @@ static int m_spawn(lua_State *L) {
     lua_pop(L, 1);
     if (lua_getfield(L, 2, "hurtboxes") != LUA_TNIL) {
         if (lua_type(L, -1) != LUA_TTABLE) {
-            luaL_error(L, "%s: hurtboxes must be a list of shapes", fname);
+            type_error(L, fname, "hurtboxes", -1, "be a list of cleave.Shape");
         }
         lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
         if (n > CLV_MAX_HURTBOXES) {
-            luaL_error(L, "%s: hurtboxes must hold at most %d shapes", fname, CLV_MAX_HURTBOXES);
+            luaL_error(L, "%s: hurtboxes must hold at most %d shapes (got %I)", fname,
+                       CLV_MAX_HURTBOXES, (LUAI_UACINT)n);
         }
         def.hurtbox_count = (int32_t)n;
         for (lua_Integer k = 1; k <= n; k++) {
             lua_rawgeti(L, -1, k);
-            read_hurtbox(L, fname, "hurtboxes[i]", lua_gettop(L), &def.hurtboxes[k - 1]);
-            lua_pop(L, 1);
+            const char *key = lua_pushfstring(L, "hurtboxes[%I]", (LUAI_UACINT)k);
+            read_hurtbox(L, fname, key, lua_gettop(L) - 1, &def.hurtboxes[k - 1]);
+            lua_pop(L, 2);
         }
     }
     lua_pop(L, 1);
     int nt = lua_getfield(L, 2, "name");
     if (nt != LUA_TNIL && nt != LUA_TSTRING) {
-        luaL_error(L, "%s: name must be a string (got %s)", fname, luaL_typename(L, -1));
+        type_error(L, fname, "name", -1, "be a string");
     }
     clv_entity_id id;
     clv_hit_diag diag;
@@ -727,8 +829,7 @@ static int m_attack(lua_State *L) {
     lua_getfield(L, 2, "weapon"); /* 3 */
     clv_lweapon *w = (clv_lweapon *)luaL_testudata(L, 3, CLV_LUA_WEAPON);
     if (w == NULL) {
-        return luaL_error(L, "%s: weapon must be a cleave.Weapon (got %s)", fname,
-                          luaL_typename(L, 3));
+        return type_error(L, fname, "weapon", 3, "be a cleave.Weapon");
     }
     clv_attack_start_def def = clv_default_attack_start_def();
     lua_getfield(L, 2, "attack"); /* 4 */
@@ -736,8 +837,7 @@ static int m_attack(lua_State *L) {
         def.attack = 0;
     } else {
         if (lua_type(L, 4) != LUA_TSTRING) {
-            return luaL_error(L, "%s: attack must be an attack name (got %s)", fname,
-                              luaL_typename(L, 4));
+            return type_error(L, fname, "attack", 4, "be an attack name");
         }
         const char *an = lua_tostring(L, 4);
         def.attack = -1;
@@ -752,6 +852,9 @@ static int m_attack(lua_State *L) {
         }
     }
     lua_getfield(L, 2, "owner"); /* 5 */
+    if (luaL_testudata(L, 5, CLV_LUA_ENTITY) == NULL) {
+        return type_error(L, fname, "owner", 5, "be a cleave.Entity");
+    }
     larena *oa;
     lentity *owner = check_entity(L, 5, fname, &oa);
     if (oa != A) {
@@ -762,10 +865,10 @@ static int m_attack(lua_State *L) {
     if (opt_num(L, 2, "facing", fname, &d)) {
         def.facing = (float)(d * RAD);
     }
-    if (opt_num(L, 2, "x", fname, &d)) {
+    if (opt_world(L, 2, "x", fname, &d)) {
         def.position.x = (float)d;
     }
-    if (opt_num(L, 2, "y", fname, &d)) {
+    if (opt_world(L, 2, "y", fname, &d)) {
         def.position.y = (float)d;
     }
     bool b;
@@ -790,6 +893,30 @@ static int m_attack(lua_State *L) {
     return 1;
 }
 
+/* A frame count argument (a number, checked by the caller): an integer in 0..hi, else
+ * "bad argument #n to 'f' (frames must be an integer in 0..hi, got v)". A float with an
+ * integral value counts, as everywhere else in Lua. */
+static lua_Integer frames_arg(lua_State *L, int arg, const char *fname, lua_Integer hi) {
+    lua_Integer n = 0;
+    if (!lua_isinteger(L, arg)) {
+        double d = (double)lua_tonumber(L, arg);
+        if (d == floor(d) && fabs(d) <= 9.0e15) {
+            n = (lua_Integer)d;
+        } else {
+            n = -1;
+        }
+    } else {
+        n = lua_tointeger(L, arg);
+    }
+    if (n < 0 || n > hi) {
+        const char *got = value_text(L, arg);
+        clv_lua_argerror(L, arg, fname,
+                         lua_pushfstring(L, "frames must be an integer in 0..%I, got %s",
+                                         (LUAI_UACINT)hi, got));
+    }
+    return n;
+}
+
 /// arena:step([n]) -> hits: steps n frames (default 1); events of those frames are kept, and
 /// the number of hits among them is returned
 static int m_step(lua_State *L) {
@@ -798,15 +925,18 @@ static int m_step(lua_State *L) {
     if (!lua_isnoneornil(L, 2) && lua_type(L, 2) != LUA_TNUMBER) {
         return clv_lua_typeerror(L, 2, "step", "number");
     }
-    lua_Integer n = lua_isinteger(L, 2) ? lua_tointeger(L, 2) : luaL_optinteger(L, 2, 1);
+    lua_Integer n = 1;
+    if (!lua_isnoneornil(L, 2) && !lua_isinteger(L, 2)) {
+        n = frames_arg(L, 2, "step", 1000000000);
+    } else if (lua_isinteger(L, 2)) {
+        n = lua_tointeger(L, 2);
+    }
     if (A->in_callbacks > 0) {
         /* the events being reported would be overwritten under the callback's feet */
         return luaL_error(L, "step: the arena cannot step inside one of its callbacks");
     }
     if (n < 0 || n > 1000000000) {
-        return clv_lua_argerror(L, 2, "step",
-                                lua_pushfstring(L, "frames must be >= 0 (got %I)",
-                                                (LUAI_UACINT)n));
+        frames_arg(L, 2, "step", 1000000000);
     }
     lua_settop(L, 1);
     A->hit_count = A->miss_count = A->tick_count = 0;
@@ -939,7 +1069,9 @@ static int m_errors(lua_State *L) {
 /// arena:on_hit(fn) -> registers a callback run for every hit after its frame is applied
 static int m_on_hit(lua_State *L) {
     larena *A = check_arena(L, 1, "on_hit");
-    luaL_checktype(L, 2, LUA_TFUNCTION);
+    if (lua_type(L, 2) != LUA_TFUNCTION) {
+        return clv_lua_typeerror(L, 2, "on_hit", "function");
+    }
     push_uv(L, 1, UV_ON_HIT);
     lua_pushvalue(L, 2);
     lua_rawseti(L, -2, ++A->on_hit_count);
@@ -974,7 +1106,10 @@ static int m_snapshot(lua_State *L) {
 static int m_restore(lua_State *L) {
     larena *A = check_arena(L, 1, "restore");
     size_t len;
-    const char *s = luaL_checklstring(L, 2, &len);
+    if (lua_type(L, 2) != LUA_TSTRING) {
+        return clv_lua_typeerror(L, 2, "restore", "string (from arena:snapshot())");
+    }
+    const char *s = lua_tolstring(L, 2, &len);
     clv_hit_status st = clv_arena_restore(A->a, s, len);
     if (st != CLV_HIT_OK) {
         return luaL_error(L, "restore: %s", clv_hit_status_name(st));
@@ -1152,16 +1287,23 @@ static int e_set_hp(lua_State *L) {
 static int e_set_state(lua_State *L) {
     larena *A;
     lentity *e = check_entity(L, 1, "set_state", &A);
-    int st = luaL_checkoption(L, 2, NULL, state_names);
+    int st = -1;
+    for (int k = 0; lua_type(L, 2) == LUA_TSTRING && state_names[k] != NULL; k++) {
+        if (strcmp(lua_tostring(L, 2), state_names[k]) == 0) {
+            st = k;
+        }
+    }
+    if (st < 0) {
+        const char *got = value_text(L, 2);
+        return clv_lua_argerror(
+            L, 2, "set_state",
+            lua_pushfstring(L, "state must be one of 'normal', 'invincible', 'intangible', got %s",
+                            got));
+    }
     if (!lua_isnoneornil(L, 3) && lua_type(L, 3) != LUA_TNUMBER) {
         return clv_lua_typeerror(L, 3, "set_state", "number");
     }
-    lua_Integer frames = luaL_optinteger(L, 3, 0);
-    if (frames < 0 || frames > INT32_MAX) {
-        return clv_lua_argerror(L, 3, "set_state",
-                                lua_pushfstring(L, "frames must be in 0..2147483647 (got %I)",
-                                                (LUAI_UACINT)frames));
-    }
+    lua_Integer frames = lua_isnoneornil(L, 3) ? 0 : frames_arg(L, 3, "set_state", INT32_MAX);
     return status_error(L, "set_state",
                         clv_arena_set_state(A->a, e->id, (clv_hurt_state)st, (int32_t)frames));
 }

@@ -47,6 +47,55 @@ void clv_lua_check_nargs(lua_State *L, int n, const char *fallback) {
     }
 }
 
+static size_t edit_distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 40 || lb > 40) {
+        return 99;
+    }
+    size_t row[41];
+    for (size_t j = 0; j <= lb; j++) {
+        row[j] = j;
+    }
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            size_t best = diag + cost;
+            if (row[j] + 1 < best) {
+                best = row[j] + 1;
+            }
+            if (row[j - 1] + 1 < best) {
+                best = row[j - 1] + 1;
+            }
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *clv_lua_nearest(const char *key, const char *const *known) {
+    const char *best = NULL;
+    size_t bestd = 99;
+    for (int i = 0; known[i] != NULL; i++) {
+        size_t d = edit_distance(key, known[i]);
+        if (d < bestd) {
+            bestd = d, best = known[i];
+        }
+    }
+    /* a one-letter slip in a short name, up to three in a long one */
+    size_t lim = strlen(key) / 2;
+    if (lim < 1) {
+        lim = 1;
+    }
+    if (lim > 3) {
+        lim = 3;
+    }
+    return best != NULL && bestd <= lim ? best : NULL;
+}
+
 void clv_lua_push_lnum(lua_State *L, clv_lnum v) {
     if (v.is_int) {
         lua_pushfstring(L, "%I", (LUAI_UACINT)v.i);

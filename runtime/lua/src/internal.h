@@ -47,6 +47,10 @@ int clv_lua_typeerror(lua_State *L, int arg, const char *fallback, const char *e
 /// Raises an error when the call has more than n arguments ("no value expected, got ...").
 void clv_lua_check_nargs(lua_State *L, int n, const char *fallback);
 
+/// The name in the NULL-terminated list `known` closest to `key` by edit distance, when it is
+/// close enough to be a likely typo (at most half the key's length in edits, 1 to 3), else NULL.
+const char *clv_lua_nearest(const char *key, const char *const *known);
+
 /// Pushes a number as text: integers without ".0", floats with the fewest digits that read
 /// back to the same value, "inf", "-inf", "nan".
 void clv_lua_push_lnum(lua_State *L, clv_lnum v);

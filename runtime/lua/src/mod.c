@@ -582,7 +582,10 @@ static int push_mod_table(lua_State *L, int h) {
 /// cleave.load_mod(dir) -> {name=, version=, dir=, weapons={name = cleave.Weapon},
 /// effects={names}, handle=cleave.Mod}
 static int l_load_mod(lua_State *L) {
-    const char *dir = luaL_checkstring(L, 1);
+    if (lua_type(L, 1) != LUA_TSTRING) {
+        return clv_lua_typeerror(L, 1, "cleave.load_mod", "string");
+    }
+    const char *dir = lua_tostring(L, 1);
     clv_lua_check_nargs(L, 1, "cleave.load_mod");
     mod_meta(L);
     lmod *m = (lmod *)lua_newuserdatauv(L, sizeof *m, 0); /* 2 */

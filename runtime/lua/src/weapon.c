@@ -200,35 +200,6 @@ static const char *enter(vctx *c, int idx) {
 
 /* ---- unknown fields and their nearest known name ---- */
 
-static size_t edit_distance(const char *a, const char *b) {
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 40 || lb > 40) {
-        return 99;
-    }
-    size_t row[41];
-    for (size_t j = 0; j <= lb; j++) {
-        row[j] = j;
-    }
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            size_t best = diag + cost;
-            if (row[j] + 1 < best) {
-                best = row[j] + 1;
-            }
-            if (row[j - 1] + 1 < best) {
-                best = row[j - 1] + 1;
-            }
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 static bool in_list(const char *k, const char *const *known) {
     for (int i = 0; known[i] != NULL; i++) {
         if (strcmp(k, known[i]) == 0) {
@@ -259,22 +230,8 @@ static void check_keys(vctx *c, int idx, const char *const *known, bool allow_ar
         if (in_list(k, known)) {
             continue;
         }
-        const char *best = NULL;
-        size_t bestd = 99;
-        for (int i = 0; known[i] != NULL; i++) {
-            size_t d = edit_distance(k, known[i]);
-            if (d < bestd) {
-                bestd = d, best = known[i];
-            }
-        }
-        size_t lim = strlen(k) / 2;
-        if (lim < 1) {
-            lim = 1;
-        }
-        if (lim > 3) {
-            lim = 3;
-        }
-        if (best != NULL && bestd <= lim) {
+        const char *best = clv_lua_nearest(k, known);
+        if (best != NULL) {
             vfail_at(c, "unknown field '%s' (did you mean '%s'?)", k, best);
         }
         vfail_at(c, "unknown field '%s'", k);
@@ -733,6 +690,13 @@ static void read_hitbox(wstate *s, int hb, clv_hitbox_def *out) {
         }
         if (sh->type != CLV_CAPSULE && sh->type != CLV_CIRCLE && sh->type != CLV_OBB) {
             vfail(c, "must be a capsule, circle or obb (got %s)", clv_lua_kind_name(sh->type));
+        }
+        /* the same rule as the radius field: a zero-radius hitbox is a bare segment */
+        if ((sh->type == CLV_CIRCLE && !(sh->u.circle.r > 0.0f)) ||
+            (sh->type == CLV_CAPSULE && !(sh->u.capsule.r > 0.0f))) {
+            const clv_lshape *ls = (const clv_lshape *)lua_touserdata(L, -1);
+            clv_lua_push_lnum(L, ls->v[sh->type == CLV_CIRCLE ? 2 : 4]);
+            vfail(c, "must have radius > 0 (got %s)", lua_tostring(L, -1));
         }
         out->shape = *sh;
         lua_pop(L, 1);
@@ -1623,7 +1587,10 @@ clv_lweapon *clv_lua_check_weapon(lua_State *L, int arg, const char *fallback) {
 }
 
 int32_t clv_lua_check_attack(lua_State *L, const clv_lweapon *w, int arg, const char *fallback) {
-    const char *name = luaL_checkstring(L, arg);
+    if (lua_type(L, arg) != LUA_TSTRING) {
+        clv_lua_typeerror(L, arg, fallback, "string");
+    }
+    const char *name = lua_tostring(L, arg);
     for (int32_t k = 0; k < w->attack_count; k++) {
         if (strcmp(w->attacks[k].name, name) == 0) {
             return k;
@@ -1660,19 +1627,30 @@ static int m_length(lua_State *L) {
     return 1;
 }
 
+/* An attack frame argument: an integer in 1..frames, else "bad argument #n to 'f' (frame must
+ * be an integer in 1..frames, got v)". */
+static lua_Integer frame_arg(lua_State *L, int arg, const char *fname, int32_t frames) {
+    if (lua_type(L, arg) != LUA_TNUMBER) {
+        clv_lua_typeerror(L, arg, fname, "number");
+    }
+    lua_Integer f = 0;
+    int isint = 0;
+    f = lua_tointegerx(L, arg, &isint);
+    if (!isint || f < 1 || f > frames) {
+        clv_lnum v = {lua_isinteger(L, arg) != 0, lua_tointeger(L, arg), lua_tonumber(L, arg)};
+        clv_lua_push_lnum(L, v);
+        clv_lua_argerror(L, arg, fname,
+                         lua_pushfstring(L, "frame must be an integer in 1..%d, got %s",
+                                         (int)frames, lua_tostring(L, -1)));
+    }
+    return f;
+}
+
 /// weapon:hitboxes(attack, frame) -> {ids in precedence order} (frame 1-based)
 static int m_hitboxes(lua_State *L) {
     clv_lweapon *w = clv_lua_check_weapon(L, 1, "hitboxes");
     int32_t a = clv_lua_check_attack(L, w, 2, "hitboxes");
-    if (lua_type(L, 3) != LUA_TNUMBER) {
-        return clv_lua_typeerror(L, 3, "hitboxes", "number");
-    }
-    lua_Integer f = luaL_checkinteger(L, 3);
-    if (f < 1 || f > w->attacks[a].frames) {
-        return clv_lua_argerror(L, 3, "hitboxes",
-                                lua_pushfstring(L, "frame must be in 1..%d (got %I)",
-                                                (int)w->attacks[a].frames, (LUAI_UACINT)f));
-    }
+    lua_Integer f = frame_arg(L, 3, "hitboxes", w->attacks[a].frames);
     lua_newtable(L);
     int n = 0;
     for (int32_t k = 0; k < w->entry_count; k++) {
@@ -1753,11 +1731,11 @@ void clv_lua_push_hitbox_def(lua_State *L, const clv_hitbox_def *d) {
 static int m_hitbox(lua_State *L) {
     clv_lweapon *w = clv_lua_check_weapon(L, 1, "hitbox");
     int32_t a = clv_lua_check_attack(L, w, 2, "hitbox");
-    if (lua_type(L, 3) != LUA_TNUMBER) {
-        return clv_lua_typeerror(L, 3, "hitbox", "number");
+    lua_Integer f = frame_arg(L, 3, "hitbox", w->attacks[a].frames);
+    if (lua_type(L, 4) != LUA_TSTRING) {
+        return clv_lua_typeerror(L, 4, "hitbox", "string");
     }
-    lua_Integer f = luaL_checkinteger(L, 3);
-    const char *id = luaL_checkstring(L, 4);
+    const char *id = lua_tostring(L, 4);
     for (int32_t k = 0; k < w->entry_count; k++) {
         const clv_lentry *e = &w->entries[k];
         if (e->attack == a && e->first <= f - 1 && f - 1 <= e->last &&
