@@ -35,11 +35,9 @@ bench:
 	@mkdir -p $(BENCH_OUT)
 	@echo "load average: $$(cat /proc/loadavg 2>/dev/null)"
 	@$(BENCH_BUILD)/tests/bench/cleave_bench --json $(BENCH_OUT)/bench.jsonl
-	@if [ -f tests/bench/bench_arena.c ]; then \
-	  cmake --build $(BENCH_BUILD) -j $(JOBS) --target cleave_bench_arena && \
-	  $(BENCH_BUILD)/tests/bench/cleave_bench_arena --json $(BENCH_OUT)/bench_arena.jsonl && \
-	  cat $(BENCH_OUT)/bench_arena.jsonl >> $(BENCH_OUT)/bench.jsonl; \
-	fi
+	@cmake --build $(BENCH_BUILD) -j $(JOBS) --target cleave_bench_arena cleave_bench_lua_arena
+	@$(BENCH_BUILD)/tests/bench/cleave_bench_arena --json $(BENCH_OUT)/bench.jsonl
+	@$(BENCH_BUILD)/tests/bench/cleave_bench_lua_arena --json $(BENCH_OUT)/bench.jsonl
 	@echo "load average: $$(cat /proc/loadavg 2>/dev/null)"
 	@echo "figures: $(BENCH_OUT)/bench.jsonl"
 
