@@ -122,6 +122,95 @@ local function describe_want(want)
   return "{" .. table.concat(parts, ", ") .. "}"
 end
 
+-- The fields an expectation may name: those of arena:hits() / arena:misses() entries.
+local HIT_KEYS = {
+  "arena", "frame", "weapon", "attack", "attack_frame", "hitbox", "hitbox_index", "group",
+  "damage", "knockback_x", "knockback_y", "x", "y", "t", "sweep_t", "hitlag", "hitstun",
+  "push_only", "invincible", "killed", "effects", "target", "target_id", "target_name",
+  "attacker", "attacker_id",
+}
+local MISS_KEYS = {
+  "arena", "frame", "weapon", "attack", "attack_frame", "hitbox", "hitbox_index", "group",
+  "reason", "distance", "target", "target_id", "target_name",
+}
+local REASONS = {
+  "out_of_reach", "team", "dead", "intangible", "rehit", "lockout", "precedence", "max_hits",
+  "max_targets",
+}
+
+local function edit_distance(a, b)
+  local row = {}
+  for j = 0, #b do row[j] = j end
+  for i = 1, #a do
+    local diag = row[0]
+    row[0] = i
+    for j = 1, #b do
+      local up = row[j]
+      local cost = a:sub(i, i) == b:sub(j, j) and 0 or 1
+      row[j] = math.min(diag + cost, row[j] + 1, row[j - 1] + 1)
+      diag = up
+    end
+  end
+  return row[#b]
+end
+
+-- True when the letters of short appear in long in order ("dmg" in "damage").
+local function abbreviates(short, long)
+  if #short < 2 or #short >= #long then return false end
+  local at = 1
+  for i = 1, #short do
+    at = long:find(short:sub(i, i), at, true)
+    if not at then return false end
+    at = at + 1
+  end
+  return short:sub(1, 1) == long:sub(1, 1)
+end
+
+-- The known name a typo most likely meant, or nil.
+local function nearest(name, known)
+  local best, best_d = nil, math.huge
+  for _, k in ipairs(known) do
+    local d = edit_distance(name, k)
+    if d < best_d then best, best_d = k, d end
+  end
+  if best and best_d <= math.max(1, math.min(3, #name // 2)) then return best end
+  for _, k in ipairs(known) do
+    if abbreviates(name, k) then return k end
+  end
+  return nil
+end
+
+local function has(list, v)
+  for _, k in ipairs(list) do
+    if k == v then return true end
+  end
+  return false
+end
+
+-- An expectation naming a field that no event has, or a reason that does not exist, would
+-- never match and fail with a listing that hides the typo: refuse it by name instead.
+local function check_want(fname, want, known)
+  if type(want) ~= "table" then
+    error(("%s: expected a table of fields, got %s"):format(fname, type(want)), 3)
+  end
+  for k in pairs(want) do
+    if type(k) ~= "string" or not has(known, k) then
+      local near = type(k) == "string" and nearest(k, known)
+      error(("%s: unknown field '%s'%s"):format(fname, tostring(k),
+        near and (" (did you mean '%s'?)"):format(near) or
+        (" (fields: " .. table.concat(known, ", ", 2) .. ")")), 3)
+    end
+  end
+  local reason = want.reason
+  if reason ~= nil and not has(REASONS, reason) then
+    local near = type(reason) == "string" and nearest(reason, REASONS)
+    error(("%s: unknown reason %s%s"):format(fname,
+      type(reason) == "string" and ("'" .. reason .. "'") or fmt(reason),
+      near and (" (did you mean '%s'?)"):format(near) or
+      (" (reasons: " .. table.concat(REASONS, ", ") .. ")")), 3)
+  end
+end
+
 local function matches(event, want)
   for k, v in pairs(want) do
     if k ~= "arena" then
@@ -178,6 +267,7 @@ end
 --- Asserts that some recorded hit matches every field given: frame, hitbox, target (entity or
 --- name), damage (within 1e-4), attack, weapon, attack_frame, group, t... Returns the hit.
 function M.expect_hit(want)
+  check_want("expect_hit", want, HIT_KEYS)
   local r = record_of(want.arena or current)
   for _, h in ipairs(r.hits) do
     if matches(h, want) then return h end
@@ -188,6 +278,7 @@ end
 
 --- Asserts that no recorded hit matches the fields given.
 function M.expect_no_hit(want)
+  check_want("expect_no_hit", want, HIT_KEYS)
   local r = record_of(want.arena or current)
   for _, h in ipairs(r.hits) do
     if matches(h, want) then
@@ -199,6 +290,7 @@ end
 --- Asserts that some recorded miss matches every field given: target, reason ("team",
 --- "rehit", "max_hits", ...), frame, hitbox... Returns the miss.
 function M.expect_miss(want)
+  check_want("expect_miss", want, MISS_KEYS)
   local r = record_of(want.arena or current)
   for _, m in ipairs(r.misses) do
     if matches(m, want) then return m end

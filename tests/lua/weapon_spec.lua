@@ -168,6 +168,14 @@ describe("cleave.weapon", function()
       err_of(w { id = "x", frames = 1, x = 0, y = 0, radius = 3, max_hits = 1.5 }))
     assert.matches("attacks%.a%.hitboxes%[1%]%.knockback%.kind must be 'none', 'fixed', 'scaling' or 'radial' %(got 'up'%)$",
       err_of(w { id = "x", frames = 1, x = 0, y = 0, radius = 3, knockback = { kind = "up" } }))
+    assert.matches("attacks%.a%.hitboxes%[1%]%.knockback: x does not apply to scaling knockback %(it takes angle, base, growth%)$",
+      err_of(w { id = "x", frames = 1, x = 0, y = 0, radius = 3, knockback = { x = 1, angle = 3 } }))
+    assert.matches("attacks%.a%.hitboxes%[1%]%.knockback: angle does not apply to fixed knockback %(it takes x, y%)$",
+      err_of(w { id = "x", frames = 1, x = 0, y = 0, radius = 3, knockback = { kind = "fixed", y = 1, angle = 3 } }))
+    assert.matches("attacks%.a%.hitboxes%[1%]%.knockback: growth does not apply to none knockback %(it takes no fields%)$",
+      err_of(w { id = "x", frames = 1, x = 0, y = 0, radius = 3, knockback = { kind = "none", growth = 1 } }))
+    assert.matches(":%d+: weapon: unknown field 'nmae' %(did you mean 'name'%?%)$",
+      err_of(function() return cleave.weapon { nmae = "w", attacks = { a = { length = 1 } } } end))
     assert.matches("attacks%.a%.hitboxes%[1%]: give one shape",
       err_of(w { id = "x", frames = 1, x = 0, y = 0, ax = 1, radius = 3 }))
     assert.matches("attacks%.a%.hitboxes%[2%]: id 'x' is used twice on frame 2$",

@@ -403,6 +403,7 @@ void clv_lua_push_hit_plain(lua_State *L, const clv_hit_event *h, const clv_lwea
     set_num(L, "x", (double)h->point.x);
     set_num(L, "y", (double)h->point.y);
     set_num(L, "t", (double)h->blade_t);
+    set_num(L, "sweep_t", (double)h->sweep_t);
     set_int(L, "hitlag", h->hitlag);
     set_int(L, "hitstun", h->hitstun);
     set_bool(L, "push_only", (h->flags & CLV_HIT_FLAG_PUSH_ONLY) != 0);

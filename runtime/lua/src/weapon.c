@@ -137,11 +137,8 @@ static int vfail_at(vctx *c, const char *fmt, ...) {
     const char *msg = lua_pushvfstring(L, fmt, ap);
     va_end(ap);
     c->path[c->plen] = '\0';
-    if (c->plen > 0) {
-        lua_pushfstring(L, "%s: %s: %s", c->where, c->path, msg);
-    } else {
-        lua_pushfstring(L, "%s: %s", c->where, msg);
-    }
+    /* the weapon table itself has an empty path: name it, so every message has one */
+    lua_pushfstring(L, "%s: %s: %s", c->where, c->plen > 0 ? c->path : "weapon", msg);
     return lua_error(L);
 }
 
@@ -646,6 +643,25 @@ static void read_knockback(wstate *s, clv_knockback *k) {
         vfail(c, "must be 'none', 'fixed', 'scaling' or 'radial' (got '%s')", kind);
     }
     path_pop(c, old);
+    /* a field of another kind would be dropped without a word: x with angle silently became
+     * scaling knockback */
+    static const char *const kinds[] = {"none", "fixed", "scaling", "radial"};
+    static const char *const takes[] = {"no fields", "x, y", "angle, base, growth",
+                                        "angle, base, growth"};
+    for (int q = 0; q < 4; q++) {
+        if (strcmp(kind, kinds[q]) != 0) {
+            continue;
+        }
+        for (int f = 1; knockback_fields[f] != NULL; f++) {
+            const char *key = knockback_fields[f];
+            bool fits = q != 0 && (q == 1) == (key[0] == 'x' || key[0] == 'y');
+            if (!fits && lua_getfield(L, t, key) != LUA_TNIL) {
+                vfail_at(c, "%s does not apply to %s knockback (it takes %s)", key, kind,
+                         takes[q]);
+            }
+            lua_settop(L, t);
+        }
+    }
     c->where = oldw;
     lua_pop(L, 1);
 }
