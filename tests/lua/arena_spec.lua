@@ -35,6 +35,8 @@ describe("cleave.arena", function()
     assert.are.equal(near, h.target)
     assert.are.equal("near", h.target_name)
     assert.are.equal(10, h.damage)
+    assert.is_number(h.sweep_t)
+    assert.is_true(h.sweep_t >= 0 and h.sweep_t <= 1)
     assert.are.equal(90, near:hp())
     assert.are.equal(6, a:frame())
   end)
@@ -76,6 +78,18 @@ describe("cleave.arena", function()
     assert.is_false(p:valid())
     assert.are.same({ "stick", "swing", "tip", "out_of_reach" },
       { far.weapon, far.attack, far.hitbox, far.reason })
+  end)
+
+  it("takes sweep_tolerance, fine or coarse, and still finds the hit", function()
+    local fine, coarse = cleave.arena { sweep_tolerance = 0.25 }, cleave.arena { sweep_tolerance = 50 }
+    assert.is_truthy(tostring(fine):find("cleave.Arena", 1, true))
+    for _, a in ipairs { fine, coarse } do
+      local p = a:spawn { team = 1 }
+      a:spawn { x = 25, team = 2, radius = 6 }
+      a:attack { weapon = stick(), attack = "swing", owner = p }
+      a:step(6)
+      assert.are.equal(1, #a:hits())
+    end
   end)
 
   it("handles fail cleanly once the entity is gone", function()
