@@ -122,6 +122,7 @@ function Weapon:hitbox(attack, frame, id) end
 ---@field x number contact point
 ---@field y number
 ---@field t number where on the hitbox's segment, 0..1
+---@field sweep_t number where in the motion since the previous frame (0) to this one (1) the first touching sub-step starts; 1 without a sweep
 ---@field hitlag integer
 ---@field hitstun integer
 ---@field effects string[]
@@ -168,7 +169,7 @@ function Weapon:hitbox(attack, frame, id) end
 ---@field friction? number speed lost per frame (default 0)
 ---@field team? integer (default 0)
 ---@field state? "normal"|"invincible"|"intangible"
----@field radius? number one circle hurtbox (default 8)
+---@field radius? number one circle hurtbox (default 8); give one of radius, hurtbox, hurtboxes
 ---@field hurtbox? cleave.Shape relative to the position
 ---@field hurtboxes? cleave.Shape[] at most 4
 ---@field name? string shown in logs
@@ -230,7 +231,8 @@ function Attack:set_pose(x, y, facing, mirror) end
 
 ---@class cleave.ArenaDef
 ---@field miss_margin? number record out_of_reach misses closer than this
----@field capacity? integer entity slots reserved up front
+---@field capacity? integer entity slots reserved up front, 0..1048576 (default 64; grows)
+---@field sweep_tolerance? number > 0: how far (world units) a swept hitbox may overreach between frames; smaller is finer and slower (default 1)
 ---@field on_error? fun(message: string) receives callback errors (default: stderr)
 
 ---@class cleave.Arena
@@ -241,7 +243,7 @@ function Arena:spawn(def) end
 ---@param def cleave.AttackStart
 ---@return cleave.Attack
 function Arena:attack(def) end
----@param n? integer frames (default 1)
+---@param n? integer frames, an integer in 0..1000000000 (default 1)
 ---@return integer hits in those frames
 function Arena:step(n) end
 ---@return integer
@@ -279,9 +281,19 @@ function Mod:memory() end
 ---@class cleave.LoadedMod
 ---@field name string
 ---@field version string
+---@field dir string the folder it was loaded from, as given (reload_mod reads it again)
 ---@field weapons table<string, cleave.Weapon>
 ---@field effects string[]
 ---@field handle cleave.Mod
+
+---What a mod's mod.lua returns.
+---@class cleave.ModDef
+---@field name string non-empty
+---@field version string non-empty
+---@field weapons table<string, cleave.Weapon> at least one
+---@field effects? table<string, cleave.EffectDef>
+---@field description? string
+---@field selftest? fun(mod: cleave.ModDef) run after validation, under the load deadline; an error fails the load or reload
 
 ---@class cleave
 local cleave = {}
@@ -338,6 +350,11 @@ function cleave.arena(def) end
 ---@param dir string folder holding mod.lua
 ---@return cleave.LoadedMod
 function cleave.load_mod(dir) end
+---Loads mod.dir again in a fresh sandbox as one transaction; mod itself is never changed.
+---@param mod cleave.LoadedMod|cleave.Mod a table from load_mod or reload_mod, or its handle
+---@return cleave.LoadedMod? new nil when the new version failed
+---@return string? message file:line: message
+function cleave.reload_mod(mod) end
 
 ---Inside a mod only: a line in the mod's log.
 ---@param ... any

@@ -16,13 +16,16 @@ function T.hits(arena) end
 ---@param arena? cleave.Arena
 ---@return cleave.Miss[]
 function T.misses(arena) end
----Some recorded hit matches every field given (target: entity or name); returns it.
----@param want table frame=, hitbox=, target=, damage=, attack=, arena=...
+---Some recorded hit matches every field given (target: entity or name); returns it. A field
+---that hits do not have is an error naming the likely one ("did you mean 'damage'?").
+---@param want table frame=, hitbox=, target=, damage=, attack=, sweep_t=, arena=... (the fields of cleave.Hit)
 ---@return cleave.Hit
 function T.expect_hit(want) end
+---No recorded hit matches; unknown fields are errors as for expect_hit.
 ---@param want table
 function T.expect_no_hit(want) end
----@param want table target=, reason=, frame=, hitbox=...
+---Some recorded miss matches; returns it. Unknown fields and reasons are errors.
+---@param want table target=, reason= ("out_of_reach"|"team"|"dead"|"intangible"|"rehit"|"lockout"|"precedence"|"max_hits"|"max_targets"), frame=, hitbox=...
 ---@return cleave.Miss
 function T.expect_miss(want) end
 ---@param pred fun(arena: cleave.Arena): boolean
@@ -47,6 +50,11 @@ function T.coverage(weapon) end
 function T.coverage_report(...) end
 ---@return string
 function T.mod_dir() end
+---Loads a copy of dir/mod.lua with the plain text `find` (exactly once) replaced by `replace`
+---and asserts the load fails with exactly "<copy>/mod.lua:<line>: <message>". `message` leaves
+---out the "file:line: " prefix; <line> is the line of `find`, or of the first occurrence of
+---the text snippet `at` in the original (needed when the error is reported at the start of a
+---multi-line `cleave.arc {` call above the edited line).
 ---@param spec {dir: string, find: string, replace: string, message: string, at?: string}
 ---@return string
 function T.expect_broken(spec) end
