@@ -91,6 +91,15 @@ return { name = "b:" .. tostring(shared) .. ":" .. tostring(HOST_SECRET) .. ":" 
     assert.are.equal(dir .. "/mod.lua: version must be a non-empty string (got nil)", err)
   end)
 
+  it("names the file and line of a memory bomb at load", function()
+    local dir = write_mod("bomb", "local t = {}\nfor i = 1, 1e9 do t[i] = i end\nreturn {}\n")
+    local ok, e = pcall(cleave.load_mod, dir)
+    assert.is_false(ok)
+    -- the line only where the Lua release keeps the running frame readable (docs/reliability.md)
+    local tail = ": not enough memory (the mod's limit is 67108864 bytes)"
+    assert.is_true(e == dir .. "/mod.lua:2" .. tail or e == dir .. "/mod.lua" .. tail, e)
+  end)
+
   it("reports a syntax error with file and line", function()
     local dir = write_mod("syntax", "local x = = 1\n")
     local ok, err = pcall(cleave.load_mod, dir)
