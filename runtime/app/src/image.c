@@ -1,4 +1,5 @@
 /* PNG in and out through Debian's libstb, and the placeholder shown when an asset is bad. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,9 +38,66 @@ static void placeholder(app_image *out, int w, int h) {
     }
 }
 
+/* Largest sprite file and canvas the app reads. */
+#define SPRITE_MAX_BYTES (16L << 20)
+#define SPRITE_MAX_SIDE 4096
+
+static uint32_t be32(const unsigned char *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* Why bytes are not a PNG worth decoding, or NULL. stb allocates what a file claims before it
+ * reads it: the canvas from the header, each chunk from its length field. So the signature,
+ * every chunk length (each must fit in the file) and the canvas size are checked first, and
+ * stb only ever sees a file whose claims are bounded by its own size and 4096 x 4096. */
+static const char *png_refusal(const unsigned char *b, size_t size, int *iw, int *ih) {
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (size < sizeof sig || memcmp(b, sig, sizeof sig) != 0) {
+        return "no PNG signature";
+    }
+    for (size_t off = sizeof sig; off + 12 <= size;) {
+        uint32_t len = be32(b + off);
+        if (len > size - off - 12) {
+            return "a chunk runs past the end of the file";
+        }
+        if (memcmp(b + off + 4, "IEND", 4) == 0) {
+            break;
+        }
+        off += 12 + (size_t)len;
+    }
+    int n = 0;
+    if (!stbi_info_from_memory(b, (int)size, iw, ih, &n)) {
+        return stbi_failure_reason();
+    }
+    if (*iw <= 0 || *ih <= 0 || *iw > SPRITE_MAX_SIDE || *ih > SPRITE_MAX_SIDE) {
+        return "larger than 4096 x 4096";
+    }
+    return NULL;
+}
+
+/* The whole file, or NULL with *why set. */
+static unsigned char *read_file(FILE *f, size_t *size, const char **why) {
+    long len = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (len < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        *why = "cannot read";
+        return NULL;
+    }
+    if (len > SPRITE_MAX_BYTES) {
+        *why = "larger than 16 MiB";
+        return NULL;
+    }
+    unsigned char *b = malloc(len > 0 ? (size_t)len : 1);
+    if (b == NULL || fread(b, 1, (size_t)len, f) != (size_t)len) {
+        free(b);
+        *why = b == NULL ? "out of memory" : "cannot read";
+        return NULL;
+    }
+    *size = (size_t)len;
+    return b;
+}
+
 bool app_image_load(const char *path, int w, int h, app_image *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
-    int iw = 0, ih = 0, n = 0;
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
         if (err) {
@@ -48,26 +106,21 @@ bool app_image_load(const char *path, int w, int h, app_image *out, char *err, s
         placeholder(out, w, h);
         return false;
     }
-    /* Check what the header claims before decoding: stb allocates the whole canvas first, so a
-     * few bytes claiming 57406 x 7681 pixels would cost gigabytes. Only PNG is a sprite. */
-    static const unsigned char png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    unsigned char sig[8];
+    size_t size = 0;
+    int iw = 0, ih = 0, n = 0;
     const char *why = NULL;
-    if (fread(sig, 1, sizeof sig, f) != sizeof sig || memcmp(sig, png_sig, sizeof sig) != 0) {
-        why = "no PNG signature";
-    } else if (fseek(f, 0, SEEK_SET) != 0 || !stbi_info_from_file(f, &iw, &ih, &n)) {
-        why = stbi_failure_reason();
-    } else if (iw <= 0 || ih <= 0 || iw > 4096 || ih > 4096) {
-        why = "larger than 4096 x 4096";
-    }
-    stbi_uc *px = why == NULL ? stbi_load_from_file(f, &iw, &ih, &n, 4) : NULL;
+    unsigned char *bytes = read_file(f, &size, &why);
     fclose(f);
-    if (px == NULL || iw <= 0 || ih <= 0 || iw > 4096 || ih > 4096) {
+    stbi_uc *px = NULL;
+    if (bytes != NULL && (why = png_refusal(bytes, size, &iw, &ih)) == NULL) {
+        px = stbi_load_from_memory(bytes, (int)size, &iw, &ih, &n, 4);
+        why = px == NULL ? stbi_failure_reason() : NULL;
+    }
+    free(bytes);
+    if (px == NULL) {
         if (err) {
-            snprintf(err, errlen, "%s: not a readable PNG (%s); using a placeholder", path,
-                     why != NULL ? why : px == NULL ? stbi_failure_reason() : "too large");
+            snprintf(err, errlen, "%s: not a readable PNG (%s); using a placeholder", path, why);
         }
-        stbi_image_free(px);
         placeholder(out, w, h);
         return false;
     }
