@@ -24,8 +24,10 @@ static inline float dist2_point_segment(clv_vec2 p, clv_vec2 a, clv_vec2 b) {
 #if defined(__SSE2__) || defined(_M_X64)
 static inline bool segments_closer(clv_vec2 a0, clv_vec2 a1, clv_vec2 b0, clv_vec2 b1, float r2) {
     clv_vec2 da = clv_sub(a1, a0), db = clv_sub(b1, b0);
-    __m128 wx = _mm_sub_ps(_mm_setr_ps(a0.x, a1.x, b0.x, b1.x), _mm_setr_ps(b0.x, b0.x, a0.x, a0.x));
-    __m128 wy = _mm_sub_ps(_mm_setr_ps(a0.y, a1.y, b0.y, b1.y), _mm_setr_ps(b0.y, b0.y, a0.y, a0.y));
+    __m128 wx =
+        _mm_sub_ps(_mm_setr_ps(a0.x, a1.x, b0.x, b1.x), _mm_setr_ps(b0.x, b0.x, a0.x, a0.x));
+    __m128 wy =
+        _mm_sub_ps(_mm_setr_ps(a0.y, a1.y, b0.y, b1.y), _mm_setr_ps(b0.y, b0.y, a0.y, a0.y));
     __m128 dx = _mm_setr_ps(db.x, db.x, da.x, da.x), dy = _mm_setr_ps(db.y, db.y, da.y, da.y);
     __m128 rr = _mm_set1_ps(r2);
     __m128 len2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
@@ -45,7 +47,8 @@ static inline bool segments_closer(clv_vec2 a0, clv_vec2 a1, clv_vec2 b0, clv_ve
     __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
     __m128 mag = _mm_add_ps(_mm_and_ps(_mm_mul_ps(dx, wy), abs_mask),
                             _mm_and_ps(_mm_mul_ps(dy, wx), abs_mask));
-    __m128 sure = _mm_cmpgt_ps(_mm_and_ps(o, abs_mask), _mm_mul_ps(mag, _mm_set1_ps(CLV_CROSS_EPS)));
+    __m128 sure =
+        _mm_cmpgt_ps(_mm_and_ps(o, abs_mask), _mm_mul_ps(mag, _mm_set1_ps(CLV_CROSS_EPS)));
     bool cross = _mm_movemask_ps(_mm_and_ps(_mm_cmplt_ps(side, _mm_setzero_ps()), sure)) == 0xF;
     return (cross & (r2 > 0.0f)) | (_mm_movemask_ps(lane) != 0);
 }
@@ -68,7 +71,8 @@ static inline bool segments_closer(clv_vec2 a0, clv_vec2 a1, clv_vec2 b0, clv_ve
         bool ends = before ? wx * wx + wy * wy < r2 : ex * ex + ey * ey < r2;
         any |= (before | after) ? ends : o[i] * o[i] < r2 * len2;
     }
-    bool cross = (o[0] * o[1] < 0.0f) & (o[2] * o[3] < 0.0f) & sure[0] & sure[1] & sure[2] & sure[3];
+    bool cross =
+        (o[0] * o[1] < 0.0f) & (o[2] * o[3] < 0.0f) & sure[0] & sure[1] & sure[2] & sure[3];
     return (cross & (r2 > 0.0f)) | any;
 }
 #endif
@@ -90,8 +94,8 @@ bool clv_overlap_point_capsule(clv_vec2 a, const clv_capsule *b) {
 
 /* A point grown by r against the box [lo, hi] in the box's own frame: closer than r to the
  * closed box, or (for r = 0) strictly inside it. */
-static inline bool round_point_in_box(float px, float py, float r, float lox, float loy,
-                                      float hix, float hiy) {
+static inline bool round_point_in_box(float px, float py, float r, float lox, float loy, float hix,
+                                      float hiy) {
     float dx = px - clv_clampf(px, lox, hix);
     float dy = py - clv_clampf(py, loy, hiy);
     bool inside = (px > lox) & (px < hix) & (py > loy) & (py < hiy);
@@ -192,6 +196,34 @@ bool clv_overlap_aabb_aabb(const clv_aabb *a, const clv_aabb *b) {
 /* Open boxes (centre c, unit x axis u, half extents h) overlap when no axis of either
  * separates them. r[i][j] = (axis i of a) . (axis j of b); the test reads the same with a and b
  * exchanged (r becomes its transpose and t changes sign), so it is exactly symmetric. */
+#if defined(__SSE2__) || defined(_M_X64)
+/* The four axes ua, va, ub, vb as the lanes of one vector, each lane computed with the same
+ * operations in the same order as the scalar version below. */
+static bool boxes_overlap(clv_vec2 ca, clv_vec2 ua, clv_vec2 ha, clv_vec2 cb, clv_vec2 ub,
+                          clv_vec2 hb) {
+    clv_vec2 d = clv_sub(cb, ca);
+    __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    __m128 ax = _mm_setr_ps(ua.x, -ua.y, ub.x, -ub.y), ay = _mm_setr_ps(ua.y, ua.x, ub.y, ub.x);
+    __m128 dist = _mm_and_ps(
+        _mm_add_ps(_mm_mul_ps(_mm_set1_ps(d.x), ax), _mm_mul_ps(_mm_set1_ps(d.y), ay)), abs_mask);
+    /* r = |ua.ub|, |ua.vb|, |va.ub|, |va.vb| */
+    __m128 lx = _mm_shuffle_ps(ax, ax, _MM_SHUFFLE(1, 1, 0, 0));
+    __m128 ly = _mm_shuffle_ps(ay, ay, _MM_SHUFFLE(1, 1, 0, 0));
+    __m128 rx = _mm_shuffle_ps(ax, ax, _MM_SHUFFLE(3, 2, 3, 2));
+    __m128 ry = _mm_shuffle_ps(ay, ay, _MM_SHUFFLE(3, 2, 3, 2));
+    __m128 r = _mm_and_ps(_mm_add_ps(_mm_mul_ps(lx, rx), _mm_mul_ps(ly, ry)), abs_mask);
+    /* extents: ha.x + (hb.x r00 + hb.y r01), ha.y + (hb.x r10 + hb.y r11),
+     *          hb.x + (ha.x r00 + ha.y r10), hb.y + (ha.x r01 + ha.y r11) */
+    __m128 own = _mm_setr_ps(ha.x, ha.y, hb.x, hb.y);
+    __m128 m1 = _mm_mul_ps(_mm_setr_ps(hb.x, hb.x, ha.x, ha.x),
+                           _mm_shuffle_ps(r, r, _MM_SHUFFLE(1, 0, 2, 0)));
+    __m128 m2 = _mm_mul_ps(_mm_setr_ps(hb.y, hb.y, ha.y, ha.y),
+                           _mm_shuffle_ps(r, r, _MM_SHUFFLE(3, 2, 3, 1)));
+    __m128 ext = _mm_add_ps(own, _mm_add_ps(m1, m2));
+    bool open = _mm_movemask_ps(_mm_cmpgt_ps(own, _mm_setzero_ps())) == 0xF;
+    return open & (_mm_movemask_ps(_mm_cmpge_ps(dist, ext)) == 0);
+}
+#else
 static bool boxes_overlap(clv_vec2 ca, clv_vec2 ua, clv_vec2 ha, clv_vec2 cb, clv_vec2 ub,
                           clv_vec2 hb) {
     clv_vec2 va = clv_perp(ua), vb = clv_perp(ub), d = clv_sub(cb, ca);
@@ -204,6 +236,7 @@ static bool boxes_overlap(clv_vec2 ca, clv_vec2 ua, clv_vec2 ha, clv_vec2 cb, cl
     bool open = (ha.x > 0.0f) & (ha.y > 0.0f) & (hb.x > 0.0f) & (hb.y > 0.0f);
     return open & !sep_a & !sep_b;
 }
+#endif
 
 bool clv_overlap_aabb_obb(const clv_aabb *a, const clv_obb *b) {
     clv_vec2 c = clv_scale(clv_add(a->min, a->max), 0.5f);
@@ -222,35 +255,35 @@ bool clv_overlap(const clv_shape *a, const clv_shape *b) {
         b = t;
     }
     switch (a->type * CLV_SHAPE_TYPE_COUNT + b->type) {
-    case CLV_POINT * CLV_SHAPE_TYPE_COUNT + CLV_POINT:
+    case CLV_POINT *CLV_SHAPE_TYPE_COUNT + CLV_POINT:
         return clv_overlap_point_point(a->u.point, b->u.point);
-    case CLV_POINT * CLV_SHAPE_TYPE_COUNT + CLV_CIRCLE:
+    case CLV_POINT *CLV_SHAPE_TYPE_COUNT + CLV_CIRCLE:
         return clv_overlap_point_circle(a->u.point, &b->u.circle);
-    case CLV_POINT * CLV_SHAPE_TYPE_COUNT + CLV_CAPSULE:
+    case CLV_POINT *CLV_SHAPE_TYPE_COUNT + CLV_CAPSULE:
         return clv_overlap_point_capsule(a->u.point, &b->u.capsule);
-    case CLV_POINT * CLV_SHAPE_TYPE_COUNT + CLV_AABB:
+    case CLV_POINT *CLV_SHAPE_TYPE_COUNT + CLV_AABB:
         return clv_overlap_point_aabb(a->u.point, &b->u.aabb);
-    case CLV_POINT * CLV_SHAPE_TYPE_COUNT + CLV_OBB:
+    case CLV_POINT *CLV_SHAPE_TYPE_COUNT + CLV_OBB:
         return clv_overlap_point_obb(a->u.point, &b->u.obb);
-    case CLV_CIRCLE * CLV_SHAPE_TYPE_COUNT + CLV_CIRCLE:
+    case CLV_CIRCLE *CLV_SHAPE_TYPE_COUNT + CLV_CIRCLE:
         return clv_overlap_circle_circle(&a->u.circle, &b->u.circle);
-    case CLV_CIRCLE * CLV_SHAPE_TYPE_COUNT + CLV_CAPSULE:
+    case CLV_CIRCLE *CLV_SHAPE_TYPE_COUNT + CLV_CAPSULE:
         return clv_overlap_circle_capsule(&a->u.circle, &b->u.capsule);
-    case CLV_CIRCLE * CLV_SHAPE_TYPE_COUNT + CLV_AABB:
+    case CLV_CIRCLE *CLV_SHAPE_TYPE_COUNT + CLV_AABB:
         return clv_overlap_circle_aabb(&a->u.circle, &b->u.aabb);
-    case CLV_CIRCLE * CLV_SHAPE_TYPE_COUNT + CLV_OBB:
+    case CLV_CIRCLE *CLV_SHAPE_TYPE_COUNT + CLV_OBB:
         return clv_overlap_circle_obb(&a->u.circle, &b->u.obb);
-    case CLV_CAPSULE * CLV_SHAPE_TYPE_COUNT + CLV_CAPSULE:
+    case CLV_CAPSULE *CLV_SHAPE_TYPE_COUNT + CLV_CAPSULE:
         return clv_overlap_capsule_capsule(&a->u.capsule, &b->u.capsule);
-    case CLV_CAPSULE * CLV_SHAPE_TYPE_COUNT + CLV_AABB:
+    case CLV_CAPSULE *CLV_SHAPE_TYPE_COUNT + CLV_AABB:
         return clv_overlap_capsule_aabb(&a->u.capsule, &b->u.aabb);
-    case CLV_CAPSULE * CLV_SHAPE_TYPE_COUNT + CLV_OBB:
+    case CLV_CAPSULE *CLV_SHAPE_TYPE_COUNT + CLV_OBB:
         return clv_overlap_capsule_obb(&a->u.capsule, &b->u.obb);
-    case CLV_AABB * CLV_SHAPE_TYPE_COUNT + CLV_AABB:
+    case CLV_AABB *CLV_SHAPE_TYPE_COUNT + CLV_AABB:
         return clv_overlap_aabb_aabb(&a->u.aabb, &b->u.aabb);
-    case CLV_AABB * CLV_SHAPE_TYPE_COUNT + CLV_OBB:
+    case CLV_AABB *CLV_SHAPE_TYPE_COUNT + CLV_OBB:
         return clv_overlap_aabb_obb(&a->u.aabb, &b->u.obb);
-    case CLV_OBB * CLV_SHAPE_TYPE_COUNT + CLV_OBB:
+    case CLV_OBB *CLV_SHAPE_TYPE_COUNT + CLV_OBB:
         return clv_overlap_obb_obb(&a->u.obb, &b->u.obb);
     default:
         return false;
