@@ -171,8 +171,8 @@ int main(int argc, char **argv) {
     double overhead = (l - c) / c * 100.0;
     printf("load flail + %d frames, %d enemies, %ld hits (median of %d)\n", FRAMES, ENEMIES, hc,
            rounds);
-    printf("  from C:   %.3f ms\n  from Lua: %.3f ms\n  Lua overhead: %+.1f %%\n", c * 1e3,
-           l * 1e3, overhead);
+    printf("  from C:   %.3f ms\n  from Lua: %.3f ms\n  Lua overhead: %+.1f %%\n", c * 1e3, l * 1e3,
+           overhead);
     if (json != NULL) {
         FILE *f = fopen(json, "a");
         if (f != NULL) {

@@ -1,5 +1,6 @@
 /* A tiny test harness: CHECK macros that count, and a summary line CTest logs keep.
- * Each test file: static void test_x(void) {...}; int main(void) { RUN(test_x); return clv_test_report(); } */
+ * Each test file: static void test_x(void) {...}; int main(void) { RUN(test_x); return
+ * clv_test_report(); } */
 #ifndef CLV_TEST_HARNESS_H
 #define CLV_TEST_HARNESS_H
 
@@ -11,37 +12,36 @@ static int clv_test_passed_ = 0;
 static int clv_test_failed_ = 0;
 static const char *clv_test_name_ = "";
 
-#define CHECK(cond)                                                                           \
-    do {                                                                                      \
-        if (cond) {                                                                           \
-            clv_test_passed_++;                                                               \
-        } else {                                                                              \
-            clv_test_failed_++;                                                               \
-            fprintf(stderr, "%s:%d: %s: check failed: %s\n", __FILE__, __LINE__,             \
-                    clv_test_name_, #cond);                                                   \
-        }                                                                                     \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (cond) {                                                                                \
+            clv_test_passed_++;                                                                    \
+        } else {                                                                                   \
+            clv_test_failed_++;                                                                    \
+            fprintf(stderr, "%s:%d: %s: check failed: %s\n", __FILE__, __LINE__, clv_test_name_,   \
+                    #cond);                                                                        \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_NEAR(a, b, eps)                                                                 \
-    do {                                                                                      \
-        double clv_a_ = (double)(a), clv_b_ = (double)(b);                                    \
-        if (fabs(clv_a_ - clv_b_) <= (double)(eps)) {                                         \
-            clv_test_passed_++;                                                               \
-        } else {                                                                              \
-            clv_test_failed_++;                                                               \
-            fprintf(stderr, "%s:%d: %s: %s = %.9g, expected %s = %.9g (within %g)\n",          \
-                    __FILE__, __LINE__, clv_test_name_, #a, clv_a_, #b, clv_b_,               \
-                    (double)(eps));                                                           \
-        }                                                                                     \
+#define CHECK_NEAR(a, b, eps)                                                                      \
+    do {                                                                                           \
+        double clv_a_ = (double)(a), clv_b_ = (double)(b);                                         \
+        if (fabs(clv_a_ - clv_b_) <= (double)(eps)) {                                              \
+            clv_test_passed_++;                                                                    \
+        } else {                                                                                   \
+            clv_test_failed_++;                                                                    \
+            fprintf(stderr, "%s:%d: %s: %s = %.9g, expected %s = %.9g (within %g)\n", __FILE__,    \
+                    __LINE__, clv_test_name_, #a, clv_a_, #b, clv_b_, (double)(eps));              \
+        }                                                                                          \
     } while (0)
 
 /* Runs one test function; a name on the command line runs only the tests containing it. */
-#define RUN(fn)                                                                               \
-    do {                                                                                      \
-        if (clv_test_filter_ == NULL || strstr(#fn, clv_test_filter_) != NULL) {              \
-            clv_test_name_ = #fn;                                                             \
-            fn();                                                                             \
-        }                                                                                     \
+#define RUN(fn)                                                                                    \
+    do {                                                                                           \
+        if (clv_test_filter_ == NULL || strstr(#fn, clv_test_filter_) != NULL) {                   \
+            clv_test_name_ = #fn;                                                                  \
+            fn();                                                                                  \
+        }                                                                                          \
     } while (0)
 
 static const char *clv_test_filter_ = NULL;

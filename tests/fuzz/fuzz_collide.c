@@ -147,8 +147,8 @@ static bool segment_meets_box(const clv_ishape *s, const clv_ishape *b, bool ope
     const int64_t mn[2] = {b->ax, b->ay}, mx[2] = {b->bx, b->by};
     for (int k = 0; k < 2; k++) {
         if (d[k] == 0) {
-            bool inside = open ? (mn[k] < p0[k] && p0[k] < mx[k])
-                               : (mn[k] <= p0[k] && p0[k] <= mx[k]);
+            bool inside =
+                open ? (mn[k] < p0[k] && p0[k] < mx[k]) : (mn[k] <= p0[k] && p0[k] <= mx[k]);
             if (!inside) {
                 return false;
             }
@@ -222,8 +222,8 @@ static int slow_exact(const clv_ishape *a, const clv_ishape *b) {
                point_near_segment(b->bx, b->by, a->ax, a->ay, a->bx, a->by, R);
     }
     if (!is_round(a) && !is_round(b)) {
-        return a->ax < a->bx && a->ay < a->by && b->ax < b->bx && b->ay < b->by &&
-               a->ax < b->bx && b->ax < a->bx && a->ay < b->by && b->ay < a->by;
+        return a->ax < a->bx && a->ay < a->by && b->ax < b->bx && b->ay < b->by && a->ax < b->bx &&
+               b->ax < a->bx && a->ay < b->by && b->ay < a->by;
     }
     return is_round(a) ? round_box(a, b) : round_box(b, a);
 }

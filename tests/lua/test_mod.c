@@ -110,10 +110,11 @@ static void test_load_errors(void) {
     char err[1024];
     CHECK(clv_mod_load("no/such/folder", err, sizeof err) == NULL);
     CHECK(strcmp(err, "cannot open no/such/folder/mod.lua (a mod folder holds mod.lua)") == 0);
-    const char *dir = write_mod("return { name = 'x', version = '1', weapons = {\n"
-                                "  w = cleave.weapon { attacks = { swing = { frames = {\n"
-                                "    [6] = { { id = 'a', x = 0, y = 0, radius = 1 },\n"
-                                "            { id = 'b', x = 0, y = 0, radius = -3 } } } } } } } }\n");
+    const char *dir =
+        write_mod("return { name = 'x', version = '1', weapons = {\n"
+                  "  w = cleave.weapon { attacks = { swing = { frames = {\n"
+                  "    [6] = { { id = 'a', x = 0, y = 0, radius = 1 },\n"
+                  "            { id = 'b', x = 0, y = 0, radius = -3 } } } } } } } }\n");
     CHECK(dir != NULL);
     if (dir == NULL) {
         return;
@@ -132,7 +133,8 @@ static void test_load_errors(void) {
 static void test_callback_errors(void) {
     const char *dir = write_mod(
         "local w = cleave.weapon { name = 'w', on_hit = function(hit) error('boom') end,\n"
-        "  attacks = { a = { hitboxes = { { id = 'p', frames = 1, x = 20, y = 0, radius = 4 } } } } }\n"
+        "  attacks = { a = { hitboxes = { { id = 'p', frames = 1, x = 20, y = 0, radius = 4 } } } "
+        "} }\n"
         "return { name = 'x', version = '1', weapons = { w = w } }\n");
     CHECK(dir != NULL);
     if (dir == NULL) {

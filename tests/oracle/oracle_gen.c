@@ -84,7 +84,9 @@ static double rand_radius(gen_rng *g, const gen_region *rg) {
     return rg->s * rng_log(g, 1e-3, 0.5);
 }
 
-static double rand_extent(gen_rng *g, const gen_region *rg) { return rg->s * rng_log(g, 1e-3, 0.5); }
+static double rand_extent(gen_rng *g, const gen_region *rg) {
+    return rg->s * rng_log(g, 1e-3, 0.5);
+}
 
 static void rand_dir(gen_rng *g, double *dx, double *dy) {
     double a = rng_range(g, 0.0, 2.0 * gen_pi);
@@ -134,7 +136,9 @@ static clv_shape rand_shape(gen_rng *g, const gen_region *rg, clv_shape_type typ
     }
 }
 
-static bool is_round(clv_shape_type t) { return t == CLV_POINT || t == CLV_CIRCLE || t == CLV_CAPSULE; }
+static bool is_round(clv_shape_type t) {
+    return t == CLV_POINT || t == CLV_CIRCLE || t == CLV_CAPSULE;
+}
 
 static void obb_axes(const clv_obb *o, double e1[2], double e2[2]) {
     double ux = (double)o->u.x, uy = (double)o->u.y;
@@ -245,7 +249,8 @@ static double rand_gap(gen_rng *g, double s) {
 }
 
 /* A point of s extreme in direction n (a random one when a whole side is extreme). */
-static void support_point(gen_rng *g, const clv_shape *s, double nx, double ny, double *x, double *y) {
+static void support_point(gen_rng *g, const clv_shape *s, double nx, double ny, double *x,
+                          double *y) {
     const double tie = 1e-9;
     if (is_round(s->type)) {
         double ax, ay, bx, by, r;
@@ -268,7 +273,8 @@ static void support_point(gen_rng *g, const clv_shape *s, double nx, double ny, 
     double cx, cy, e1[2], e2[2];
     if (s->type == CLV_AABB) {
         const clv_aabb *b = &s->u.aabb;
-        cx = 0.5 * ((double)b->min.x + (double)b->max.x), cy = 0.5 * ((double)b->min.y + (double)b->max.y);
+        cx = 0.5 * ((double)b->min.x + (double)b->max.x),
+        cy = 0.5 * ((double)b->min.y + (double)b->max.y);
         e1[0] = 0.5 * ((double)b->max.x - (double)b->min.x), e1[1] = 0.0;
         e2[0] = 0.0, e2[1] = 0.5 * ((double)b->max.y - (double)b->min.y);
     } else {
@@ -389,11 +395,13 @@ static const char *capsule_special(gen_rng *g, const gen_region *rg, clv_shape *
 
 /* A round shape near a box corner: touching it, or in the corner region where a separating-axis
  * test with the wrong axes reports a hit. */
-static void round_near_corner(gen_rng *g, const gen_region *rg, const clv_shape *box, clv_shape *rnd) {
+static void round_near_corner(gen_rng *g, const gen_region *rg, const clv_shape *box,
+                              clv_shape *rnd) {
     double cx, cy, e1[2], e2[2];
     if (box->type == CLV_AABB) {
         const clv_aabb *b = &box->u.aabb;
-        cx = 0.5 * ((double)b->min.x + (double)b->max.x), cy = 0.5 * ((double)b->min.y + (double)b->max.y);
+        cx = 0.5 * ((double)b->min.x + (double)b->max.x),
+        cy = 0.5 * ((double)b->min.y + (double)b->max.y);
         e1[0] = 0.5 * ((double)b->max.x - (double)b->min.x), e1[1] = 0.0;
         e2[0] = 0.0, e2[1] = 0.5 * ((double)b->max.y - (double)b->min.y);
     } else {
@@ -410,7 +418,9 @@ static void round_near_corner(gen_rng *g, const gen_region *rg, const clv_shape 
     double nx = cos(th) * o1x + sin(th) * o2x, ny = cos(th) * o1y + sin(th) * o2y;
     double nl = hypot(nx, ny);
     nx /= nl, ny /= nl;
-    double r = rnd->type == CLV_CIRCLE ? (double)rnd->u.circle.r : rnd->type == CLV_CAPSULE ? (double)rnd->u.capsule.r : 0.0;
+    double r = rnd->type == CLV_CIRCLE    ? (double)rnd->u.circle.r
+               : rnd->type == CLV_CAPSULE ? (double)rnd->u.capsule.r
+                                          : 0.0;
     double d = r + rand_gap(g, rg->s);
     if (r > 0 && rng_chance(g, 0.4)) {
         d = rng_chance(g, 0.6) ? r * rng_range(g, 1.02, 1.4) : r * rng_range(g, 0.6, 0.98);
@@ -530,8 +540,8 @@ static void emit_float_case(const char *kind, const clv_shape *a, const clv_shap
 #define LIM CLV_EXACT_LIMIT
 
 /* Integer directions n = (p, q) with |n| = h integral, so a distance m*h is exact. */
-static const int64_t gen_triples[][3] = {{1, 0, 1},   {3, 4, 5},   {5, 12, 13},  {8, 15, 17},
-                                         {7, 24, 25}, {20, 21, 29}, {12, 35, 37}, {9, 40, 41},
+static const int64_t gen_triples[][3] = {{1, 0, 1},    {3, 4, 5},    {5, 12, 13},  {8, 15, 17},
+                                         {7, 24, 25},  {20, 21, 29}, {12, 35, 37}, {9, 40, 41},
                                          {28, 45, 53}, {33, 56, 65}, {48, 55, 73}};
 
 static int64_t rand_coord(gen_rng *g, int64_t lim) { return rng_int(g, -lim, lim); }
@@ -582,8 +592,8 @@ static void rand_side(gen_rng *g, int64_t p, int64_t q, int64_t lim, int64_t *wx
 
 /* Builds a shape whose core (or box) lies in p*x + q*y <= p*P.x + q*P.y and touches that line at
  * P (radius not set). */
-static clv_ishape place_at(gen_rng *g, clv_shape_type t, int64_t px, int64_t py, int64_t p, int64_t q,
-                           int64_t lim) {
+static clv_ishape place_at(gen_rng *g, clv_shape_type t, int64_t px, int64_t py, int64_t p,
+                           int64_t q, int64_t lim) {
     clv_ishape s;
     s.type = t;
     s.ax = px, s.ay = py, s.bx = px, s.by = py, s.r = 0;
@@ -623,7 +633,8 @@ static bool make_contact(gen_rng *g, clv_shape_type ta, clv_shape_type tb, clv_i
     int64_t p, q, h;
     int64_t lim = (int64_t)1 << rng_below(g, 31);
     if (rng_chance(g, 0.8)) {
-        const int64_t *tr = gen_triples[rng_below(g, (int)(sizeof gen_triples / sizeof gen_triples[0]))];
+        const int64_t *tr =
+            gen_triples[rng_below(g, (int)(sizeof gen_triples / sizeof gen_triples[0]))];
         p = tr[0], q = tr[1], h = tr[2];
     } else { /* any integer direction: only a zero or negative distance stays exact */
         p = rng_int(g, -9, 9), q = rng_int(g, -9, 9), h = 0;
@@ -697,7 +708,8 @@ static bool make_cross(gen_rng *g, clv_shape_type ta, clv_shape_type tb, clv_ish
         s[i]->r = has_radius(t[i]) && rng_chance(g, 0.5) ? rng_int(g, 0, 2) : 0;
         if (t[i] == CLV_CAPSULE) {
             int64_t dx = rng_int(g, -7, 7), dy = rng_int(g, -7, 7);
-            int64_t k1 = rng_int(g, 0, lim / 8), k2 = rng_chance(g, 0.3) ? 0 : rng_int(g, 0, lim / 8);
+            int64_t k1 = rng_int(g, 0, lim / 8),
+                    k2 = rng_chance(g, 0.3) ? 0 : rng_int(g, 0, lim / 8);
             s[i]->ax = x - k1 * dx, s[i]->ay = y - k1 * dy;
             s[i]->bx = x + k2 * dx, s[i]->by = y + k2 * dy;
         } else if (t[i] == CLV_AABB) { /* the crossing point is a corner or on an edge */
@@ -875,7 +887,8 @@ int main(int argc, char **argv) {
         return replay(argv[2]);
     }
     if (argc != 4) {
-        fprintf(stderr, "usage: oracle_gen SEED FLOAT_COUNT EXACT_COUNT | oracle_gen --replay FILE\n");
+        fprintf(stderr,
+                "usage: oracle_gen SEED FLOAT_COUNT EXACT_COUNT | oracle_gen --replay FILE\n");
         return 2;
     }
     gen_rng g;

@@ -50,8 +50,8 @@ static core make_core(const clv_shape *s, clv_dvec2 origin) {
         k.v = clv_d2(-k.u.y, k.u.x);
         for (int i = 0; i < 4; i++) {
             double sx = (i == 0 || i == 3) ? 1.0 : -1.0, sy = (i < 2) ? 1.0 : -1.0;
-            k.corner[i] = clv_dadd(k.c, clv_dadd(clv_dscale(k.u, sx * k.h.x),
-                                                 clv_dscale(k.v, sy * k.h.y)));
+            k.corner[i] =
+                clv_dadd(k.c, clv_dadd(clv_dscale(k.u, sx * k.h.x), clv_dscale(k.v, sy * k.h.y)));
         }
         break;
     }

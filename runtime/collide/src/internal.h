@@ -28,7 +28,9 @@ static inline float clv_maxf(float a, float b) { return a > b ? a : b; }
  * end within round-off of the other segment, which the end distances measure well. */
 #define CLV_CROSS_EPS 8.0e-7f
 
-static inline float clv_clampf(float x, float lo, float hi) { return clv_minf(clv_maxf(x, lo), hi); }
+static inline float clv_clampf(float x, float lo, float hi) {
+    return clv_minf(clv_maxf(x, lo), hi);
+}
 static inline float clv_absf(float a) { return fabsf(a); }
 
 static inline clv_vec2 clv_sub(clv_vec2 a, clv_vec2 b) { return clv_v2(a.x - b.x, a.y - b.y); }
@@ -57,7 +59,9 @@ static inline double clv_ddot(clv_dvec2 a, clv_dvec2 b) { return a.x * b.x + a.y
 static inline double clv_dcross(clv_dvec2 a, clv_dvec2 b) { return a.x * b.y - a.y * b.x; }
 static inline double clv_dmin(double a, double b) { return a < b ? a : b; }
 static inline double clv_dmax(double a, double b) { return a > b ? a : b; }
-static inline double clv_dclamp(double x, double lo, double hi) { return clv_dmin(clv_dmax(x, lo), hi); }
+static inline double clv_dclamp(double x, double lo, double hi) {
+    return clv_dmin(clv_dmax(x, lo), hi);
+}
 
 /* Swaps a and b when b should come first, so that every generic query evaluates a pair in one
  * order only: the answers are then exactly symmetric. */

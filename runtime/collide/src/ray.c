@@ -115,8 +115,8 @@ bool clv_raycast(const clv_shape *s, clv_vec2 origin, clv_vec2 dir, float max_t,
         clv_dvec2 u = clv_dv(b->u);
         u = clv_dscale(u, 1.0 / sqrt(clv_ddot(u, u)));
         clv_dvec2 v = clv_d2(-u.y, u.x), m = clv_dsub(clv_dv(origin), clv_dv(b->c));
-        t = box_entry(clv_d2(clv_ddot(m, u), clv_ddot(m, v)), clv_d2(clv_ddot(d, u), clv_ddot(d, v)),
-                      clv_dv(b->h), &cand);
+        t = box_entry(clv_d2(clv_ddot(m, u), clv_ddot(m, v)),
+                      clv_d2(clv_ddot(d, u), clv_ddot(d, v)), clv_dv(b->h), &cand);
         n = clv_dadd(clv_dscale(u, cand.x), clv_dscale(v, cand.y));
         break;
     }

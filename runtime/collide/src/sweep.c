@@ -32,8 +32,8 @@ static double point_seg_dist2(double px, double py, double ax, double ay, double
 }
 
 /* Segments a..b and c..d cross at a point interior to both (touching is left to distances). */
-static bool segs_cross(double ax, double ay, double bx, double by, double cx, double cy,
-                       double dx, double dy) {
+static bool segs_cross(double ax, double ay, double bx, double by, double cx, double cy, double dx,
+                       double dy) {
     double o1 = orient(ax, ay, bx, by, cx, cy), o2 = orient(ax, ay, bx, by, dx, dy);
     double o3 = orient(cx, cy, dx, dy, ax, ay), o4 = orient(cx, cy, dx, dy, bx, by);
     return ((o1 > 0.0 && o2 < 0.0) || (o1 < 0.0 && o2 > 0.0)) &&
@@ -41,8 +41,8 @@ static bool segs_cross(double ax, double ay, double bx, double by, double cx, do
 }
 
 /* The closed segments a..b and c..d come within R of each other. */
-static bool segs_within(double ax, double ay, double bx, double by, double cx, double cy,
-                        double dx, double dy, double R) {
+static bool segs_within(double ax, double ay, double bx, double by, double cx, double cy, double dx,
+                        double dy, double R) {
     double r2 = R * R;
     bool ab_point = ax == bx && ay == by, cd_point = cx == dx && cy == dy;
     if (cd_point) {
@@ -82,8 +82,8 @@ static bool area_contains(const clv_mpoly *m, double px, double py) {
     int count = m->all_pairs ? 4 : 2; /* a box in order is two triangles; a hull needs all four */
     for (int i = 0; i < count; i++) {
         const int *k = tris[i];
-        if (tri_contains(m->x[k[0]], m->y[k[0]], m->x[k[1]], m->y[k[1]], m->x[k[2]], m->y[k[2]],
-                         px, py)) {
+        if (tri_contains(m->x[k[0]], m->y[k[0]], m->x[k[1]], m->y[k[1]], m->x[k[2]], m->y[k[2]], px,
+                         py)) {
             return true;
         }
     }
@@ -170,8 +170,8 @@ bool clv_mpoly_touch(const clv_mpoly *m, const clv_mpoly *t) {
         int a = em[i][0], b = em[i][1];
         for (int j = 0; j < nt; j++) {
             int c = et[j][0], d = et[j][1];
-            if (segs_within(m->x[a], m->y[a], m->x[b], m->y[b], t->x[c], t->y[c], t->x[d],
-                            t->y[d], R)) {
+            if (segs_within(m->x[a], m->y[a], m->x[b], m->y[b], t->x[c], t->y[c], t->x[d], t->y[d],
+                            R)) {
                 return true;
             }
         }
@@ -297,8 +297,8 @@ double clv_mpoly_sweep(const clv_mpoly *m, double dx, double dy, const clv_mpoly
         for (int i = 0; i < m->n; i++) {
             for (int j = 0; j < nt; j++) {
                 int c = et[j][0], d = et[j][1];
-                double s = ray_capsule(m->x[i], m->y[i], dx, dy, t->x[c], t->y[c], t->x[d],
-                                       t->y[d], R);
+                double s =
+                    ray_capsule(m->x[i], m->y[i], dx, dy, t->x[c], t->y[c], t->x[d], t->y[d], R);
                 if (s >= 0.0 && s < best) {
                     best = s;
                 }
@@ -309,8 +309,8 @@ double clv_mpoly_sweep(const clv_mpoly *m, double dx, double dy, const clv_mpoly
         for (int i = 0; i < t->n; i++) {
             for (int j = 0; j < nm; j++) {
                 int a = em[j][0], b = em[j][1];
-                double s = ray_capsule(t->x[i], t->y[i], -dx, -dy, m->x[a], m->y[a], m->x[b],
-                                       m->y[b], R);
+                double s =
+                    ray_capsule(t->x[i], t->y[i], -dx, -dy, m->x[a], m->y[a], m->x[b], m->y[b], R);
                 if (s >= 0.0 && s < best) {
                     best = s;
                 }
@@ -350,16 +350,16 @@ bool clv_sweep(const clv_shape *moving, clv_vec2 delta, const clv_shape *target,
 bool clv_sweep_circle_circle(const clv_circle *moving, clv_vec2 delta, const clv_circle *target,
                              float *out_t) {
     double t = ray_disc((double)moving->c.x - (double)target->c.x,
-                        (double)moving->c.y - (double)target->c.y, (double)delta.x,
-                        (double)delta.y, (double)moving->r + (double)target->r);
+                        (double)moving->c.y - (double)target->c.y, (double)delta.x, (double)delta.y,
+                        (double)moving->r + (double)target->r);
     return finish(t, out_t);
 }
 
 bool clv_sweep_circle_capsule(const clv_circle *moving, clv_vec2 delta, const clv_capsule *target,
                               float *out_t) {
-    double t = ray_capsule((double)moving->c.x, (double)moving->c.y, (double)delta.x,
-                           (double)delta.y, (double)target->a.x, (double)target->a.y,
-                           (double)target->b.x, (double)target->b.y,
-                           (double)moving->r + (double)target->r);
+    double t =
+        ray_capsule((double)moving->c.x, (double)moving->c.y, (double)delta.x, (double)delta.y,
+                    (double)target->a.x, (double)target->a.y, (double)target->b.x,
+                    (double)target->b.y, (double)moving->r + (double)target->r);
     return finish(t, out_t);
 }

@@ -713,8 +713,7 @@ clv_hit_status clv_arena_start_attack(clv_arena *a, const clv_attack_start_def *
     if (entity_slot(a, d->owner) < 0) {
         return clv__diag_set(diag, CLV_HIT_ERR_STALE_ID, "owner", "owner id is stale");
     }
-    if (!clv__in_world(d->position.x) || !clv__in_world(d->position.y) ||
-        !clv__finite(d->facing)) {
+    if (!clv__in_world(d->position.x) || !clv__in_world(d->position.y) || !clv__finite(d->facing)) {
         return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, "position",
                              "pose must be finite, position within +-1e9 (got %g, %g, %g)",
                              (double)d->position.x, (double)d->position.y, (double)d->facing);

@@ -108,13 +108,13 @@ static void push_uv(lua_State *L, int arena_idx, int slot) {
 
 /* ---- reading definition tables ---- */
 
-static const char *const spawn_fields[] = {"x", "y", "vx", "vy", "weight", "friction", "hp",
-                                           "team", "state", "hurtbox", "hurtboxes", "radius",
-                                           "name", "user", NULL};
-static const char *const attack_fields[] = {"weapon", "attack", "owner", "facing", "x", "y",
-                                            "mirror", "follow", NULL};
-static const char *const arena_fields[] = {"miss_margin", "capacity", "sweep_tolerance",
-                                           "on_error", NULL};
+static const char *const spawn_fields[] = {"x",         "y",      "vx",   "vy",    "weight",
+                                           "friction",  "hp",     "team", "state", "hurtbox",
+                                           "hurtboxes", "radius", "name", "user",  NULL};
+static const char *const attack_fields[] = {"weapon", "attack", "owner",  "facing", "x",
+                                            "y",      "mirror", "follow", NULL};
+static const char *const arena_fields[] = {"miss_margin", "capacity", "sweep_tolerance", "on_error",
+                                           NULL};
 
 /* The value at idx as a message quotes it: numbers as Lua prints them (-1 stays -1, nan is
  * nan), strings in quotes, anything else by its type. Pushes the text. */
@@ -210,8 +210,8 @@ static bool opt_num_in(lua_State *L, int idx, const char *key, const char *fname
 
 /* Optional number field anywhere in world range. */
 static bool opt_world(lua_State *L, int idx, const char *key, const char *fname, double *out) {
-    return opt_num_in(L, idx, key, fname, -(double)CLV_WORLD_LIMIT, false,
-                      (double)CLV_WORLD_LIMIT, out);
+    return opt_num_in(L, idx, key, fname, -(double)CLV_WORLD_LIMIT, false, (double)CLV_WORLD_LIMIT,
+                      out);
 }
 
 /* Optional finite number field that fits a float. */
@@ -331,7 +331,8 @@ static clv_weapon_id arena_weapon(lua_State *L, int arena_idx, larena *A, int wi
     if (w->compiled == NULL) {
         luaL_error(L, "weapon '%s' is not compiled", w->name);
     }
-    if (!grow_to(&A->alloc, (void **)&A->weapons, &A->weapon_cap, A->weapon_count + 1, sizeof *A->weapons)) {
+    if (!grow_to(&A->alloc, (void **)&A->weapons, &A->weapon_cap, A->weapon_count + 1,
+                 sizeof *A->weapons)) {
         luaL_error(L, "out of memory");
     }
     clv_weapon_id id;
@@ -392,7 +393,7 @@ void clv_lua_push_hit_plain(lua_State *L, const clv_hit_event *h, const clv_lwea
     set_str(L, "weapon", w != NULL ? w->name : "?");
     set_str(L, "attack",
             w != NULL && h->attack_index < w->attack_count ? w->attacks[h->attack_index].name
-                                                            : "?");
+                                                           : "?");
     set_int(L, "attack_frame", h->attack_frame + 1);
     set_str(L, "hitbox", d != NULL ? d->id : "?");
     set_int(L, "hitbox_index", h->hitbox + 1);
@@ -427,8 +428,7 @@ void clv_lua_push_hit_plain(lua_State *L, const clv_hit_event *h, const clv_lwea
 /* Pushes a hit as a table. With arena_idx > 0 the entities are handles of that arena (in the
  * arena's own state); with 0 they are integer ids (for a mod's sandbox). */
 static void push_hit(lua_State *L, int arena_idx, const larena *A, const clv_hit_event *h) {
-    const clv_hitbox_def *d =
-        event_box(A, h->weapon, h->attack_index, h->attack_frame, h->hitbox);
+    const clv_hitbox_def *d = event_box(A, h->weapon, h->attack_index, h->attack_frame, h->hitbox);
     clv_lua_push_hit_plain(L, h, weapon_of(A, h->weapon), d);
     if (arena_idx > 0) {
         push_entity(L, arena_idx, h->target);
@@ -452,7 +452,7 @@ static void push_miss(lua_State *L, int arena_idx, const larena *A, const clv_mi
     const clv_lweapon *w = weapon_of(A, wid);
     set_str(L, "attack",
             w != NULL && m->attack_index < w->attack_count ? w->attacks[m->attack_index].name
-                                                            : "?");
+                                                           : "?");
     set_str(L, "weapon", w != NULL ? w->name : "?");
     set_int(L, "attack_frame", m->attack_frame + 1);
     const clv_hitbox_def *d =
@@ -749,8 +749,7 @@ static int m_spawn(lua_State *L) {
             }
         }
         if (st < 0) {
-            field_error(L, fname, "state", -1,
-                        "be one of 'normal', 'invincible', 'intangible'");
+            field_error(L, fname, "state", -1, "be one of 'normal', 'invincible', 'intangible'");
         }
         def.state = (clv_hurt_state)st;
     }
@@ -911,9 +910,9 @@ static lua_Integer frames_arg(lua_State *L, int arg, const char *fname, lua_Inte
     }
     if (n < 0 || n > hi) {
         const char *got = value_text(L, arg);
-        clv_lua_argerror(L, arg, fname,
-                         lua_pushfstring(L, "frames must be an integer in 0..%I, got %s",
-                                         (LUAI_UACINT)hi, got));
+        clv_lua_argerror(
+            L, arg, fname,
+            lua_pushfstring(L, "frames must be an integer in 0..%I, got %s", (LUAI_UACINT)hi, got));
     }
     return n;
 }
@@ -972,7 +971,8 @@ static int m_step(lua_State *L) {
         }
         const clv_miss_record *m = clv_arena_misses(A->a, &c);
         if (c > 0) {
-            if (!grow_to(&A->alloc, (void **)&A->misses, &A->miss_cap, A->miss_count + c, sizeof *m)) {
+            if (!grow_to(&A->alloc, (void **)&A->misses, &A->miss_cap, A->miss_count + c,
+                         sizeof *m)) {
                 return luaL_error(L, "out of memory");
             }
             int32_t wcap = A->miss_weapon_cap;
@@ -995,7 +995,8 @@ static int m_step(lua_State *L) {
         }
         const clv_tick_event *t = clv_arena_ticks(A->a, &c);
         if (c > 0) {
-            if (!grow_to(&A->alloc, (void **)&A->ticks, &A->tick_cap, A->tick_count + c, sizeof *t)) {
+            if (!grow_to(&A->alloc, (void **)&A->ticks, &A->tick_cap, A->tick_count + c,
+                         sizeof *t)) {
                 return luaL_error(L, "out of memory");
             }
             memcpy(A->ticks + A->tick_count, t, sizeof *t * (size_t)c);
@@ -1388,33 +1389,51 @@ static int a_set_pose(lua_State *L) {
     if (!clv_arena_attack_valid(A->a, h->id)) {
         return luaL_error(L, "set_pose: the attack has ended");
     }
-    return status_error(L, "set_pose", clv_arena_set_attack_pose(A->a, h->id, clv_v2(x, y),
-                                                                 (float)(f * RAD), mirror));
+    return status_error(
+        L, "set_pose",
+        clv_arena_set_attack_pose(A->a, h->id, clv_v2(x, y), (float)(f * RAD), mirror));
 }
 
 /* ---- registration ---- */
 
 static const luaL_Reg arena_methods[] = {
-    {"spawn", m_spawn},   {"attack", m_attack},       {"step", m_step},
-    {"frame", m_frame},   {"hits", m_hits},           {"misses", m_misses},
-    {"ticks", m_ticks},   {"errors", m_errors},       {"on_hit", m_on_hit},
-    {"hash", m_hash},     {"snapshot", m_snapshot},   {"restore", m_restore},
-    {"entity_count", m_entity_count}, {"hit_count", m_hit_count},
-    {"miss_count", m_miss_count}, {NULL, NULL},
+    {"spawn", m_spawn},
+    {"attack", m_attack},
+    {"step", m_step},
+    {"frame", m_frame},
+    {"hits", m_hits},
+    {"misses", m_misses},
+    {"ticks", m_ticks},
+    {"errors", m_errors},
+    {"on_hit", m_on_hit},
+    {"hash", m_hash},
+    {"snapshot", m_snapshot},
+    {"restore", m_restore},
+    {"entity_count", m_entity_count},
+    {"hit_count", m_hit_count},
+    {"miss_count", m_miss_count},
+    {NULL, NULL},
 };
 
 static const luaL_Reg entity_methods[] = {
-    {"id", e_id},           {"valid", e_valid},
-    {"name", e_name},       {"hp", e_hp},
-    {"alive", e_alive},     {"position", e_position},
-    {"velocity", e_velocity}, {"info", e_info},
-    {"remove", e_remove},   {"set_position", e_set_position},
-    {"set_velocity", e_set_velocity}, {"set_hp", e_set_hp},
-    {"set_state", e_set_state}, {NULL, NULL},
+    {"id", e_id},
+    {"valid", e_valid},
+    {"name", e_name},
+    {"hp", e_hp},
+    {"alive", e_alive},
+    {"position", e_position},
+    {"velocity", e_velocity},
+    {"info", e_info},
+    {"remove", e_remove},
+    {"set_position", e_set_position},
+    {"set_velocity", e_set_velocity},
+    {"set_hp", e_set_hp},
+    {"set_state", e_set_state},
+    {NULL, NULL},
 };
 
 static const luaL_Reg attack_methods[] = {
-    {"running", a_running}, {"info", a_info}, {"cancel", a_cancel},
+    {"running", a_running},   {"info", a_info}, {"cancel", a_cancel},
     {"set_pose", a_set_pose}, {NULL, NULL},
 };
 

@@ -128,9 +128,9 @@ typedef struct clv_lweapon {
     clv_leffect_cb *effects;
     int32_t effect_count, effect_cap;
     clv_weapon *compiled;
-    bool borrowed;  ///< compiled belongs to another weapon userdata (kept alive by `host`)
-    int on_hit_ref; ///< registry reference of on_hit, or LUA_NOREF
-    clv_mod *host;  ///< NULL: the callbacks live in this state; else in this mod's sandbox
+    bool borrowed;    ///< compiled belongs to another weapon userdata (kept alive by `host`)
+    int on_hit_ref;   ///< registry reference of on_hit, or LUA_NOREF
+    clv_mod *host;    ///< NULL: the callbacks live in this state; else in this mod's sandbox
     clv_lalloc alloc; ///< the state's allocator: recipe arrays and the compiled weapon
 } clv_lweapon;
 

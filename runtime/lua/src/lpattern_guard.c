@@ -17,11 +17,11 @@
 #include "sandbox_internal.h"
 
 #define MAX_CAPTURES 32
-#define MAX_DEPTH 200        /* nested matcher calls, as Lua's C-call limit */
-#define MAX_PATTERN 65536    /* bytes */
-#define STEP_CHECK 1024      /* steps between two looks at the clock */
-#define CAP_OPEN (-1)        /* capture started, not closed */
-#define CAP_POSITION (-2)    /* a () capture */
+#define MAX_DEPTH 200     /* nested matcher calls, as Lua's C-call limit */
+#define MAX_PATTERN 65536 /* bytes */
+#define STEP_CHECK 1024   /* steps between two looks at the clock */
+#define CAP_OPEN (-1)     /* capture started, not closed */
+#define CAP_POSITION (-2) /* a () capture */
 #define ESC '%'
 #define SPECIALS "^$*+?.([%-"
 
@@ -92,18 +92,41 @@ static size_t start_index(lua_Integer pos, size_t len) {
 static bool in_class(int c, int cl) {
     bool r;
     switch (tolower(cl)) {
-    case 'a': r = isalpha(c); break;
-    case 'c': r = iscntrl(c); break;
-    case 'd': r = isdigit(c); break;
-    case 'g': r = isgraph(c); break;
-    case 'l': r = islower(c); break;
-    case 'p': r = ispunct(c); break;
-    case 's': r = isspace(c); break;
-    case 'u': r = isupper(c); break;
-    case 'w': r = isalnum(c); break;
-    case 'x': r = isxdigit(c); break;
-    case 'z': r = c == 0; break; /* deprecated in the manual, still accepted by 5.4 */
-    default: return cl == c; /* an escaped literal such as %% or %. */
+    case 'a':
+        r = isalpha(c);
+        break;
+    case 'c':
+        r = iscntrl(c);
+        break;
+    case 'd':
+        r = isdigit(c);
+        break;
+    case 'g':
+        r = isgraph(c);
+        break;
+    case 'l':
+        r = islower(c);
+        break;
+    case 'p':
+        r = ispunct(c);
+        break;
+    case 's':
+        r = isspace(c);
+        break;
+    case 'u':
+        r = isupper(c);
+        break;
+    case 'w':
+        r = isalnum(c);
+        break;
+    case 'x':
+        r = isxdigit(c);
+        break;
+    case 'z':
+        r = c == 0;
+        break; /* deprecated in the manual, still accepted by 5.4 */
+    default:
+        return cl == c; /* an escaped literal such as %% or %. */
     }
     return isupper(cl) ? !r : r;
 }
@@ -176,10 +199,14 @@ static bool item_matches(matcher *m, const char *s, const char *p, const char *e
     }
     int c = (unsigned char)*s;
     switch (*p) {
-    case '.': return true;
-    case ESC: return in_class(c, (unsigned char)p[1]);
-    case '[': return in_set(m, c, p, ep - 1);
-    default: return (unsigned char)*p == c;
+    case '.':
+        return true;
+    case ESC:
+        return in_class(c, (unsigned char)p[1]);
+    case '[':
+        return in_set(m, c, p, ep - 1);
+    default:
+        return (unsigned char)*p == c;
     }
 }
 
@@ -302,9 +329,8 @@ static const char *match_here(matcher *m, const char *s, const char *p) {
             break;
         }
         if (*p == '(') {
-            r = p + 1 < m->pattern_end && p[1] == ')'
-                    ? open_capture(m, s, p + 2, CAP_POSITION)
-                    : open_capture(m, s, p + 1, CAP_OPEN);
+            r = p + 1 < m->pattern_end && p[1] == ')' ? open_capture(m, s, p + 2, CAP_POSITION)
+                                                      : open_capture(m, s, p + 1, CAP_OPEN);
             break;
         }
         if (*p == ')') {

@@ -50,9 +50,9 @@ struct clv_sandbox {
     const char *phase; /* "load" or "callback" */
     int busy;
     int faults;
-    bool oom_noted;        /* where[] holds the first refused allocation of this run */
-    char oom_where[160];   /* "file:line: " of the Lua code that asked for it */
-    int log_first; /* ring of log lines */
+    bool oom_noted;      /* where[] holds the first refused allocation of this run */
+    char oom_where[160]; /* "file:line: " of the Lua code that asked for it */
+    int log_first;       /* ring of log lines */
     int log_count;
     long log_dropped;
     char log[CLV_SANDBOX_LOG_LINES][CLV_SANDBOX_LOG_LINE];
@@ -80,8 +80,7 @@ static void note_refusal(clv_sandbox *sb) {
     lua_Debug ar;
     for (int level = 0; lua_getstack(sb->L, level, &ar); level++) {
         if (lua_getinfo(sb->L, "Sl", &ar) && ar.currentline > 0) {
-            snprintf(sb->oom_where, sizeof sb->oom_where, "%s:%d: ", ar.short_src,
-                     ar.currentline);
+            snprintf(sb->oom_where, sizeof sb->oom_where, "%s:%d: ", ar.short_src, ar.currentline);
             return;
         }
     }
@@ -210,8 +209,7 @@ static int sb_setmetatable(lua_State *L) {
 static int sb_collectgarbage(lua_State *L) {
     const char *opt = luaL_optstring(L, 1, "collect");
     if (strcmp(opt, "count") != 0) {
-        return luaL_error(L, "collectgarbage: only \"count\" is allowed in mods (got \"%s\")",
-                          opt);
+        return luaL_error(L, "collectgarbage: only \"count\" is allowed in mods (got \"%s\")", opt);
     }
     int kb = lua_gc(L, LUA_GCCOUNT);
     int rest = lua_gc(L, LUA_GCCOUNTB);
@@ -225,8 +223,7 @@ static int sb_load(lua_State *L) {
         const char *mode = luaL_checkstring(L, 3);
         if (strcmp(mode, "t") != 0) {
             lua_pushnil(L);
-            lua_pushfstring(L, "load: mode \"%s\" is not allowed in mods (text chunks only)",
-                            mode);
+            lua_pushfstring(L, "load: mode \"%s\" is not allowed in mods (text chunks only)", mode);
             return 2;
         }
     }
@@ -331,35 +328,37 @@ static int sb_log(lua_State *L) {
 /* ---- Building and checking the environment ---- */
 
 static const char *const allowed_globals[] = {
-    "assert", "error", "ipairs", "next", "pairs", "pcall", "select", "tonumber", "tostring",
-    "type", "rawequal", "rawlen", "rawget", "getmetatable", "setmetatable", "xpcall", "print",
-    "log", "load", "collectgarbage", "_G", "_VERSION", "string", "table", "math", "utf8", "coroutine", "cleave",
-    NULL};
+    "assert", "error",          "ipairs",       "next",     "pairs",    "pcall",
+    "select", "tonumber",       "tostring",     "type",     "rawequal", "rawlen",
+    "rawget", "getmetatable",   "setmetatable", "xpcall",   "print",    "log",
+    "load",   "collectgarbage", "_G",           "_VERSION", "string",   "table",
+    "math",   "utf8",           "coroutine",    "cleave",   NULL};
 
 static const char *const allowed_string[] = {
-    "byte", "char", "find", "format", "gmatch", "gsub", "len", "lower", "match", "rep",
-    "reverse", "sub", "upper", "pack", "packsize", "unpack", NULL};
+    "byte", "char",    "find", "format", "gmatch", "gsub",     "len",    "lower", "match",
+    "rep",  "reverse", "sub",  "upper",  "pack",   "packsize", "unpack", NULL};
 
-static const char *const allowed_table[] = {"concat", "insert", "move", "pack", "remove",
-                                            "sort", "unpack", NULL};
+static const char *const allowed_table[] = {"concat", "insert", "move",   "pack",
+                                            "remove", "sort",   "unpack", NULL};
 
 static const char *const allowed_math[] = {
-    "abs", "acos", "asin", "atan", "ceil", "cos", "deg", "exp", "floor", "fmod", "huge",
-    "log", "max", "maxinteger", "min", "mininteger", "modf", "pi", "rad", "random",
-    "randomseed", "sin", "sqrt", "tan", "tointeger", "type", "ult", NULL};
+    "abs", "acos",       "asin", "atan",      "ceil", "cos",    "deg",
+    "exp", "floor",      "fmod", "huge",      "log",  "max",    "maxinteger",
+    "min", "mininteger", "modf", "pi",        "rad",  "random", "randomseed",
+    "sin", "sqrt",       "tan",  "tointeger", "type", "ult",    NULL};
 
-static const char *const allowed_utf8[] = {"char", "charpattern", "codepoint", "codes", "len",
-                                           "offset", NULL};
+static const char *const allowed_utf8[] = {"char", "charpattern", "codepoint", "codes",
+                                           "len",  "offset",      NULL};
 
-static const char *const allowed_coroutine[] = {"close", "create", "isyieldable", "resume",
-                                                "running", "status", "wrap", "yield", NULL};
+static const char *const allowed_coroutine[] = {
+    "close", "create", "isyieldable", "resume", "running", "status", "wrap", "yield", NULL};
 
 /* Parts of the cleave API a mod must not reach: each makes a new sandbox with a budget of its
  * own, and load_mod/reload_mod read files. */
 static const char *const hidden_api[] = {"sandbox", "load_mod", "reload_mod", NULL};
 
-static const char *const removed_globals[] = {"dofile", "loadfile", "rawset", "warn",
-                                              "require", "package", "io", "os", "debug", NULL};
+static const char *const removed_globals[] = {"dofile",  "loadfile", "rawset", "warn",  "require",
+                                              "package", "io",       "os",     "debug", NULL};
 
 static bool listed(const char *const *list, const char *name) {
     for (; *list != NULL; list++) {
@@ -387,8 +386,7 @@ static void check_table(lua_State *L, int idx, const char *what, const char *con
     }
     for (; *list != NULL; list++) {
         if (lua_getfield(L, idx, *list) == LUA_TNIL) {
-            luaL_error(L, "sandbox: '%s%s%s' is missing", what, *what != '\0' ? "." : "",
-                       *list);
+            luaL_error(L, "sandbox: '%s%s%s' is missing", what, *what != '\0' ? "." : "", *list);
         }
         lua_pop(L, 1);
     }
@@ -462,9 +460,9 @@ static int build_environment(lua_State *L) {
     static const struct {
         const char *name;
         lua_CFunction open;
-    } libs[] = {{LUA_GNAME, luaopen_base},          {LUA_STRLIBNAME, luaopen_string},
-                {LUA_TABLIBNAME, luaopen_table},    {LUA_MATHLIBNAME, luaopen_math},
-                {LUA_UTF8LIBNAME, luaopen_utf8},    {LUA_COLIBNAME, luaopen_coroutine},
+    } libs[] = {{LUA_GNAME, luaopen_base},       {LUA_STRLIBNAME, luaopen_string},
+                {LUA_TABLIBNAME, luaopen_table}, {LUA_MATHLIBNAME, luaopen_math},
+                {LUA_UTF8LIBNAME, luaopen_utf8}, {LUA_COLIBNAME, luaopen_coroutine},
                 {"cleave", luaopen_cleave}};
     for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
         luaL_requiref(L, libs[i].name, libs[i].open, 1);
@@ -499,7 +497,7 @@ static int build_environment(lua_State *L) {
     lua_pop(L, 3);
 
     /* Lua built with LUA_COMPAT_MATHLIB (Debian's is) adds the 5.2 math functions. */
-    static const char *const math_compat[] = {"cosh", "sinh", "tanh", "pow", "frexp",
+    static const char *const math_compat[] = {"cosh",  "sinh",  "tanh",  "pow", "frexp",
                                               "ldexp", "log10", "atan2", NULL};
     lua_getfield(L, -1, LUA_MATHLIBNAME);
     for (const char *const *name = math_compat; *name != NULL; name++) {
@@ -576,8 +574,8 @@ static void write_err(char *err, size_t errlen, const char *msg) {
 
 /* Calls the function below nargs arguments under a deadline of ms, through message_handler.
  * On failure pops everything, writes the message and returns false. */
-static bool protected_call(clv_sandbox *sb, int nargs, int nresults, double ms,
-                           const char *phase, char *err, size_t errlen) {
+static bool protected_call(clv_sandbox *sb, int nargs, int nresults, double ms, const char *phase,
+                           char *err, size_t errlen) {
     lua_State *L = sb->L;
     int func = lua_gettop(L) - nargs;
     if (!lua_checkstack(L, 2)) {
@@ -599,8 +597,8 @@ static bool protected_call(clv_sandbox *sb, int nargs, int nresults, double ms,
         return true;
     }
     if (status == LUA_ERRMEM && err != NULL && errlen > 0) {
-        snprintf(err, errlen, "%snot enough memory (the mod's limit is %zu bytes)",
-                 sb->oom_where, sb->limits.memory_bytes);
+        snprintf(err, errlen, "%snot enough memory (the mod's limit is %zu bytes)", sb->oom_where,
+                 sb->limits.memory_bytes);
         lua_pop(L, 1);
         return false;
     }
@@ -830,8 +828,7 @@ bool clv_sandbox_call(clv_sandbox *sb, int nargs, int nresults, char *err, size_
         write_err(err, errlen, "sandbox: re-entrant use of a running sandbox");
         return false;
     }
-    bool ok = protected_call(sb, nargs, nresults, sb->limits.callback_ms, "callback", err,
-                             errlen);
+    bool ok = protected_call(sb, nargs, nresults, sb->limits.callback_ms, "callback", err, errlen);
     sb->faults = ok ? 0 : sb->faults + 1;
     return ok;
 }

@@ -74,8 +74,8 @@ static const char *uncopyable(lua_State *L, int idx, int depth, long *count) {
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         int kt = lua_type(L, -2);
-        const char *why = kt == LUA_TTABLE ? "table used as a key"
-                                           : uncopyable(L, -2, depth + 1, count);
+        const char *why =
+            kt == LUA_TTABLE ? "table used as a key" : uncopyable(L, -2, depth + 1, count);
         if (why == NULL) {
             why = uncopyable(L, -1, depth + 1, count);
         }
@@ -195,8 +195,8 @@ static lua_Integer option_integer(lua_State *L, const char *name, lua_Integer mi
         return fallback;
     }
     if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < min) {
-        return luaL_error(L, "bad argument #1 to 'new' (%s must be an integer >= %I, got %s)",
-                          name, min, luaL_tolstring(L, -1, NULL));
+        return luaL_error(L, "bad argument #1 to 'new' (%s must be an integer >= %I, got %s)", name,
+                          min, luaL_tolstring(L, -1, NULL));
     }
     lua_Integer v = lua_tointeger(L, -1);
     lua_pop(L, 1);
@@ -235,8 +235,7 @@ static int l_new(lua_State *L) {
             }
             lua_pop(L, 1);
         }
-        lua_Integer mem = option_integer(L, "memory", 65536,
-                                         (lua_Integer)limits.memory_bytes);
+        lua_Integer mem = option_integer(L, "memory", 65536, (lua_Integer)limits.memory_bytes);
         limits.memory_bytes = (size_t)mem;
         limits.load_ms = option_ms(L, "load_ms", limits.load_ms);
         limits.callback_ms = option_ms(L, "callback_ms", limits.callback_ms);
@@ -392,14 +391,11 @@ static int read_only(lua_State *L) {
 }
 
 CLV_LUA_EXPORT int luaopen_cleave_sandbox(lua_State *L) {
-    static const luaL_Reg methods[] = {{"run", l_run},       {"call", l_call},
-                                       {"memory", l_memory}, {"faults", l_faults},
-                                       {"log", l_log},       {"close", l_close},
+    static const luaL_Reg methods[] = {{"run", l_run},       {"call", l_call}, {"memory", l_memory},
+                                       {"faults", l_faults}, {"log", l_log},   {"close", l_close},
                                        {NULL, NULL}};
-    static const luaL_Reg metamethods[] = {{"__gc", l_gc},
-                                           {"__close", l_close},
-                                           {"__tostring", l_tostring},
-                                           {NULL, NULL}};
+    static const luaL_Reg metamethods[] = {
+        {"__gc", l_gc}, {"__close", l_close}, {"__tostring", l_tostring}, {NULL, NULL}};
     if (luaL_newmetatable(L, SANDBOX_TYPE)) {
         luaL_setfuncs(L, metamethods, 0);
         luaL_newlib(L, methods);

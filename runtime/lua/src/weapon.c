@@ -390,32 +390,66 @@ static void field_name(vctx *c, char out[CLV_HIT_NAME_MAX]) {
 
 /* ---- hitbox fields ---- */
 
-static const char *const hitbox_fields[] = {
-    "id", "frames", "ax", "ay", "bx", "by", "x", "y", "radius", "shape", "group", "damage",
-    "knockback", "max_hits", "knockback_ignores_hit_count", "hitlag", "hitlag_scale", "hitstun",
-    "priority", "sweep", "effects", NULL};
+static const char *const hitbox_fields[] = {"id",
+                                            "frames",
+                                            "ax",
+                                            "ay",
+                                            "bx",
+                                            "by",
+                                            "x",
+                                            "y",
+                                            "radius",
+                                            "shape",
+                                            "group",
+                                            "damage",
+                                            "knockback",
+                                            "max_hits",
+                                            "knockback_ignores_hit_count",
+                                            "hitlag",
+                                            "hitlag_scale",
+                                            "hitstun",
+                                            "priority",
+                                            "sweep",
+                                            "effects",
+                                            NULL};
 
 /* The same list without frames: the fields `defaults` may give. */
-static const char *const default_fields[] = {
-    "ax", "ay", "bx", "by", "x", "y", "radius", "shape", "group", "damage", "knockback",
-    "max_hits", "knockback_ignores_hit_count", "hitlag", "hitlag_scale", "hitstun", "priority",
-    "sweep", "effects", NULL};
+static const char *const default_fields[] = {"ax",
+                                             "ay",
+                                             "bx",
+                                             "by",
+                                             "x",
+                                             "y",
+                                             "radius",
+                                             "shape",
+                                             "group",
+                                             "damage",
+                                             "knockback",
+                                             "max_hits",
+                                             "knockback_ignores_hit_count",
+                                             "hitlag",
+                                             "hitlag_scale",
+                                             "hitstun",
+                                             "priority",
+                                             "sweep",
+                                             "effects",
+                                             NULL};
 
 static const char *const knockback_fields[] = {"kind", "x", "y", "angle", "base", "growth", NULL};
 
-static const char *const effect_fields[] = {"name", "duration", "period", "magnitude", "damages",
-                                            "on_tick", NULL};
+static const char *const effect_fields[] = {"name",    "duration", "period", "magnitude",
+                                            "damages", "on_tick",  NULL};
 
 /* State of one weapon compile. */
 typedef struct wstate {
     vctx c;
     clv_lweapon *w;
-    int weapon_idx;   /* the weapon table */
-    int defaults_idx; /* weapon.defaults or 0 */
+    int weapon_idx;    /* the weapon table */
+    int defaults_idx;  /* weapon.defaults or 0 */
     int adefaults_idx; /* attack.defaults or 0 */
-    int effects_idx;  /* weapon.effects or 0 */
-    int32_t attack;   /* index of the attack being compiled */
-    int32_t length;   /* its frames */
+    int effects_idx;   /* weapon.effects or 0 */
+    int32_t attack;    /* index of the attack being compiled */
+    int32_t length;    /* its frames */
 } wstate;
 
 /* Pushes the value of a hitbox field: the hitbox's own, else attack.defaults, else
@@ -565,7 +599,8 @@ static void read_effect(wstate *s, const char *given_name, clv_effect_def *out) 
             }
         }
         if (found < 0) {
-            void *p = grow(&w->alloc, w->effects, &w->effect_cap, w->effect_count + 1, sizeof *w->effects);
+            void *p = grow(&w->alloc, w->effects, &w->effect_cap, w->effect_count + 1,
+                           sizeof *w->effects);
             if (p == NULL) {
                 luaL_error(L, "out of memory");
             }
@@ -656,8 +691,7 @@ static void read_knockback(wstate *s, clv_knockback *k) {
             const char *key = knockback_fields[f];
             bool fits = q != 0 && (q == 1) == (key[0] == 'x' || key[0] == 'y');
             if (!fits && lua_getfield(L, t, key) != LUA_TNIL) {
-                vfail_at(c, "%s does not apply to %s knockback (it takes %s)", key, kind,
-                         takes[q]);
+                vfail_at(c, "%s does not apply to %s knockback (it takes %s)", key, kind, takes[q]);
             }
             lua_settop(L, t);
         }
@@ -691,8 +725,8 @@ static void read_hitbox(wstate *s, int hb, clv_hitbox_def *out) {
     path_pop(c, old);
 
     /* shape: a capsule (ax, ay, bx, by, radius), a circle (x, y, radius) or a cleave.Shape */
-    bool has_cap = hb_has(s, hb, "ax") || hb_has(s, hb, "bx") || hb_has(s, hb, "ay") ||
-                   hb_has(s, hb, "by");
+    bool has_cap =
+        hb_has(s, hb, "ax") || hb_has(s, hb, "bx") || hb_has(s, hb, "ay") || hb_has(s, hb, "by");
     bool has_circle = hb_has(s, hb, "x") || hb_has(s, hb, "y");
     bool has_shape = hb_has(s, hb, "shape");
     if ((int)has_cap + (int)has_circle + (int)has_shape > 1) {
@@ -931,14 +965,24 @@ static double ease(const char *kind, double u) {
 }
 
 static const char *const arc_fields[] = {
-    "id", "frames", "pivot", "from", "to", "inner", "outer", "radius", "ease", "links", "lag",
-    "group", "damage", "knockback", "max_hits", "knockback_ignores_hit_count", "hitlag",
-    "hitlag_scale", "hitstun", "priority", "sweep", "effects", NULL};
+    "id",     "frames",       "pivot",    "from",
+    "to",     "inner",        "outer",    "radius",
+    "ease",   "links",        "lag",      "group",
+    "damage", "knockback",    "max_hits", "knockback_ignores_hit_count",
+    "hitlag", "hitlag_scale", "hitstun",  "priority",
+    "sweep",  "effects",      NULL};
 
-static const char *const thrust_fields[] = {
-    "id", "frames", "origin", "angle", "from", "to", "length", "radius", "ease", "group",
-    "damage", "knockback", "max_hits", "knockback_ignores_hit_count", "hitlag", "hitlag_scale",
-    "hitstun", "priority", "sweep", "effects", NULL};
+static const char *const thrust_fields[] = {"id",       "frames",
+                                            "origin",   "angle",
+                                            "from",     "to",
+                                            "length",   "radius",
+                                            "ease",     "group",
+                                            "damage",   "knockback",
+                                            "max_hits", "knockback_ignores_hit_count",
+                                            "hitlag",   "hitlag_scale",
+                                            "hitstun",  "priority",
+                                            "sweep",    "effects",
+                                            NULL};
 
 static void read_point(vctx *c, int t, const char *key, double *x, double *y) {
     lua_State *L = c->L;
@@ -1136,8 +1180,8 @@ static void read_hitbox_entry(wstate *s, int hb, int depth) {
     c->where = oldw;
 }
 
-static const char *const attack_fields[] = {"length", "frames", "hitboxes", "defaults", "rehit",
-                                            "max_targets", "lockout", NULL};
+static const char *const attack_fields[] = {"length", "frames",      "hitboxes", "defaults",
+                                            "rehit",  "max_targets", "lockout",  NULL};
 
 /* The highest frame an attack's hitboxes mention, for an attack without length. */
 static lua_Integer max_frame_of(lua_State *L, int t, int depth) {
@@ -1240,8 +1284,8 @@ static void read_attack(wstate *s, const char *name, int at) {
         size_t o2 = path_key(c, "frames");
         path_index(c, top_frame);
         c->path[c->plen] = '\0';
-        lua_pushfstring(L, "%s: %s is past the attack's last frame (length %d)", c->where,
-                        c->path, (int)def.frames);
+        lua_pushfstring(L, "%s: %s is past the attack's last frame (length %d)", c->where, c->path,
+                        (int)def.frames);
         path_pop(c, o2);
         lua_error(L);
     }
@@ -1350,8 +1394,8 @@ static void read_attack(wstate *s, const char *name, int at) {
     c->where = oldw;
 }
 
-static const char *const weapon_fields[] = {"name", "defaults", "attacks", "effects", "on_hit",
-                                            NULL};
+static const char *const weapon_fields[] = {"name",    "defaults", "attacks",
+                                            "effects", "on_hit",   NULL};
 
 static int cmp_str(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -1380,8 +1424,7 @@ static void build(lua_State *L, clv_lweapon *w) {
             clv_sandbox_push_timeout(L, 1);
             lua_error(L);
         }
-        if (clv_weapon_add_hitbox(cw, e->attack, e->first, e->last, &e->def, &diag) !=
-            CLV_HIT_OK) {
+        if (clv_weapon_add_hitbox(cw, e->attack, e->first, e->last, &e->def, &diag) != CLV_HIT_OK) {
             clv_weapon_destroy(cw);
             luaL_error(L, "cannot compile weapon: %s", diag.message);
         }
@@ -1687,7 +1730,7 @@ void clv_lua_push_hitbox_def(lua_State *L, const clv_hitbox_def *d) {
     lua_setfield(L, -2, "shape");
     if (d->shape.type == CLV_CAPSULE || d->shape.type == CLV_CIRCLE) {
         lua_pushnumber(L, (lua_Number)(d->shape.type == CLV_CAPSULE ? d->shape.u.capsule.r
-                                                                      : d->shape.u.circle.r));
+                                                                    : d->shape.u.circle.r));
         lua_setfield(L, -2, "radius");
     }
     if (d->group == CLV_GROUP_NONE) {
@@ -1754,8 +1797,7 @@ static int m_hitbox(lua_State *L) {
     const char *id = lua_tostring(L, 4);
     for (int32_t k = 0; k < w->entry_count; k++) {
         const clv_lentry *e = &w->entries[k];
-        if (e->attack == a && e->first <= f - 1 && f - 1 <= e->last &&
-            strcmp(e->def.id, id) == 0) {
+        if (e->attack == a && e->first <= f - 1 && f - 1 <= e->last && strcmp(e->def.id, id) == 0) {
             clv_lua_push_hitbox_def(L, &e->def);
             return 1;
         }

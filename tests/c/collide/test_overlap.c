@@ -60,8 +60,8 @@ static void test_circle_pairs(void) {
 static void test_capsule_pairs(void) {
     /* Crossing thin capsules whose endpoints are far apart: the Isaac seed measures endpoints
      * only and misses this. */
-    check_pair(clv_shape_capsule(-100, -100, 100, 100, 1), clv_shape_capsule(-100, 100, 100, -100, 1),
-               true, 0.0f);
+    check_pair(clv_shape_capsule(-100, -100, 100, 100, 1),
+               clv_shape_capsule(-100, 100, 100, -100, 1), true, 0.0f);
     check_pair(clv_shape_capsule(-100, -100, 100, 100, 0.01f),
                clv_shape_capsule(-100, 100, 100, -100, 0.01f), true, 0.0f);
     /* Two zero-radius crossing segments never overlap (no interior). */
@@ -74,10 +74,13 @@ static void test_capsule_pairs(void) {
     /* Parallel, side by side: gap 4 - 2 = 2. */
     check_pair(clv_shape_capsule(0, 0, 10, 0, 1), clv_shape_capsule(5, 4, 15, 4, 1), false, 2.0f);
     check_pair(clv_shape_capsule(0, 0, 10, 0, 2), clv_shape_capsule(5, 4, 15, 4, 2), false, 0.0f);
-    check_pair(clv_shape_capsule(0, 0, 10, 0, 2), clv_shape_capsule(5, 4, 15, 4, 2.01f), true, 0.0f);
+    check_pair(clv_shape_capsule(0, 0, 10, 0, 2), clv_shape_capsule(5, 4, 15, 4, 2.01f), true,
+               0.0f);
     /* Collinear: end to end gap 3, overlapping along the line. */
-    check_pair(clv_shape_capsule(0, 0, 10, 0, 0.5f), clv_shape_capsule(13, 0, 20, 0, 1), false, 1.5f);
-    check_pair(clv_shape_capsule(0, 0, 10, 0, 0.5f), clv_shape_capsule(5, 0, 20, 0, 0.5f), true, 0.0f);
+    check_pair(clv_shape_capsule(0, 0, 10, 0, 0.5f), clv_shape_capsule(13, 0, 20, 0, 1), false,
+               1.5f);
+    check_pair(clv_shape_capsule(0, 0, 10, 0, 0.5f), clv_shape_capsule(5, 0, 20, 0, 0.5f), true,
+               0.0f);
     /* Zero-length capsules behave as circles. */
     check_pair(clv_shape_capsule(0, 0, 0, 0, 2), clv_shape_capsule(3, 4, 3, 4, 3), false, 0.0f);
     check_pair(clv_shape_capsule(0, 0, 0, 0, 2), clv_shape_capsule(3, 4, 3, 4, 3.5f), true, 0.0f);
@@ -98,7 +101,8 @@ static void test_capsule_pairs(void) {
     check_pair(clv_shape_capsule(-20, 30, 20, 30, 2), clv_shape_obb(0, 0, 5, 1, PI / 2), false,
                23.0f);
     /* Zero-length zero-radius capsule in a box: a point. */
-    check_pair(clv_shape_capsule(0.5f, 0.5f, 0.5f, 0.5f, 0), clv_shape_aabb(0, 0, 1, 1), true, 0.0f);
+    check_pair(clv_shape_capsule(0.5f, 0.5f, 0.5f, 0.5f, 0), clv_shape_aabb(0, 0, 1, 1), true,
+               0.0f);
     check_pair(clv_shape_capsule(0, 0.5f, 0, 0.5f, 0), clv_shape_aabb(0, 0, 1, 1), false, 0.0f);
 }
 
@@ -106,7 +110,7 @@ static void test_box_pairs(void) {
     clv_shape a = clv_shape_aabb(0, 0, 10, 10);
     /* The seed's typo case: b's left inside a, b reaching past a's right. */
     check_pair(a, clv_shape_aabb(5, 2, 20, 8), true, 0.0f);
-    check_pair(a, clv_shape_aabb(10, 2, 20, 8), false, 0.0f); /* sharing an edge */
+    check_pair(a, clv_shape_aabb(10, 2, 20, 8), false, 0.0f);   /* sharing an edge */
     check_pair(a, clv_shape_aabb(10, 10, 20, 20), false, 0.0f); /* sharing a corner */
     check_pair(a, clv_shape_aabb(13, 14, 20, 20), false, 5.0f);
     check_pair(a, clv_shape_aabb(2, 2, 2, 8), false, 0.0f); /* zero width: no interior */

@@ -107,8 +107,8 @@ static double rho_of(const clv_capsule *c) {
 static double gaps[SAMPLES];
 
 static void test_no_tunnelling(void) {
-    int cases = 0, touched = 0, reported = 0, missed = 0, too_far = 0, too_late = 0,
-        bad_window = 0, outside_bounds = 0, capped = 0, in_band = 0, near_clear = 0;
+    int cases = 0, touched = 0, reported = 0, missed = 0, too_far = 0, too_late = 0, bad_window = 0,
+        outside_bounds = 0, capped = 0, in_band = 0, near_clear = 0;
     int few_missed = 0, few_far = 0, few_reported = 0;
     double worst_excess = -1e30; /* reported gap minus tolerance, worst case */
     long substeps_total = 0;
@@ -124,8 +124,8 @@ static void test_no_tunnelling(void) {
         local.r = rnd() < 0.1 ? 0.0f : (float)urand(0.5, 30);
         /* Up to half a turn either way and up to 2,000 px of travel in one step. */
         double travel = rnd() < 0.2 ? 0.0 : urand(0, 2000), heading = urand(-pi, pi);
-        clv_pose p0 = clv_make_pose((float)urand(-500, 500), (float)urand(-500, 500),
-                                    (float)urand(-pi, pi));
+        clv_pose p0 =
+            clv_make_pose((float)urand(-500, 500), (float)urand(-500, 500), (float)urand(-pi, pi));
         clv_pose p1 = clv_make_pose((float)((double)p0.x + travel * cos(heading)),
                                     (float)((double)p0.y + travel * sin(heading)),
                                     (float)((double)p0.angle + urand(-pi, pi)));
@@ -180,7 +180,8 @@ static void test_no_tunnelling(void) {
             }
             min_gap = fmin(min_gap, gaps[j]);
         }
-        /* Between samples a core point moves at most h; the true gap is within h/2 of a sample's. */
+        /* Between samples a core point moves at most h; the true gap is within h/2 of a sample's.
+         */
         double rho = rho_of(&local);
         double h = (rho * fabs((double)p1.angle - (double)p0.angle) +
                     hypot((double)p1.x - (double)p0.x, (double)p1.y - (double)p0.y)) /
@@ -239,8 +240,10 @@ static void test_no_tunnelling(void) {
         for (int j = 0; j < SAMPLES; j += 50) {
             seg b = blade_at(&local, p0, p1, (double)j / (SAMPLES - 1));
             double r = (double)local.r;
-            if (fmin(b.ax, b.bx) - r < (double)box.min.x || fmax(b.ax, b.bx) + r > (double)box.max.x ||
-                fmin(b.ay, b.by) - r < (double)box.min.y || fmax(b.ay, b.by) + r > (double)box.max.y) {
+            if (fmin(b.ax, b.bx) - r < (double)box.min.x ||
+                fmax(b.ax, b.bx) + r > (double)box.max.x ||
+                fmin(b.ay, b.by) - r < (double)box.min.y ||
+                fmax(b.ay, b.by) + r > (double)box.max.y) {
                 outside_bounds++;
                 break;
             }
@@ -255,9 +258,9 @@ static void test_no_tunnelling(void) {
     CHECK(in_band > cases / 20 && near_clear > cases / 20);
     CHECK(few_missed == 0);
     CHECK(few_far == 0);
-    CHECK(few_reported > reported); /* coarse covers do reach further */
+    CHECK(few_reported > reported);                        /* coarse covers do reach further */
     CHECK(touched > cases / 5 && touched < cases * 4 / 5); /* the set has both kinds */
-    CHECK(reported > touched);                              /* and near misses inside the band */
+    CHECK(reported > touched);                             /* and near misses inside the band */
     CHECK(capped == 0);
     CHECK(missed == 0);
     CHECK(too_far == 0);
@@ -323,7 +326,8 @@ static void test_half_turn_swing(void) {
     CHECK(clv_sweep_pose(&blade, p0, p1b, &above, 1.0f, &t));
     CHECK(!clv_sweep_pose(&blade, p0, p1b, &speck, 1.0f, &t));
     /* The shortest arc of 0 -> 350 degrees is -10 degrees. */
-    clv_pose s = clv_pose_shortest(clv_make_pose(0, 0, 0), clv_make_pose(0, 0, (float)(350 * pi / 180)));
+    clv_pose s =
+        clv_pose_shortest(clv_make_pose(0, 0, 0), clv_make_pose(0, 0, (float)(350 * pi / 180)));
     CHECK_NEAR(s.angle, -10 * pi / 180, 1e-6);
     s = clv_pose_shortest(clv_make_pose(0, 0, 6.0f), clv_make_pose(0, 0, 0.2f));
     CHECK_NEAR(s.angle, 0.2 + 2 * pi, 1e-5);
@@ -348,8 +352,8 @@ static void test_translation_only(void) {
         float ang = (float)urand(-pi, pi);
         clv_pose p0 = clv_make_pose((float)urand(-100, 100), (float)urand(-100, 100), ang);
         clv_pose p1 = clv_make_pose((float)urand(-100, 100), (float)urand(-100, 100), ang);
-        clv_shape target = clv_shape_circle((float)urand(-150, 150), (float)urand(-150, 150),
-                                            (float)urand(0, 10));
+        clv_shape target =
+            clv_shape_circle((float)urand(-150, 150), (float)urand(-150, 150), (float)urand(0, 10));
         clv_capsule w0 = clv_pose_apply(&local, p0);
         clv_shape moving = clv_shape_capsule(w0.a.x, w0.a.y, w0.b.x, w0.b.y, w0.r);
         bool a = clv_sweep(&moving, clv_v2(p1.x - p0.x, p1.y - p0.y), &target, NULL);

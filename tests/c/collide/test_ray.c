@@ -19,7 +19,7 @@ static void check_ray(clv_shape s, float ox, float oy, float dx, float dy, float
 static void test_each_shape(void) {
     check_ray(clv_shape_point(5, 0), 0, 0, 1, 0, 10, false, 0, 0, 0); /* no interior */
     check_ray(clv_shape_circle(5, 0, 1), 0, 0, 1, 0, 10, true, 4, -1, 0);
-    check_ray(clv_shape_circle(5, 0, 1), 0, 0, 2, 0, 10, true, 2, -1, 0); /* t in units of dir */
+    check_ray(clv_shape_circle(5, 0, 1), 0, 0, 2, 0, 10, true, 2, -1, 0);   /* t in units of dir */
     check_ray(clv_shape_circle(5, 0, 1), 0, 0, 1, 0, 3.5f, false, 0, 0, 0); /* beyond max_t */
     check_ray(clv_shape_circle(5, 1, 1), 0, 0, 1, 0, 10, false, 0, 0, 0);   /* grazing */
     check_ray(clv_shape_circle(5, 0, 1), 0, 0, -1, 0, 10, false, 0, 0, 0);  /* behind */

@@ -96,7 +96,7 @@ static void test_quantize(void) {
     CHECK(clv_angle_quantize((float)(-pi / 2)) == 3 * CLV_ROT_QUARTER);
     CHECK(clv_angle_quantize((float)(2 * pi)) == 0);
     CHECK(clv_angle_quantize((float)(100 * pi)) == 0);
-    CHECK(clv_angle_quantize((float)(-2 * pi / 4096 * 0.49)) == 0);      /* rounds to nearest */
+    CHECK(clv_angle_quantize((float)(-2 * pi / 4096 * 0.49)) == 0); /* rounds to nearest */
     CHECK(clv_angle_quantize((float)(-2 * pi / 4096 * 0.51)) == 4095);
     CHECK(clv_angle_quantize(NAN) == 0);
     CHECK(clv_angle_quantize(INFINITY) == 0);
@@ -172,8 +172,10 @@ static void test_exact_rotate(void) {
         asym += (nx != -x || ny != -y) ? 1 : 0;
         /* Against the true rotation: half a unit of rounding plus the table's 2^-31 per term. */
         double a = 2.0 * pi * (double)step / 4096.0;
-        long double tx = (long double)px * cosl((long double)a) - (long double)py * sinl((long double)a);
-        long double ty = (long double)px * sinl((long double)a) + (long double)py * cosl((long double)a);
+        long double tx =
+            (long double)px * cosl((long double)a) - (long double)py * sinl((long double)a);
+        long double ty =
+            (long double)px * sinl((long double)a) + (long double)py * cosl((long double)a);
         double e = (double)fmaxl(fabsl((long double)x - tx), fabsl((long double)y - ty));
         double bound = 0.5 + (fabs((double)px) + fabs((double)py)) * 0x1p-31 + 1e-6;
         far += e > bound ? 1 : 0;

@@ -17,7 +17,7 @@ static void test_circle_circle(void) {
     clv_shape a = clv_shape_circle(0, 0, 1), b = clv_shape_circle(5, 0, 1);
     CHECK_NEAR(sweep_t(a, 10, 0, b), 0.3, 1e-6);
     CHECK_NEAR(sweep_t(b, -10, 0, a), 0.3, 1e-6);
-    CHECK(sweep_t(a, -10, 0, b) < 0.0f);                                 /* moving away */
+    CHECK(sweep_t(a, -10, 0, b) < 0.0f); /* moving away */
     /* Off-centre: 106.25 t^2 - 100 t + 21 = 0. */
     CHECK_NEAR(sweep_t(a, 10, 2.5f, b), (100.0 - sqrt(1075.0)) / 212.5, 1e-6);
     CHECK_NEAR(sweep_t(clv_shape_circle(0, 0, 3), 10, 0, b), 0.1, 1e-6); /* touch at start+ */
@@ -56,8 +56,8 @@ static void test_circle_capsule(void) {
     CHECK_NEAR(sweep_t(clv_shape_point(0, 5), 0, -10, seg), 0.5, 1e-6);
     CHECK_NEAR(sweep_t(clv_shape_point(-10, 0), 20, 0, seg), 0.35, 1e-6); /* along its line */
     CHECK(sweep_t(clv_shape_point(-10, 0.001f), 20, 0, seg) < 0.0f);
-    CHECK(sweep_t(clv_shape_point(4, 5), 0, -10, seg) < 0.0f);             /* passes beyond */
-    CHECK(sweep_t(clv_shape_point(0, 0), 0, 1, seg) == 0.0f);              /* on it at start */
+    CHECK(sweep_t(clv_shape_point(4, 5), 0, -10, seg) < 0.0f); /* passes beyond */
+    CHECK(sweep_t(clv_shape_point(0, 0), 0, 1, seg) == 0.0f);  /* on it at start */
     /* A zero-length capsule is a circle. */
     CHECK_NEAR(sweep_t(clv_shape_circle(0, 0, 1), 10, 0, clv_shape_capsule(5, 0, 5, 0, 1)), 0.3,
                1e-6);
@@ -77,8 +77,9 @@ static void test_capsule_pairs(void) {
     CHECK(sweep_t(clv_shape_capsule(-1, -1, 1, 1, 0), 5, 0, clv_shape_capsule(-1, 1, 1, -1, 0)) ==
           0.0f);
     /* Parallel capsules closing: gap 10 - 2 radii. */
-    CHECK_NEAR(sweep_t(clv_shape_capsule(0, 0, 10, 0, 1), 0, 20, clv_shape_capsule(2, 10, 8, 10, 1)),
-               0.4, 1e-6);
+    CHECK_NEAR(
+        sweep_t(clv_shape_capsule(0, 0, 10, 0, 1), 0, 20, clv_shape_capsule(2, 10, 8, 10, 1)), 0.4,
+        1e-6);
     /* A capsule against every other type. */
     clv_shape blade = clv_shape_capsule(-10, 0, -6, 0, 1);
     CHECK_NEAR(sweep_t(blade, 20, 0, clv_shape_point(0, 0)), 0.25, 1e-6);
@@ -223,9 +224,10 @@ static void test_symmetry(void) {
         }
         if (mt == CLV_CIRCLE && (tt == CLV_CIRCLE || tt == CLV_CAPSULE)) {
             float t3 = -1.0f;
-            bool h3 = tt == CLV_CIRCLE
-                          ? clv_sweep_circle_circle(&m.u.circle, clv_v2(dx, dy), &t.u.circle, &t3)
-                          : clv_sweep_circle_capsule(&m.u.circle, clv_v2(dx, dy), &t.u.capsule, &t3);
+            bool h3 =
+                tt == CLV_CIRCLE
+                    ? clv_sweep_circle_circle(&m.u.circle, clv_v2(dx, dy), &t.u.circle, &t3)
+                    : clv_sweep_circle_capsule(&m.u.circle, clv_v2(dx, dy), &t.u.capsule, &t3);
             if (h3 != h1 || (h1 && t3 != t1)) {
                 mismatches++;
             }

@@ -93,8 +93,7 @@ bool clv_sweep_pose_n(const clv_capsule *local, clv_pose p0, clv_pose p1, const 
 /// A box holding every point within `tolerance` of the area the hitbox sweeps from p0 to p1,
 /// hence every region clv_sweep_pose uses with that tolerance: the broadphase query. Closed
 /// form (arc bounds of each end plus the translation), no sub-steps.
-clv_aabb clv_sweep_pose_bounds(const clv_capsule *local, clv_pose p0, clv_pose p1,
-                               float tolerance);
+clv_aabb clv_sweep_pose_bounds(const clv_capsule *local, clv_pose p0, clv_pose p1, float tolerance);
 
 /// true when the convex hull of two capsules' cores, grown by r, touches or overlaps the target
 /// (closed). With c0 and c1 one hitbox on consecutive frames this is the stretched hitbox of
