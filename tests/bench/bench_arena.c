@@ -108,7 +108,7 @@ static result run(uint32_t n, int grid) {
         clv_entity_def d = clv_default_entity_def();
         d.position = clv_v2(WORLD * unit(&r), WORLD * unit(&r));
         d.velocity = clv_v2(6.0f * unit(&r) - 3.0f, 6.0f * unit(&r) - 3.0f);
-        d.hp = 1e30f;
+        d.hp = CLV_WORLD_LIMIT; /* never dies within the run */
         d.team = 2;
         d.hurtboxes[0] = clv_shape_circle(0, 0, 8.0f + 8.0f * unit(&r));
         if (clv_arena_spawn(a, &d, &ids[i], NULL) != CLV_HIT_OK) {
