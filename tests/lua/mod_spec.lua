@@ -100,6 +100,13 @@ return { name = "b:" .. tostring(shared) .. ":" .. tostring(HOST_SECRET) .. ":" 
     assert.is_true(e == dir .. "/mod.lua:2" .. tail or e == dir .. "/mod.lua" .. tail, e)
   end)
 
+  it("names the file of an error that Lua gives no position (raised through a tail call)", function()
+    local dir = write_mod("tail", "return load{}\n")
+    local ok, err = pcall(cleave.load_mod, dir)
+    assert.is_false(ok)
+    assert.are.equal(dir .. "/mod.lua: bad argument #1 to '?' (function expected, got table)", err)
+  end)
+
   it("reports a syntax error with file and line", function()
     local dir = write_mod("syntax", "local x = = 1\n")
     local ok, err = pcall(cleave.load_mod, dir)

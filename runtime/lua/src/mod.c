@@ -156,6 +156,19 @@ static void one_line(char *err) {
     }
 }
 
+/* A load error is one line that names the mod's file. Lua gives no position for an error
+ * raised in a C function called by a tail call (`return load{}`), so the file is added when
+ * the message does not name it already. */
+static void load_error(char *err, size_t errlen, const char *file) {
+    one_line(err);
+    if (err == NULL || errlen == 0 || strstr(err, file) != NULL) {
+        return;
+    }
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", err);
+    snprintf(err, errlen, "%s: %s", file, msg);
+}
+
 clv_mod_limits clv_mod_default_limits(void) {
     clv_sandbox_limits l = clv_sandbox_default_limits();
     clv_mod_limits m;
@@ -207,7 +220,7 @@ clv_mod *clv_mod_load_failing(const char *dir, const clv_mod_limits *limits, lon
     }
     fclose(probe);
     if (!clv_sandbox_run_file(mod->sb, file, 1, err, errlen)) {
-        one_line(err);
+        load_error(err, errlen, file);
         goto fail;
     }
     lua_State *S = clv_sandbox_state(mod->sb);
@@ -222,7 +235,7 @@ clv_mod *clv_mod_load_failing(const char *dir, const clv_mod_limits *limits, lon
     lua_pushlightuserdata(S, file);
     lua_insert(S, -2);
     if (!clv_sandbox_call_load(mod->sb, 3, 1, err, errlen)) {
-        one_line(err);
+        load_error(err, errlen, file);
         goto fail;
     }
     if (lua_type(S, -1) == LUA_TFUNCTION) {
