@@ -21,7 +21,7 @@ build:
 	@cmake --build $(BUILD) -j $(JOBS)
 
 test:
-	@$(DEPS) build test
+	@$(DEPS) build test demo
 	@$(MAKE) --no-print-directory build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
