@@ -107,6 +107,14 @@ return { name = "b:" .. tostring(shared) .. ":" .. tostring(HOST_SECRET) .. ":" 
     assert.are.equal(dir .. "/mod.lua: bad argument #1 to '?' (function expected, got table)", err)
   end)
 
+  it("refuses a name or version with a NUL byte (C would read it as shorter)", function()
+    local dir = write_mod("nul", STICK:gsub("ON_HIT", "nil")
+      .. 'return { name = "\\0x", version = "1", weapons = { stick = w } }\n')
+    local ok, err = pcall(cleave.load_mod, dir)
+    assert.is_false(ok)
+    assert.are.equal(dir .. "/mod.lua: name must not contain a NUL byte", err)
+  end)
+
   it("reports a syntax error with file and line", function()
     local dir = write_mod("syntax", "local x = = 1\n")
     local ok, err = pcall(cleave.load_mod, dir)

@@ -90,6 +90,10 @@ static int read_mod_table(lua_State *S) {
             return luaL_error(S, "%s: %s must be a non-empty string (got %s)", file, strs[i],
                               ty == LUA_TSTRING ? "an empty string" : luaL_typename(S, -1));
         }
+        if (strlen(lua_tostring(S, -1)) != lua_rawlen(S, -1)) {
+            /* C sees a string up to its first NUL: "\0x" would be an empty name there */
+            return luaL_error(S, "%s: %s must not contain a NUL byte", file, strs[i]);
+        }
         char **slot = i == 0 ? &mod->name : &mod->version;
         *slot = (char *)check_alloc(S, dup_str(lua_tostring(S, -1)), file);
         lua_pop(S, 1);
