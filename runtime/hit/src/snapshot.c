@@ -125,7 +125,8 @@ static bool body_valid(const clv_arena *a, const snap_header *h, const unsigned 
         memcpy(&v, pv + (size_t)s * sizeof v, sizeof v);
         memcpy(&hu, ph + (size_t)s * sizeof hu, sizeof hu);
         /* Flags are 0 or 1: the step copies them on, and a later snapshot would refuse them. */
-        if (e.used > 1 || e.frozen > 1) {
+        /* A free slot's hurtboxes are still read when bounds are refreshed after a restore. */
+        if (e.used > 1 || e.frozen > 1 || hu.count < 0 || hu.count > CLV_MAX_HURTBOXES) {
             return false;
         }
         if (!e.used) {

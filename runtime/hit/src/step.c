@@ -1139,7 +1139,8 @@ static clv_hit_status apply_and_emit(clv_arena *a) {
         if (!counted_now) {
             clv__record k = rec_key(c->attack1, at->gen, c->target1, t->gen, INT32_MIN);
             int32_t lo = rec_lower(a, &k);
-            if (!(lo < a->rec_count && same_pair(&a->rec[lo], &k))) {
+            /* saturating: a restored snapshot may hold any count >= 0 */
+            if (!(lo < a->rec_count && same_pair(&a->rec[lo], &k)) && at->targets_hit < INT32_MAX) {
                 at->targets_hit++;
             }
         }
