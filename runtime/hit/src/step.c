@@ -29,39 +29,6 @@ static clv_vec2 place_point(const pose *p, clv_vec2 v) {
     return clv_v2(p->o.x + r.x, p->o.y + r.y);
 }
 
-static clv_shape translate(const clv_shape *s, clv_vec2 d) {
-    clv_shape r = *s;
-    switch (s->type) {
-    case CLV_POINT:
-        r.u.point.x += d.x;
-        r.u.point.y += d.y;
-        break;
-    case CLV_CIRCLE:
-        r.u.circle.c.x += d.x;
-        r.u.circle.c.y += d.y;
-        break;
-    case CLV_CAPSULE:
-        r.u.capsule.a.x += d.x;
-        r.u.capsule.a.y += d.y;
-        r.u.capsule.b.x += d.x;
-        r.u.capsule.b.y += d.y;
-        break;
-    case CLV_AABB:
-        r.u.aabb.min.x += d.x;
-        r.u.aabb.min.y += d.y;
-        r.u.aabb.max.x += d.x;
-        r.u.aabb.max.y += d.y;
-        break;
-    case CLV_OBB:
-        r.u.obb.c.x += d.x;
-        r.u.obb.c.y += d.y;
-        break;
-    default:
-        break;
-    }
-    return r;
-}
-
 /* ---- 0. timers, movement, status effects ---- */
 
 static clv_hit_status push_tick(clv_arena *a, const clv_tick_event *t) {
@@ -557,7 +524,7 @@ static void narrowphase(clv_arena *a) {
             /* The earliest sub-step over all hurtboxes; ties go to the first hurtbox. */
             int32_t best = -1, best_h = -1;
             for (int32_t k = 0; k < h->count; k++) {
-                clv_shape hs = translate(&h->shapes[k], at);
+                clv_shape hs = clv_shape_translated(&h->shapes[k], at);
                 int32_t sk = first_substep(a, pl, &hs, best >= 0 ? best : pl->nsub);
                 if (sk >= 0) {
                     best = sk;
@@ -568,7 +535,7 @@ static void narrowphase(clv_arena *a) {
                 }
             }
             if (best >= 0) {
-                clv_shape hs = translate(&h->shapes[best_h], at);
+                clv_shape hs = clv_shape_translated(&h->shapes[best_h], at);
                 swept_contact(a, pl, best, &hs, &c);
                 c.overlap = 1;
                 c.distance = 0.0f;
@@ -581,7 +548,7 @@ static void narrowphase(clv_arena *a) {
             continue;
         }
         for (int32_t k = 0; k < h->count; k++) {
-            clv_shape hs = translate(&h->shapes[k], at);
+            clv_shape hs = clv_shape_translated(&h->shapes[k], at);
             if (clv_overlap(&pl->shape, &hs)) {
                 if (!c.overlap) {
                     c.overlap = 1;

@@ -413,27 +413,8 @@ static const char *const hitbox_fields[] = {"id",
                                             "effects",
                                             NULL};
 
-/* The same list without frames: the fields `defaults` may give. */
-static const char *const default_fields[] = {"ax",
-                                             "ay",
-                                             "bx",
-                                             "by",
-                                             "x",
-                                             "y",
-                                             "radius",
-                                             "shape",
-                                             "group",
-                                             "damage",
-                                             "knockback",
-                                             "max_hits",
-                                             "knockback_ignores_hit_count",
-                                             "hitlag",
-                                             "hitlag_scale",
-                                             "hitstun",
-                                             "priority",
-                                             "sweep",
-                                             "effects",
-                                             NULL};
+/* The same list without id and frames (its first two): the fields `defaults` may give. */
+static const char *const *const default_fields = hitbox_fields + 2;
 
 static const char *const knockback_fields[] = {"kind", "x", "y", "angle", "base", "growth", NULL};
 
