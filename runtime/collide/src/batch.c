@@ -17,21 +17,8 @@
 
 enum { CLV_BATCH_BLOCK = 512 };
 
-/* min and max as a bitwise select on the comparison's mask. They give exactly what
- * `a < b ? a : b` gives (NaN included), but a ternary on a float compare stays a branch for
- * gcc unless -fno-trapping-math, and a branch blocks vectorization. */
-static inline float select_f(int c, float a, float b) {
-    uint32_t ua, ub;
-    memcpy(&ua, &a, sizeof ua);
-    memcpy(&ub, &b, sizeof ub);
-    uint32_t m = 0u - (uint32_t)c;
-    uint32_t u = (ua & m) | (ub & ~m);
-    float out;
-    memcpy(&out, &u, sizeof out);
-    return out;
-}
-static inline float min_f(float a, float b) { return select_f(a < b, a, b); }
-static inline float max_f(float a, float b) { return select_f(a > b, a, b); }
+static inline float min_f(float a, float b) { return clv_selectf(a < b, a, b); }
+static inline float max_f(float a, float b) { return clv_selectf(a > b, a, b); }
 static inline float fabs_f(float a) {
     uint32_t u;
     memcpy(&u, &a, sizeof u);

@@ -1,5 +1,6 @@
 /* The uniform grid, rebuilt every frame by a counting sort (see cleave/broadphase.h). */
 #include "cleave/broadphase.h"
+#include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -32,19 +33,6 @@ struct clv_grid {
 };
 
 static size_t round_up16(size_t n) { return (n + 15u) & ~(size_t)15u; }
-
-/* `c ? a : b` on floats as a bitwise select: a ternary on a float compare stays a branch for
- * gcc (unless -fno-trapping-math), and a branch keeps a loop from being vectorized. */
-static inline float select_f(int c, float a, float b) {
-    uint32_t ua, ub;
-    memcpy(&ua, &a, sizeof ua);
-    memcpy(&ub, &b, sizeof ub);
-    uint32_t m = 0u - (uint32_t)c;
-    uint32_t u = (ua & m) | (ub & ~m);
-    float out;
-    memcpy(&out, &u, sizeof out);
-    return out;
-}
 
 static bool def_valid(const clv_grid_def *def) {
     if (def == NULL)
@@ -165,10 +153,10 @@ bool clv_grid_build(clv_grid *grid, const float *x, const float *y, const float 
     uint32_t rmax_bits = 0;
     for (uint32_t i = 0; i < count; i++) {
         float fx = (x[i] - ox) * inv, fy = (y[i] - oy) * inv;
-        fx = select_f(fx > 0.0f, fx, 0.0f);
-        fx = select_f(fx < max_col, fx, max_col);
-        fy = select_f(fy > 0.0f, fy, 0.0f);
-        fy = select_f(fy < max_row, fy, max_row);
+        fx = clv_selectf(fx > 0.0f, fx, 0.0f);
+        fx = clv_selectf(fx < max_col, fx, max_col);
+        fy = clv_selectf(fy > 0.0f, fy, 0.0f);
+        fy = clv_selectf(fy < max_row, fy, max_row);
         uint32_t c = (uint32_t)(int32_t)fy * cols + (uint32_t)(int32_t)fx;
         uint32_t m = 0u - (uint32_t)(r[i] > cell_size);
         cell[i] = (big & m) | (c & ~m);
@@ -369,10 +357,10 @@ static void stream_entities(const clv_grid *g, box_stream *s, const float *x, co
         /* Cells with selects only, which gcc vectorizes; oversized entities get cell big. */
         for (uint32_t k = 0; k < m; k++) {
             float fx = (bx[k] - ox) * inv, fy = (by[k] - oy) * inv;
-            fx = select_f(fx > 0.0f, fx, 0.0f);
-            fx = select_f(fx < max_col, fx, max_col);
-            fy = select_f(fy > 0.0f, fy, 0.0f);
-            fy = select_f(fy < max_row, fy, max_row);
+            fx = clv_selectf(fx > 0.0f, fx, 0.0f);
+            fx = clv_selectf(fx < max_col, fx, max_col);
+            fy = clv_selectf(fy > 0.0f, fy, 0.0f);
+            fy = clv_selectf(fy < max_row, fy, max_row);
             uint32_t c = (uint32_t)(int32_t)fy * cols + (uint32_t)(int32_t)fx;
             uint32_t mk = 0u - (uint32_t)(br[k] > cell_size);
             cell[k] = (big & mk) | (c & ~mk);

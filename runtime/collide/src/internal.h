@@ -5,6 +5,8 @@
 #include "cleave/collide.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 #if defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
 #endif
@@ -27,6 +29,19 @@ static inline float clv_maxf(float a, float b) { return a > b ? a : b; }
  * epsilons of the magnitudes it was formed from. A crossing with an unsure orientation has an
  * end within round-off of the other segment, which the end distances measure well. */
 #define CLV_CROSS_EPS 8.0e-7f
+
+/* `c ? a : b` on floats as a bitwise select: a ternary on a float compare stays a branch for
+ * gcc (unless -fno-trapping-math), and a branch keeps a loop from being vectorized. */
+static inline float clv_selectf(int c, float a, float b) {
+    uint32_t ua, ub;
+    memcpy(&ua, &a, sizeof ua);
+    memcpy(&ub, &b, sizeof ub);
+    uint32_t m = 0u - (uint32_t)c;
+    uint32_t u = (ua & m) | (ub & ~m);
+    float out;
+    memcpy(&out, &u, sizeof out);
+    return out;
+}
 
 static inline float clv_clampf(float x, float lo, float hi) {
     return clv_minf(clv_maxf(x, lo), hi);
