@@ -20,7 +20,10 @@ for target in collide sandbox weapon modload restore png; do
     echo "fuzz: $target for $seconds s"
     # New inputs go to the scratch corpus; the committed one only seeds it.
     log="$build/fuzz-$target.log"
-    if ! "$exe" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -print_final_stats=1 \
+    # FUZZ_SEED fixes the mutation sequence (CI uses one, so that a red run can be replayed);
+    # unset, every run explores anew.
+    if ! "$exe" ${FUZZ_SEED:+-seed="$FUZZ_SEED"} \
+        -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$build/fuzz-$target-" \
         "$work" "tests/fuzz/corpus/$target" >"$log" 2>&1; then
         tail -n 60 "$log"
