@@ -194,10 +194,13 @@ static void test_query_boxes_matches_queries(void) {
     uint32_t *want = malloc(N * sizeof(uint32_t)), *out = malloc((size_t)N * BOXES * 4u);
     uint32_t first[BOXES + 1];
     clv_aabb boxes[BOXES];
-    const uint32_t capacities[] = {N, 200};
+    /* The third grid is 200 cells wide: one row of its sub-cell bitmap spans several words. */
+    const uint32_t capacities[] = {N, 200, N};
     long total = 0, mismatches = 0, every_scene = 0;
-    for (unsigned cs = 0; cs < 2; cs++) {
+    for (unsigned cs = 0; cs < 3; cs++) {
         clv_grid_def def = scene_def(capacities[cs]);
+        if (cs == 2)
+            def.cols = 200, def.rows = 5;
         counter cnt = {0, 0, 0, 0};
         clv_grid_allocator hook = {count_alloc, count_free, &cnt};
         clv_grid *g = clv_grid_create(&def, &hook);
@@ -218,6 +221,10 @@ static void test_query_boxes_matches_queries(void) {
                     r[i] = 48.0f; /* exactly one cell */
                 if (kind == 3)
                     x[i] = rnd_f(-1e5f, 1e5f); /* far outside */
+                if (kind == 4)
+                    y[i] = -300.0f + 24.0f * (float)(rnd_u32() % 60u); /* on a half-cell border */
+                if (kind == 5 && rnd_u32() % 8u == 0)
+                    r[i] = NAN; /* meets nothing, and must not hide the others */
             }
             for (uint32_t k = 0; k < nq; k++) {
                 float cx = rnd_f(-800.0f, 1800.0f), cy = rnd_f(-600.0f, 1200.0f);
@@ -229,6 +236,10 @@ static void test_query_boxes_matches_queries(void) {
                 boxes[k] = (clv_aabb){{cx - hw, cy - hh}, {cx + hw, cy + hh}};
                 if (k > 0 && rnd_u32() % 10u == 0)
                     boxes[k] = boxes[k - 1u]; /* the same box twice */
+                if (rnd_u32() % 40u == 0)
+                    boxes[k].min.x = NAN; /* meets nothing */
+                if (rnd_u32() % 40u == 0)
+                    boxes[k].max.y = boxes[k].min.y - 1.0f; /* empty: meets nothing */
             }
             int allocs = cnt.allocs;
             uint32_t got =

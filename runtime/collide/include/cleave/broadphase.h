@@ -75,7 +75,8 @@ clv_grid *clv_grid_create(const clv_grid_def *def, const clv_grid_allocator *all
 void clv_grid_destroy(clv_grid *grid);
 
 /// Replaces the grid's content by entities 0..count-1 with centres (x[i], y[i]) and radii
-/// r[i] (finite, r >= 0). Returns false, leaving the grid empty, when count exceeds the
+/// r[i] (finite, r >= 0; an entity with a NaN radius meets nothing). Returns false, leaving
+/// the grid empty, when count exceeds the
 /// capacity or an argument is NULL while count > 0. Never allocates.
 bool clv_grid_build(clv_grid *grid, const float *x, const float *y, const float *r, uint32_t count);
 
@@ -85,19 +86,22 @@ uint32_t clv_grid_count(const clv_grid *grid);
 /// Finds the candidates of box (see the top of this file) and returns how many there are.
 /// When that count is <= cap, out[0..count) holds their indices in ascending order; when it is
 /// larger, out is left unspecified: ask again with cap >= the count returned (cap >=
-/// clv_grid_count() always suffices). box must have finite bounds, min <= max.
+/// clv_grid_count() always suffices). An empty box (min > max) or one with a NaN bound meets
+/// nothing.
 uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t cap);
 
 /// Answers nq boxes at once against entities 0..count-1 (centres x, y and radii r, as
 /// clv_grid_build takes them), with the grid's cells indexing the boxes instead of the
-/// entities: one read-only pass over the entities, nothing written per entity. With few boxes
-/// and many entities that all move this costs less than a rebuild followed by nq queries,
-/// and gives exactly their candidates. Box k's candidates, ascending, are
-/// out[first[k] .. first[k + 1]); first needs nq + 1 slots and is filled in any case. Returns
-/// the total; when it exceeds cap, out is unspecified (ask again with cap >= the total).
-/// Boxes must have finite bounds, min <= max. Leaves the grid empty (as a build of 0
-/// entities). Returns 0 with first[] all zero when count or nq exceeds the capacity, or a
-/// pointer is NULL while count > 0 and nq > 0 (first may be NULL only then). Never allocates.
+/// entities: the boxes mark the half-cells they reach in a bitmap (whole cells in a grid of
+/// more than 2^22 cells), each entity's centre costs one bit test, and only the few on a
+/// marked half-cell are tested against the boxes of their cell. With few boxes and many
+/// entities that all move this costs far less than a rebuild followed by nq queries, and gives
+/// exactly their candidates. Box k's candidates, ascending, are out[first[k] .. first[k + 1]);
+/// first needs nq + 1 slots and is filled in any case. Returns the total; when it exceeds cap,
+/// out is unspecified (ask again with cap >= the total). Boxes are read as clv_grid_query
+/// reads them. Leaves the grid empty (as a build of 0 entities). Returns 0 with first[] all
+/// zero when count or nq exceeds the capacity, or a pointer is NULL while count > 0 and nq > 0
+/// (first may be NULL only then). Never allocates.
 uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq, const float *x,
                               const float *y, const float *r, uint32_t count, uint32_t *first,
                               uint32_t *out, uint32_t cap);
