@@ -22,13 +22,17 @@ static inline float dist2_point_segment(clv_vec2 p, clv_vec2 a, clv_vec2 b) {
  * the end distances see); a crossing counts only when every sign is sure. With SSE the four
  * lanes are one vector; clv_batch_capsule_capsules repeats them lane for lane. */
 #if defined(__SSE2__) || defined(_M_X64)
-static inline bool segments_closer(clv_vec2 a0, clv_vec2 a1, clv_vec2 b0, clv_vec2 b1, float r2) {
-    clv_vec2 da = clv_sub(a1, a0), db = clv_sub(b1, b0);
-    __m128 wx =
-        _mm_sub_ps(_mm_setr_ps(a0.x, a1.x, b0.x, b1.x), _mm_setr_ps(b0.x, b0.x, a0.x, a0.x));
-    __m128 wy =
-        _mm_sub_ps(_mm_setr_ps(a0.y, a1.y, b0.y, b1.y), _mm_setr_ps(b0.y, b0.y, a0.y, a0.y));
-    __m128 dx = _mm_setr_ps(db.x, db.x, da.x, da.x), dy = _mm_setr_ps(db.y, db.y, da.y, da.y);
+/* sa = (a0.x, a0.y, a1.x, a1.y) and sb likewise: each capsule's core is one 16-byte load, and
+ * the lanes come from shuffles instead of being assembled from scalars. */
+static inline bool segments_closer(__m128 sa, __m128 sb, float r2) {
+    __m128 d = _mm_sub_ps(_mm_shuffle_ps(sa, sb, _MM_SHUFFLE(3, 2, 3, 2)),
+                          _mm_shuffle_ps(sa, sb, _MM_SHUFFLE(1, 0, 1, 0))); /* da, db */
+    __m128 wx = _mm_sub_ps(_mm_shuffle_ps(sa, sb, _MM_SHUFFLE(2, 0, 2, 0)),
+                           _mm_shuffle_ps(sb, sa, _MM_SHUFFLE(0, 0, 0, 0)));
+    __m128 wy = _mm_sub_ps(_mm_shuffle_ps(sa, sb, _MM_SHUFFLE(3, 1, 3, 1)),
+                           _mm_shuffle_ps(sb, sa, _MM_SHUFFLE(1, 1, 1, 1)));
+    __m128 dx = _mm_shuffle_ps(d, d, _MM_SHUFFLE(0, 0, 2, 2));
+    __m128 dy = _mm_shuffle_ps(d, d, _MM_SHUFFLE(1, 1, 3, 3));
     __m128 rr = _mm_set1_ps(r2);
     __m128 len2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
     __m128 dot = _mm_add_ps(_mm_mul_ps(wx, dx), _mm_mul_ps(wy, dy));
@@ -139,10 +143,17 @@ bool clv_overlap_circle_obb(const clv_circle *a, const clv_obb *b) {
 bool clv_overlap_capsule_capsule(const clv_capsule *a, const clv_capsule *b) {
     /* Measure from the midpoint of the two first ends: keeps round-off relative to the pair's
      * size, not to its distance from the world origin, and is the same for (a, b) and (b, a). */
-    clv_vec2 o = clv_scale(clv_add(a->a, b->a), 0.5f);
     float r = a->r + b->r;
+#if defined(__SSE2__) || defined(_M_X64)
+    __m128 va = _mm_loadu_ps(&a->a.x), vb = _mm_loadu_ps(&b->a.x); /* a, b: 16 bytes */
+    __m128 o = _mm_mul_ps(_mm_add_ps(va, vb), _mm_set1_ps(0.5f));
+    o = _mm_movelh_ps(o, o);
+    return segments_closer(_mm_sub_ps(va, o), _mm_sub_ps(vb, o), r * r);
+#else
+    clv_vec2 o = clv_scale(clv_add(a->a, b->a), 0.5f);
     return segments_closer(clv_sub(a->a, o), clv_sub(a->b, o), clv_sub(b->a, o), clv_sub(b->b, o),
                            r * r);
+#endif
 }
 
 /* A segment grown by r against the box [-h, h], all in the box's frame. */
