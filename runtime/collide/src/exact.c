@@ -12,11 +12,9 @@
  *   B3  a squared length dx^2 + dy^2 <= 2^62 + 2^62 = 2^63: one past INT64_MAX.        uint64
  *   B4  a sum of two radii R <= 2^31, R^2 <= 2^62; a single radius squared <= 2^60.      uint64
  *   B5  a dot product (b - a) . (c - a) of in-range points reaches 2^63 in magnitude (a at
- *       one corner of the range, b = c at the opposite one): never formed. Only whether the
- *       projection of c falls strictly inside a..b is needed, and that is two comparisons of
- *       int64 products (B2), never summed: (b - a) . (c - a) > 0 is
- *       dx * wx > -(dy * wy), and (b - a) . (c - a) < |b - a|^2 is (b - a) . (c - b) < 0,
- *       dx * ex < -(dy * ey) with e = c - b (B1). Negating a product of B2 cannot overflow.
+ *       one corner of the range, b = c at the opposite one): its two products are int64 (B2)
+ *       and their sum is formed in int128. Whether the projection of c falls strictly inside
+ *       a..b is 0 < (b - a) . (c - a) < |b - a|^2 (B3), an int128 comparison.
  *   B6  a cross product cross(b - a, c - a) of three in-range points is twice the signed area
  *       of a triangle inside a square of side 2^31, so |cross| <= 2^62 (the bound is reached:
  *       it is linear in each point, so extreme at corners of the square, where it is +-2^62).
@@ -61,11 +59,11 @@ static inline int64_t cross_tri(int64_t dx, int64_t dy, int64_t wx, int64_t wy) 
     return dx * wy - dy * wx;
 }
 
-/* Does p project strictly inside the segment a..b? d = b - a, w = p - a, e = p - b: the two
- * signs of B5 from int64 products (B2) alone. A zero-length segment has no inside. */
-static inline bool projects_inside(int64_t dx, int64_t dy, int64_t wx, int64_t wy, int64_t ex,
-                                   int64_t ey) {
-    return (dx * wx > -(dy * wy)) & (dx * ex < -(dy * ey));
+/* Does p project strictly inside the segment a..b? d = b - a, w = p - a, l = |d|^2 (B3):
+ * 0 < d . w < l, with d . w in int128 (B5). A zero-length segment has no inside. */
+static inline bool projects_inside(int64_t dx, int64_t dy, int64_t wx, int64_t wy, uint64_t l) {
+    clv_i128 t = (clv_i128)dx * wx + (clv_i128)dy * wy;
+    return (t > 0) & (t < (clv_i128)l);
 }
 
 /* c^2 for |c| <= 2^62: <= 2^124 (B7). */
@@ -78,16 +76,19 @@ static inline clv_u128 square128(int64_t c) { return (clv_u128)((clv_i128)c * c)
 static bool point_seg_closer(int64_t px, int64_t py, exact_seg s, uint64_t r2) {
     int64_t dx = s.bx - s.ax, dy = s.by - s.ay;
     int64_t wx = px - s.ax, wy = py - s.ay;
-    uint64_t l = len2(dx, dy);                                           /* B3 */
-    uint64_t ea = len2(wx, wy), eb = len2(px - s.bx, py - s.by);         /* B3 */
-    bool ends = (ea < r2) | (eb < r2);                                   /* vs B4 */
-    bool inside = projects_inside(dx, dy, wx, wy, px - s.bx, py - s.by); /* B5 */
-    int64_t c = cross_tri(dx, dy, wx, wy);                               /* B6 */
-    bool line = square128(c) < (clv_u128)r2 * l;                         /* B7 */
+    uint64_t l = len2(dx, dy);                                   /* B3 */
+    uint64_t ea = len2(wx, wy), eb = len2(px - s.bx, py - s.by); /* B3 */
+    bool ends = (ea < r2) | (eb < r2);                           /* vs B4 */
+    bool inside = projects_inside(dx, dy, wx, wy, l);            /* B5 */
+    int64_t c = cross_tri(dx, dy, wx, wy);                       /* B6 */
+    bool line = square128(c) < (clv_u128)r2 * l;                 /* B7 */
     return ends | (inside & line);
 }
 
-static inline int sign64(int64_t v) { return (v > 0) - (v < 0); }
+/* Are u and v nonzero and of opposite signs? */
+static inline bool opposite(int64_t u, int64_t v) {
+    return ((u < 0) & (v > 0)) | ((u > 0) & (v < 0));
+}
 
 /* Are the segments p and q closer than R (R2 = R^2, 0 < R <= 2^31)?
  * Either they cross properly (each one's ends strictly on both sides of the other's line), or
@@ -108,8 +109,7 @@ static bool seg_seg_closer(exact_seg p, exact_seg q, uint64_t r2) {
     int64_t o2 = cross_tri(d1x, d1y, adx, ady); /* q.b against line p */
     int64_t o3 = cross_tri(d2x, d2y, cax, cay); /* p.a against line q */
     int64_t o4 = cross_tri(d2x, d2y, cbx, cby); /* p.b against line q */
-    int side_q = sign64(o1) * sign64(o2), side_p = sign64(o3) * sign64(o4);
-    bool crossing = (side_q < 0) & (side_p < 0);
+    bool crossing = opposite(o1, o2) & opposite(o3, o4);
 
     /* End to end, B3 against B4. */
     uint64_t e1 = len2(acx, acy), e2 = len2(adx, ady);
@@ -121,12 +121,10 @@ static bool seg_seg_closer(exact_seg p, exact_seg q, uint64_t r2) {
     /* End to the inside of the other segment, B5 and B7. */
     uint64_t l1 = len2(d1x, d1y), l2 = len2(d2x, d2y);
     clv_u128 rl1 = (clv_u128)r2 * l1, rl2 = (clv_u128)r2 * l2;
-    int64_t gax = p.ax - q.bx, gay = p.ay - q.by; /* p.a - q.b */
-    int64_t gbx = -fbx, gby = -fby;               /* p.b - q.b */
-    bool near1 = projects_inside(d1x, d1y, acx, acy, ebx, eby) & (square128(o1) < rl1);
-    bool near2 = projects_inside(d1x, d1y, adx, ady, fbx, fby) & (square128(o2) < rl1);
-    bool near3 = projects_inside(d2x, d2y, cax, cay, gax, gay) & (square128(o3) < rl2);
-    bool near4 = projects_inside(d2x, d2y, cbx, cby, gbx, gby) & (square128(o4) < rl2);
+    bool near1 = projects_inside(d1x, d1y, acx, acy, l1) & (square128(o1) < rl1);
+    bool near2 = projects_inside(d1x, d1y, adx, ady, l1) & (square128(o2) < rl1);
+    bool near3 = projects_inside(d2x, d2y, cax, cay, l2) & (square128(o3) < rl2);
+    bool near4 = projects_inside(d2x, d2y, cbx, cby, l2) & (square128(o4) < rl2);
     return crossing | ends | near1 | near2 | near3 | near4;
 }
 
