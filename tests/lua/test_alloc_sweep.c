@@ -32,11 +32,11 @@ static int list_mods(char names[][64], int cap) {
             continue;
         }
         char path[128];
-        snprintf(path, sizeof path, "mods/%s/mod.lua", e->d_name);
+        snprintf(path, sizeof path, "mods/%.63s/mod.lua", e->d_name);
         FILE *f = fopen(path, "rb");
         if (f != NULL) {
             fclose(f);
-            snprintf(names[n++], 64, "%s", e->d_name);
+            snprintf(names[n++], 64, "%.63s", e->d_name);
         }
     }
     closedir(d);

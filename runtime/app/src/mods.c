@@ -134,7 +134,7 @@ void app_mods_open(app_mods *m, const char *root, app_game *g) {
         snprintf(path, sizeof path, "%s/%s/mod.lua", root, de->d_name);
         struct stat sb;
         if (stat(path, &sb) == 0 && strlen(de->d_name) < sizeof names[0]) {
-            snprintf(names[n++], sizeof names[0], "%s", de->d_name);
+            snprintf(names[n++], sizeof names[0], "%.127s", de->d_name);
         }
     }
     closedir(d);

@@ -38,7 +38,7 @@ typedef struct slot_array {
     size_t elem; /* bytes per slot */
 } slot_array;
 
-static int slot_arrays(clv_arena *a, slot_array out[9]) {
+static int slot_arrays(clv_arena *a, slot_array out[8]) {
     int n = 0;
     out[n++] = (slot_array){(void **)&a->ent, sizeof *a->ent};
     out[n++] = (slot_array){(void **)&a->vit, sizeof *a->vit};
@@ -47,7 +47,6 @@ static int slot_arrays(clv_arena *a, slot_array out[9]) {
     out[n++] = (slot_array){(void **)&a->bx, sizeof *a->bx};
     out[n++] = (slot_array){(void **)&a->by, sizeof *a->by};
     out[n++] = (slot_array){(void **)&a->br, sizeof *a->br};
-    out[n++] = (slot_array){(void **)&a->grid_out, sizeof *a->grid_out};
     return n;
 }
 
@@ -70,9 +69,9 @@ bool clv__entity_reserve(clv_arena *a, int32_t need) {
     if (cap < need) {
         return false;
     }
-    slot_array arr[9];
+    slot_array arr[8];
     int n = slot_arrays(a, arr);
-    void *fresh[9] = {NULL};
+    void *fresh[8] = {NULL};
     bool ok = true;
     for (int i = 0; i < n && ok; i++) {
         if ((uint64_t)cap > SIZE_MAX / arr[i].elem) {
@@ -202,12 +201,15 @@ void clv_arena_destroy(clv_arena *a) {
         weapon_free(a, &a->weapons[i]);
     }
     clv__free(&al, a->weapons, (size_t)a->weapon_cap * sizeof *a->weapons);
-    slot_array arr[9];
+    slot_array arr[8];
     int n = slot_arrays(a, arr);
     for (int i = 0; i < n; i++) {
         clv__free(&al, *arr[i].ptr, (size_t)a->ent_cap * arr[i].elem);
     }
     clv_grid_destroy(a->grid);
+    clv__free(&al, a->grid_boxes, (size_t)a->grid_boxes_cap * sizeof *a->grid_boxes);
+    clv__free(&al, a->grid_first, (size_t)a->grid_first_cap * sizeof *a->grid_first);
+    clv__free(&al, a->grid_out, (size_t)a->grid_out_cap * sizeof *a->grid_out);
     clv__free(&al, a->att, (size_t)a->att_cap * sizeof *a->att);
     clv__free(&al, a->rec, (size_t)a->rec_cap * sizeof *a->rec);
     clv__free(&al, a->placed, (size_t)a->placed_cap * sizeof *a->placed);

@@ -204,8 +204,12 @@ struct clv_arena {
      * Free slots and entities without hurtboxes sit far away with br = 0: they touch nothing,
      * and the broadphase reads these three arrays alone. */
     float *bx, *by, *br;
-    uint32_t *grid_out; /* ent_cap query results */
-    clv_grid *grid;     /* NULL: the broadphase scans */
+    clv_grid *grid; /* NULL: the broadphase scans */
+    /* The grid broadphase's scratch: the placed hitboxes' bounds, each one's first candidate,
+     * the candidates (clv_grid_query_boxes). */
+    clv_aabb *grid_boxes;
+    uint32_t *grid_first, *grid_out;
+    int32_t grid_boxes_cap, grid_first_cap, grid_out_cap;
     clv_grid_def grid_def;
     int32_t ent_count, ent_cap, ent_live, ent_free_hint;
 

@@ -363,17 +363,41 @@ static bool square_touches(const clv_arena *a, int32_t s, const clv_aabb *q) {
             (q->min.y <= y + r)) != 0;
 }
 
+/* All placed hitboxes at once: the crowd streams past them once (clv_grid_query_boxes), in
+ * chunks of at most the grid's capacity (which the call requires of the box count). */
 static clv_hit_status broadphase_grid(clv_arena *a) {
-    if (!clv_grid_build(a->grid, a->bx, a->by, a->br, (uint32_t)a->ent_count)) {
-        return CLV_HIT_ERR_NO_MEMORY; /* capacity follows ent_cap: not expected */
-    }
-    for (int32_t p = 0; p < a->placed_count; p++) {
-        uint32_t n =
-            clv_grid_query(a->grid, a->placed[p].bounds, a->grid_out, (uint32_t)a->ent_cap);
-        for (uint32_t k = 0; k < n; k++) {
-            int32_t s = (int32_t)a->grid_out[k];
-            if (a->br[s] > 0.0f && push_cand(a, p, s) != CLV_HIT_OK) {
+    const int32_t chunk = a->ent_cap;
+    for (int32_t base = 0; base < a->placed_count; base += chunk) {
+        int32_t nq = a->placed_count - base < chunk ? a->placed_count - base : chunk;
+        if (!clv__reserve(&a->al, (void **)&a->grid_boxes, &a->grid_boxes_cap, nq,
+                          sizeof *a->grid_boxes) ||
+            !clv__reserve(&a->al, (void **)&a->grid_first, &a->grid_first_cap, nq + 1,
+                          sizeof *a->grid_first)) {
+            return CLV_HIT_ERR_NO_MEMORY;
+        }
+        for (int32_t k = 0; k < nq; k++) {
+            a->grid_boxes[k] = a->placed[base + k].bounds;
+        }
+        uint32_t total = 0;
+        for (;;) {
+            total = clv_grid_query_boxes(a->grid, a->grid_boxes, (uint32_t)nq, a->bx, a->by, a->br,
+                                         (uint32_t)a->ent_count, a->grid_first, a->grid_out,
+                                         (uint32_t)a->grid_out_cap);
+            if (total <= (uint32_t)a->grid_out_cap) {
+                break;
+            }
+            if (total > (uint32_t)INT32_MAX ||
+                !clv__reserve(&a->al, (void **)&a->grid_out, &a->grid_out_cap, (int32_t)total,
+                              sizeof *a->grid_out)) {
                 return CLV_HIT_ERR_NO_MEMORY;
+            }
+        }
+        for (int32_t k = 0; k < nq; k++) {
+            for (uint32_t j = a->grid_first[k]; j < a->grid_first[k + 1]; j++) {
+                int32_t s = (int32_t)a->grid_out[j];
+                if (a->br[s] > 0.0f && push_cand(a, base + k, s) != CLV_HIT_OK) {
+                    return CLV_HIT_ERR_NO_MEMORY;
+                }
             }
         }
     }
