@@ -782,7 +782,8 @@ static void grid_destroy(void *p) {
     free(g);
 }
 
-static const bench_peer_tree cleave_grid = {"cleave grid", grid_create, grid_frame, grid_destroy};
+static const bench_peer_tree cleave_grid = {"cleave rebuilt grid + queries", grid_create,
+                                            grid_frame, grid_destroy};
 
 /* The same grid answering the 64 boxes in one call: the boxes are filed in the cells and the
  * enemies stream past once (clv_grid_query_boxes), instead of a rebuild plus 64 queries. */
@@ -820,10 +821,11 @@ static void boxes_destroy(void *p) {
     free(b);
 }
 
-static const bench_peer_tree cleave_boxes = {"cleave grid, boxes at once", boxes_create,
-                                             boxes_frame, boxes_destroy};
+static const bench_peer_tree cleave_boxes = {"cleave boxes at once", boxes_create, boxes_frame,
+                                             boxes_destroy};
 
-static const bench_peer_tree *const trees[] = {&cleave_grid, &cleave_boxes,
+/* First the way the hit rules answer a frame, the baseline of the ratios. */
+static const bench_peer_tree *const trees[] = {&cleave_boxes, &cleave_grid,
 #ifdef CLV_BENCH_BOX2D
                                                &bench_box2d_tree,
 #endif
@@ -846,7 +848,7 @@ static void bench_frames(void) {
            HITBOXES);
     printf("(median of %d frames after 2 warm-up frames; structures interleaved frame by frame)\n",
            opt.frames);
-    printf("%-28s %8s %12s %10s %14s\n", "structure", "N", "median us", "vs grid", "pairs/frame");
+    printf("%-30s %8s %12s %10s %14s\n", "structure", "N", "median us", "vs cleave", "pairs/frame");
     for (int s = 0; s < 2; s++) {
         uint32_t n = opt.quick ? sizes[s] / 10 : sizes[s];
         crowd c[MAX_TREES];
@@ -868,28 +870,28 @@ static void bench_frames(void) {
                 double us = (now_ns() - t0) / 1e3;
                 if (f >= 0) {
                     times[k][f] = us, pairs[k] += h;
-                    if (k == 0)
-                        build[f] = ((grid_ctx *)t[0])->build_us;
+                    if (k == 1)
+                        build[f] = ((grid_ctx *)t[1])->build_us;
                 }
             }
         }
-        double grid_us = median(times[0], frames);
+        double base_us = median(times[0], frames);
         for (size_t k = 0; k < NTREES; k++) {
             trees[k]->destroy(t[k]);
             crowd_free(&c[k]);
-            double med = k == 0 ? grid_us : median(times[k], frames);
+            double med = median(times[k], frames);
             frame_us[k][s] = med;
             tree_names[k] = trees[k]->name;
-            printf("%-28s %8u %12.1f %9.1fx %14.1f%s\n", trees[k]->name, n, med, med / grid_us,
+            printf("%-30s %8u %12.1f %9.1fx %14.1f%s\n", trees[k]->name, n, med, med / base_us,
                    (double)pairs[k] / frames,
-                   pairs[k] == pairs[0] ? "" : "  !! a different pair count than the grid");
+                   pairs[k] == pairs[0] ? "" : "  !! a different pair count than cleave");
             char bench[48];
             snprintf(bench, sizeof bench, "frame/64_vs_%u", n);
             emit(bench, trees[k]->name, med * 1e3, "\"pairs\": %llu, \"ratio_vs_cleave\": %.3f",
-                 (unsigned long long)pairs[k], med / grid_us);
-            if (k == 0) {
+                 (unsigned long long)pairs[k], med / base_us);
+            if (k == 1) {
                 double b = median(build, frames);
-                printf("%-28s %8u %12.1f %10s %14s\n", "  of which the grid build", n, b, "", "");
+                printf("%-30s %8u %12.1f %10s %14s\n", "  of which the grid build", n, b, "", "");
                 snprintf(bench, sizeof bench, "frame/64_vs_%u/build", n);
                 emit(bench, trees[k]->name, b * 1e3, NULL);
             }
@@ -993,20 +995,24 @@ static void print_targets(void) {
                0);
     target_row("capsule vs many circles (ns/circle, 35% hits)", "<= 1 ns per circle",
                batch_ns_per_circle, 1, 0);
-    /* Both ways cleave answers a frame, each against each peer: the rebuilt grid with one
-     * query per box (what the hit rules do today) and the boxes answered at once. */
-    static const char *const way[2] = {"grid rebuild", "boxes at once"};
-    for (int c = 0; c < 2 && frame_us[0][0] > 0.0; c++) {
+    /* A frame as the hit rules answer it: every box at once (clv_grid_query_boxes). The
+     * rebuilt grid (one query per box, for queries that come one at a time) is shown beside
+     * it, not judged: it is not how cleave answers this workload. */
+    if (frame_us[0][0] > 0.0) {
         for (int k = 2; k < MAX_TREES && tree_names[k] != NULL; k++) {
             char work[96];
-            snprintf(work, sizeof work, "frame 10k, %s vs %s", way[c], tree_names[k]);
-            target_row(work, ">= 15x faster", frame_us[k][0] / frame_us[c][0], 15, 1);
-            snprintf(work, sizeof work, "frame 100k, %s vs %s", way[c], tree_names[k]);
-            target_row(work, ">= 50x faster", frame_us[k][1] / frame_us[c][1], 50, 1);
+            snprintf(work, sizeof work, "frame 10k vs %s", tree_names[k]);
+            target_row(work, ">= 15x faster", frame_us[k][0] / frame_us[0][0], 15, 1);
+            snprintf(work, sizeof work, "frame 100k vs %s", tree_names[k]);
+            target_row(work, ">= 50x faster", frame_us[k][1] / frame_us[0][1], 50, 1);
         }
-        char work[96];
-        snprintf(work, sizeof work, "frame 100k, %s (us)", way[c]);
-        target_row(work, "< 500 us", frame_us[c][1], 500, 0);
+        target_row("frame 100k (us)", "< 500 us", frame_us[0][1], 500, 0);
+        printf("(the rebuilt grid instead, for reference: 10k %.1f us, 100k %.1f us",
+               frame_us[1][0], frame_us[1][1]);
+        for (int k = 2; k < MAX_TREES && tree_names[k] != NULL; k++)
+            printf("; %.1fx and %.1fx faster than %s", frame_us[k][0] / frame_us[1][0],
+                   frame_us[k][1] / frame_us[1][1], tree_names[k]);
+        printf(")\n");
     }
     printf("cleave float vs exact oracle: %zu pairs checked, %zu gross disagreements\n",
            cleave_checked_total, cleave_gross_total);
