@@ -85,47 +85,72 @@ static bool point_seg_closer(int64_t px, int64_t py, exact_seg s, uint64_t r2) {
     return ends | (inside & line);
 }
 
-/* Are u and v nonzero and of opposite signs? */
-static inline bool opposite(int64_t u, int64_t v) {
-    return ((u < 0) & (v > 0)) | ((u > 0) & (v < 0));
-}
-
 /* Are the segments p and q closer than R (R2 = R^2, 0 < R <= 2^31)?
  * Either they cross properly (each one's ends strictly on both sides of the other's line), or
  * their distance is reached at an end of one of them: the distance from an end to the other
  * segment. The orientations of the crossing test are the same cross products as the
  * point-to-line distances, so they are computed once. Touching segments (an end on the other
- * segment, collinear overlap) are found by the end distances, which are then 0 < R. */
+ * segment, collinear overlap) are found by the end distances, which are then 0 < R.
+ *
+ * The body is written once for two widths of the products that can leave int64 (the dot
+ * products of B5, the squares and R^2 |d|^2 of B7): wide (int128) holds them for every valid
+ * pair; a pair near its first end (see seg_seg_closer) keeps them in int64, which is a third
+ * faster because no step needs a register pair. */
+#define CLV_SEG_SEG_CLOSER(name, wide, uwide)                                                      \
+    static bool name(exact_seg p, exact_seg q, uint64_t r2) {                                      \
+        int64_t d1x = p.bx - p.ax, d1y = p.by - p.ay; /* B1 */                                     \
+        int64_t d2x = q.bx - q.ax, d2y = q.by - q.ay;                                              \
+        int64_t acx = q.ax - p.ax, acy = q.ay - p.ay; /* q.a - p.a */                              \
+        /* Every other vector is a sum of d1, d2 and ac (q.b - p.a = ac + d2, p.b - q.a = d1 - ac, \
+         * ...), so its cross and dot products follow from these five by sums: */                  \
+        wide o1 = cross_tri(d1x, d1y, acx, acy);                   /* B6 */                        \
+        wide o3 = -(wide)cross_tri(d2x, d2y, acx, acy);            /* B6 */                        \
+        wide k = (wide)d1x * d2y - (wide)d1y * d2x;                /* d1 x d2 */                   \
+        wide t1 = (wide)d1x * acx + (wide)d1y * acy;               /* d1 . ac, B5 */               \
+        wide t3 = -((wide)d2x * acx + (wide)d2y * acy);            /* d2 . (p.a - q.a) */          \
+        wide m = (wide)d1x * d2x + (wide)d1y * d2y;                /* d1 . d2 */                   \
+        wide l1 = (wide)len2(d1x, d1y), l2 = (wide)len2(d2x, d2y); /* B3 */                        \
+        wide e1 = (wide)len2(acx, acy);                            /* |q.a - p.a|^2, B3 */         \
+        /* Orientations of q's ends against line p and of p's ends against line q: each the        \
+         * cross product of a triangle of in-range points, so <= 2^62 (B6). */                     \
+        wide o2 = o1 + k, o4 = o3 - k;                                                             \
+        bool crossing = (((o1 < 0) & (o2 > 0)) | ((o1 > 0) & (o2 < 0))) &                          \
+                        (((o3 < 0) & (o4 > 0)) | ((o3 > 0) & (o4 < 0)));                           \
+        /* End to end: |q.b - p.a|^2, |q.a - p.b|^2, |q.b - p.b|^2 from e1 (B3 each). */           \
+        wide t2 = t1 + m, t4 = m + t3; /* d1 . (q.b - p.a), d2 . (p.b - q.a) */                    \
+        wide e2 = e1 - 2 * t3 + l2, e3 = e1 - 2 * t1 + l1, e4 = e2 - 2 * t2 + l1;                  \
+        wide rr = (wide)r2;                                                                        \
+        bool ends = (e1 < rr) | (e2 < rr) | (e3 < rr) | (e4 < rr);                                 \
+        /* End to the inside of the other segment: 0 < d . w < |d|^2 (B5), then B7. */             \
+        uwide rl1 = (uwide)r2 * (uwide)l1, rl2 = (uwide)r2 * (uwide)l2;                            \
+        bool near1 = (t1 > 0) & (t1 < l1) & ((uwide)(o1 * o1) < rl1);                              \
+        bool near2 = (t2 > 0) & (t2 < l1) & ((uwide)(o2 * o2) < rl1);                              \
+        bool near3 = (t3 > 0) & (t3 < l2) & ((uwide)(o3 * o3) < rl2);                              \
+        bool near4 = (t4 > 0) & (t4 < l2) & ((uwide)(o4 * o4) < rl2);                              \
+        return crossing | ends | near1 | near2 | near3 | near4;                                    \
+    }
+
+CLV_SEG_SEG_CLOSER(seg_seg_closer_wide, clv_i128, clv_u128)
+CLV_SEG_SEG_CLOSER(seg_seg_closer_narrow, int64_t, uint64_t)
+
+/* Translated to p's first end (exact: B1), a pair whose coordinates all lie within
+ * CLV_EXACT_NARROW = 2^14 of it, with R <= 2^16, bounds the narrow body's values:
+ *   N1  a difference of two translated coordinates <= 2^15;
+ *   N2  a product of two differences <= 2^30; a dot or cross product <= 2^31;
+ *   N3  a cross product squared <= 2^62 (int64); |d|^2 <= 2^31 and R^2 |d|^2 <= 2^63 (uint64).
+ * Pairs tested by a game after its broadphase are near each other: this is the usual path. */
+#define CLV_EXACT_NARROW ((int64_t)1 << 14)
+
+static inline bool narrow(int64_t v) { return v >= -CLV_EXACT_NARROW && v <= CLV_EXACT_NARROW; }
+
 static bool seg_seg_closer(exact_seg p, exact_seg q, uint64_t r2) {
-    int64_t d1x = p.bx - p.ax, d1y = p.by - p.ay; /* B1 */
-    int64_t d2x = q.bx - q.ax, d2y = q.by - q.ay;
-    int64_t acx = q.ax - p.ax, acy = q.ay - p.ay; /* q.a - p.a */
-    int64_t adx = q.bx - p.ax, ady = q.by - p.ay; /* q.b - p.a */
-    int64_t cax = -acx, cay = -acy;               /* p.a - q.a */
-    int64_t cbx = p.bx - q.ax, cby = p.by - q.ay; /* p.b - q.a */
-
-    /* Orientations, B6: each a triangle of in-range points. */
-    int64_t o1 = cross_tri(d1x, d1y, acx, acy); /* q.a against line p */
-    int64_t o2 = cross_tri(d1x, d1y, adx, ady); /* q.b against line p */
-    int64_t o3 = cross_tri(d2x, d2y, cax, cay); /* p.a against line q */
-    int64_t o4 = cross_tri(d2x, d2y, cbx, cby); /* p.b against line q */
-    bool crossing = opposite(o1, o2) & opposite(o3, o4);
-
-    /* End to end, B3 against B4. */
-    uint64_t e1 = len2(acx, acy), e2 = len2(adx, ady);
-    int64_t ebx = q.ax - p.bx, eby = q.ay - p.by; /* q.a - p.b */
-    int64_t fbx = q.bx - p.bx, fby = q.by - p.by; /* q.b - p.b */
-    uint64_t e3 = len2(ebx, eby), e4 = len2(fbx, fby);
-    bool ends = (e1 < r2) | (e2 < r2) | (e3 < r2) | (e4 < r2);
-
-    /* End to the inside of the other segment, B5 and B7. */
-    uint64_t l1 = len2(d1x, d1y), l2 = len2(d2x, d2y);
-    clv_u128 rl1 = (clv_u128)r2 * l1, rl2 = (clv_u128)r2 * l2;
-    bool near1 = projects_inside(d1x, d1y, acx, acy, l1) & (square128(o1) < rl1);
-    bool near2 = projects_inside(d1x, d1y, adx, ady, l1) & (square128(o2) < rl1);
-    bool near3 = projects_inside(d2x, d2y, cax, cay, l2) & (square128(o3) < rl2);
-    bool near4 = projects_inside(d2x, d2y, cbx, cby, l2) & (square128(o4) < rl2);
-    return crossing | ends | near1 | near2 | near3 | near4;
+    exact_seg tp = {0, 0, p.bx - p.ax, p.by - p.ay};
+    exact_seg tq = {q.ax - p.ax, q.ay - p.ay, q.bx - p.ax, q.by - p.ay};
+    if (narrow(tp.bx) & narrow(tp.by) & narrow(tq.ax) & narrow(tq.ay) & narrow(tq.bx) &
+        narrow(tq.by) & (r2 <= (uint64_t)1 << 32)) {
+        return seg_seg_closer_narrow(tp, tq, r2);
+    }
+    return seg_seg_closer_wide(p, q, r2);
 }
 
 /* Squared distance from p to the closed box, B8. */
