@@ -189,7 +189,9 @@ bool clv_grid_build(clv_grid *grid, const float *x, const float *y, const float 
         fy = clv_selectf(fy > 0.0f, fy, 0.0f);
         fy = clv_selectf(fy < max_row, fy, max_row);
         uint32_t c = (uint32_t)(int32_t)fy * cols + (uint32_t)(int32_t)fx;
-        uint32_t m = 0u - (uint32_t) !(r[i] <= cell_size); /* NaN too: it meets nothing */
+        /* Aside too: a negative or NaN radius, which meets nothing and must not widen the
+         * queries. */
+        uint32_t m = 0u - (uint32_t) !((r[i] >= 0.0f) & (r[i] <= cell_size));
         cell[i] = (big & m) | (c & ~m);
         uint32_t rb;
         memcpy(&rb, &r[i], sizeof rb);
@@ -220,15 +222,36 @@ bool clv_grid_build(clv_grid *grid, const float *x, const float *y, const float 
     return true;
 }
 
+/* The candidate rule of every query: the entity's square [x - r, x + r] x [y - r, y + r] meets
+ * the closed box q. An empty box (min > max) and an entity whose radius is negative or NaN
+ * meet nothing. */
+static inline bool square_meets(float x, float y, float r, const clv_aabb *q) {
+    return (x - r <= q->max.x) & (x + r >= q->min.x) & (y - r <= q->max.y) & (y + r >= q->min.y) &
+           (q->min.x <= q->max.x) & (q->min.y <= q->max.y) & (r >= 0.0f);
+}
+
+/* q widened by w >= 0 (finite) on every side, then moved out by 2^-20 of each bound's
+ * magnitude, so that rounding in the widened bounds can never leave out a cell whose entity
+ * passes the square test. The margin is a product, so an infinite bound stays infinite (a
+ * sum would make NaN of it). false for an empty or NaN box, which meets nothing. */
+static bool widened(clv_aabb q, float w, clv_aabb *out) {
+    const float up = 1.0f + 0x1p-20f, down = 1.0f - 0x1p-20f;
+    float lox = q.min.x - w, loy = q.min.y - w, hix = q.max.x + w, hiy = q.max.y + w;
+    out->min.x = lox * (lox < 0.0f ? up : down);
+    out->min.y = loy * (loy < 0.0f ? up : down);
+    out->max.x = hix * (hix > 0.0f ? up : down);
+    out->max.y = hiy * (hiy > 0.0f ? up : down);
+    return (q.min.x <= q.max.x) & (q.min.y <= q.max.y) & (out->min.x <= out->max.x) &
+           (out->min.y <= out->max.y);
+}
+
 /* Appends the ids of entries[lo..hi) whose square meets q; the push has no branch. */
 static inline uint32_t scan(const clv_grid_entry *entries, uint32_t lo, uint32_t hi, clv_aabb q,
                             uint32_t *out, uint32_t n) {
     for (uint32_t k = lo; k < hi; k++) {
         clv_grid_entry e = entries[k];
-        bool hit = (e.x - e.r <= q.max.x) & (e.x + e.r >= q.min.x) & (e.y - e.r <= q.max.y) &
-                   (e.y + e.r >= q.min.y);
         out[n] = e.id;
-        n += (uint32_t)hit;
+        n += (uint32_t)square_meets(e.x, e.y, e.r, &q);
     }
     return n;
 }
@@ -238,8 +261,7 @@ static inline uint32_t count_hits(const clv_grid_entry *entries, uint32_t lo, ui
     uint32_t n = 0;
     for (uint32_t k = lo; k < hi; k++) {
         clv_grid_entry e = entries[k];
-        n += (uint32_t)((e.x - e.r <= q.max.x) & (e.x + e.r >= q.min.x) & (e.y - e.r <= q.max.y) &
-                        (e.y + e.r >= q.min.y));
+        n += (uint32_t)square_meets(e.x, e.y, e.r, &q);
     }
     return n;
 }
@@ -282,18 +304,11 @@ uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t ca
     const clv_grid *g = grid;
     if (g->count == 0)
         return 0;
-    /* Widen by the largest radius, and by a few ulps of the coordinates so that rounding in
-     * the widened bounds can never leave out a cell whose entity passes the square test. */
-    float e = g->rmax;
-    float lox = box.min.x - e, hix = box.max.x + e, loy = box.min.y - e, hiy = box.max.y + e;
-    lox -= fabsf(lox) * 0x1p-20f;
-    loy -= fabsf(loy) * 0x1p-20f;
-    hix += fabsf(hix) * 0x1p-20f;
-    hiy += fabsf(hiy) * 0x1p-20f;
-    if (!((box.min.x <= box.max.x) & (box.min.y <= box.max.y) & (lox <= hix) & (loy <= hiy)))
-        return 0; /* an empty or NaN box meets nothing */
-    uint32_t c0 = col_of(g, lox), c1 = col_of(g, hix);
-    uint32_t r0 = row_of(g, loy), r1 = row_of(g, hiy);
+    clv_aabb wide;
+    if (!widened(box, g->rmax, &wide))
+        return 0;
+    uint32_t c0 = col_of(g, wide.min.x), c1 = col_of(g, wide.max.x);
+    uint32_t r0 = row_of(g, wide.min.y), r1 = row_of(g, wide.max.y);
     const uint32_t cols = g->def.cols;
     const uint32_t *start = g->start;
     const clv_grid_entry *entries = g->entries;
@@ -356,12 +371,6 @@ typedef struct box_lists {
     uint32_t n_every;
 } box_lists;
 
-/* Also false for an empty box (min > max), as a single query answers it. */
-static inline bool square_meets(float x, float y, float r, const clv_aabb *q) {
-    return (x - r <= q->max.x) & (x + r >= q->min.x) & (y - r <= q->max.y) & (y + r >= q->min.y) &
-           (q->min.x <= q->max.x) & (q->min.y <= q->max.y);
-}
-
 static inline bool bit_of(const uint64_t *bits, uint32_t i) {
     return (bits[i >> 6] >> (i & 63u)) & 1u;
 }
@@ -392,10 +401,13 @@ static inline float sub_row(const clv_grid *g, float y) {
     return clv_selectf(f < g->sub_max_row, f, g->sub_max_row);
 }
 
-/* Records the hit (box q, entity i) when hit is true, without a branch. */
+/* Records the pair (box q, entity i) when hit is true. A miss is written to the next free
+ * slot, which the next hit overwrites; once the scratch is full nothing is written, or a miss
+ * would overwrite the last hit. */
 static inline uint32_t push_pair(uint64_t *pairs, uint32_t room, uint32_t n, uint32_t q, uint32_t i,
                                  bool hit) {
-    pairs[n < room ? n : room - 1u] = (uint64_t)q << 32 | i;
+    if (n < room)
+        pairs[n] = (uint64_t)q << 32 | i;
     return n + (uint32_t)hit;
 }
 
@@ -471,19 +483,17 @@ static uint32_t pick_entities(const clv_grid *g, const box_lists *b, const float
     return total + n;
 }
 
-/* The sub-cells a box covers: its bounds widened by w, with a query's rounding margin.
- * Returns false for an empty or NaN box, which meets nothing. */
+/* The sub-cells a box covers: its bounds widened as a query widens them (by w instead of the
+ * build's largest radius). Returns false for an empty or NaN box, which meets nothing. */
 static bool box_cells(const clv_grid *g, clv_aabb q, float w, uint32_t *c0, uint32_t *c1,
                       uint32_t *r0, uint32_t *r1) {
-    float lox = q.min.x - w, hix = q.max.x + w, loy = q.min.y - w, hiy = q.max.y + w;
-    lox -= fabsf(lox) * 0x1p-20f;
-    loy -= fabsf(loy) * 0x1p-20f;
-    hix += fabsf(hix) * 0x1p-20f;
-    hiy += fabsf(hiy) * 0x1p-20f;
-    if (!((q.min.x <= q.max.x) & (q.min.y <= q.max.y) & (lox <= hix) & (loy <= hiy)))
+    clv_aabb wide;
+    if (!widened(q, w, &wide))
         return false;
-    *c0 = (uint32_t)(int32_t)sub_col(g, lox), *c1 = (uint32_t)(int32_t)sub_col(g, hix);
-    *r0 = (uint32_t)(int32_t)sub_row(g, loy), *r1 = (uint32_t)(int32_t)sub_row(g, hiy);
+    *c0 = (uint32_t)(int32_t)sub_col(g, wide.min.x),
+    *c1 = (uint32_t)(int32_t)sub_col(g, wide.max.x);
+    *r0 = (uint32_t)(int32_t)sub_row(g, wide.min.y),
+    *r1 = (uint32_t)(int32_t)sub_row(g, wide.max.y);
     return true;
 }
 

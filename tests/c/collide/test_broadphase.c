@@ -291,6 +291,54 @@ static void test_query_boxes_matches_queries(void) {
     free(x), free(y), free(r), free(want), free(out);
 }
 
+/* Cases found by fuzzing, each answered the same by query_boxes and by build + query. */
+static void test_query_boxes_edges(void) {
+    uint32_t first[4], out[8], want[8];
+    {
+        /* The hits fill the scratch exactly (3 with capacity 3), then the same entity misses
+         * the next box: the miss must not overwrite the last hit. */
+        clv_grid_def def = clv_grid_default_def();
+        def.capacity = 3;
+        clv_grid *g = clv_grid_create(&def, NULL);
+        const float x[3] = {10.0f, 20.0f, 30.0f}, y[3] = {10.0f, 10.0f, 10.0f};
+        const float r[3] = {1.0f, 1.0f, 1.0f};
+        const clv_aabb boxes[2] = {{{0.0f, 0.0f}, {40.0f, 20.0f}},
+                                   {{50.0f, 50.0f}, {52.0f, 52.0f}}};
+        CHECK(clv_grid_query_boxes(g, boxes, 2, x, y, r, 3, first, out, 8) == 3);
+        CHECK(first[0] == 0 && first[1] == 3 && first[2] == 3);
+        CHECK(out[0] == 0 && out[1] == 1 && out[2] == 2);
+        clv_grid_destroy(g);
+    }
+    {
+        /* Infinite bounds and centres, negative and infinite radii. */
+        clv_grid_def def = clv_grid_default_def();
+        def.capacity = 6;
+        clv_grid *g = clv_grid_create(&def, NULL);
+        const float x[6] = {-INFINITY, -INFINITY, 100.0f, 100.0f, 200.0f, 300.0f};
+        const float y[6] = {5.0f, 5.0f, 100.0f, 100.0f, 200.0f, 300.0f};
+        const float r[6] = {5.0f, 100.0f, -4.0f, -INFINITY, INFINITY, 4.0f};
+        const clv_aabb boxes[3] = {{{-INFINITY, 0.0f}, {-INFINITY, 10.0f}},
+                                   {{90.0f, 90.0f}, {110.0f, 110.0f}},
+                                   {{290.0f, 290.0f}, {INFINITY, INFINITY}}};
+        /* entity 0 and 1 meet box 0; 2 and 3 have negative radii and meet nothing; 4, of
+         * infinite radius, meets every box; 5 meets box 2 */
+        const uint32_t lists[3][3] = {{0, 1, 4}, {4, 0, 0}, {4, 5, 0}};
+        const uint32_t counts[3] = {3, 1, 2};
+        CHECK(clv_grid_query_boxes(g, boxes, 3, x, y, r, 6, first, out, 8) == 6);
+        CHECK(clv_grid_build(g, x, y, r, 6));
+        for (int k = 0; k < 3; k++) {
+            uint32_t m = clv_grid_query(g, boxes[k], want, 8);
+            CHECK(m == counts[k]);
+            CHECK(first[k + 1] - first[k] == counts[k]);
+            for (uint32_t j = 0; j < counts[k] && j < m; j++) {
+                CHECK(want[j] == lists[k][j]);
+                CHECK(out[first[k] + j] == lists[k][j]);
+            }
+        }
+        clv_grid_destroy(g);
+    }
+}
+
 static void test_errors(void) {
     clv_grid_def def = clv_grid_default_def();
     def.capacity = 4;
@@ -337,6 +385,7 @@ int main(int argc, char **argv) {
     RUN(test_order_is_ascending_and_unique);
     RUN(test_cap_too_small_reports_count);
     RUN(test_query_boxes_matches_queries);
+    RUN(test_query_boxes_edges);
     RUN(test_errors);
     return clv_test_report();
 }

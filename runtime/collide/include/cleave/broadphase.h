@@ -75,9 +75,9 @@ clv_grid *clv_grid_create(const clv_grid_def *def, const clv_grid_allocator *all
 void clv_grid_destroy(clv_grid *grid);
 
 /// Replaces the grid's content by entities 0..count-1 with centres (x[i], y[i]) and radii
-/// r[i] (finite, r >= 0; an entity with a NaN radius meets nothing). Returns false, leaving
-/// the grid empty, when count exceeds the
-/// capacity or an argument is NULL while count > 0. Never allocates.
+/// r[i] (r >= 0; an entity with a negative or NaN radius meets nothing). Returns false, leaving
+/// the grid empty, when count exceeds the capacity or an argument is NULL while count > 0.
+/// Never allocates.
 bool clv_grid_build(clv_grid *grid, const float *x, const float *y, const float *r, uint32_t count);
 
 /// Number of entities of the last build.
@@ -99,9 +99,10 @@ uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t ca
 /// exactly their candidates. Box k's candidates, ascending, are out[first[k] .. first[k + 1]);
 /// first needs nq + 1 slots and is filled in any case. Returns the total; when it exceeds cap,
 /// out is unspecified (ask again with cap >= the total). Boxes are read as clv_grid_query
-/// reads them. Leaves the grid empty (as a build of 0 entities). Returns 0 with first[] all
-/// zero when count or nq exceeds the capacity, or a pointer is NULL while count > 0 and nq > 0
-/// (first may be NULL only then). Never allocates.
+/// reads them. Leaves the grid empty (as a build of 0 entities). out may be NULL to get only
+/// the total and first[]. Returns 0 with first[] all zero when count or nq exceeds the capacity
+/// or boxes, x, y or r is NULL while count > 0 and nq > 0; returns 0 when first is NULL. Never
+/// allocates.
 uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq, const float *x,
                               const float *y, const float *r, uint32_t count, uint32_t *first,
                               uint32_t *out, uint32_t cap);
