@@ -65,6 +65,7 @@ static inline uint32_t push_hits(const int *hit, uint32_t m, uint32_t base, uint
     return n;
 }
 
+#ifndef CLV_BATCH_SSE
 /* Called with m = CLV_BATCH_BLOCK for every full block: a constant trip count lets gcc
  * vectorize without a scalar epilogue, even under -O2's cheap cost model. */
 static inline void circles_block(const clv_capsule *a, const float *x, const float *y,
@@ -76,6 +77,7 @@ static inline void circles_block(const clv_capsule *a, const float *x, const flo
         hit[k] = dist2_point_seg(x[k], y[k], ax, ay, dx, dy) < rr * rr;
     }
 }
+#endif
 
 #ifdef CLV_BATCH_SSE
 /* For each 4-bit hit mask, the lanes of its set bits packed to the front, and their count. */
@@ -110,13 +112,9 @@ uint32_t clv_batch_capsule_circles(const clv_capsule *a, const float *x, const f
         count += clv_pack4_count[mask];
     }
     for (; i < n; i++) {
-        float apx = x[i] - ax, apy = y[i] - ay;
-        float t = (apx * dx + apy * dy) / max_f(len2, 1e-30f);
-        t = min_f(max_f(t, 0.0f), 1.0f);
-        float qx = apx - dx * t, qy = apy - dy * t;
         float rr = r[i] + a->r;
         out[count] = i;
-        count += (uint32_t)(qx * qx + qy * qy < rr * rr);
+        count += (uint32_t)(dist2_point_seg(x[i], y[i], ax, ay, dx, dy) < rr * rr);
     }
     return count;
 }

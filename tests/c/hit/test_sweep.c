@@ -305,7 +305,7 @@ static void test_no_tunnelling_and_bounded_reach(void) {
         float fx1 = (float)(t.x0 + t.dx), fy1 = (float)(t.y0 + t.dy), ff1 = (float)(t.f0 + t.df);
         clv_shape l0 = arc_capsule(t.px, t.py, t.ang0, t.ra, t.rb, t.r);
         clv_shape l1 = arc_capsule(t.px, t.py, t.ang0 + t.phi, t.ra, t.rb, t.r);
-        t.x0 = fx0, t.y0 = fy0, t.f0 = ff0;
+        t.x0 = (double)fx0, t.y0 = (double)fy0, t.f0 = (double)ff0;
         t.dx = (double)fx1 - (double)fx0, t.dy = (double)fy1 - (double)fy0;
         t.df = (double)ff1 - (double)ff0;
         double h = 0.0;
@@ -343,8 +343,9 @@ static void test_no_tunnelling_and_bounded_reach(void) {
             double off = t.r + er + range(&r, -2.0, (double)tol + 6.0);
             double ex = e[0] + u * (e[2] - e[0]) + off * cos(dir);
             double ey = e[1] + u * (e[3] - e[1]) + off * sin(dir);
-            ex = (double)(float)ex, ey = (double)(float)ey;
-            double best = INFINITY;
+            ex = (double)(float)ex;
+            ey = (double)(float)ey;
+            double best = HUGE_VAL;
             for (int k = 0; k <= SAMPLES; k++) {
                 double dd = seg_dist(ex, ey, path[k]);
                 best = dd < best ? dd : best;
