@@ -2,6 +2,7 @@
 #include "cleave/broadphase.h"
 #include "internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,13 +231,21 @@ static inline bool square_meets(float x, float y, float r, const clv_aabb *q) {
            (q->min.x <= q->max.x) & (q->min.y <= q->max.y) & (r >= 0.0f);
 }
 
+/* A bound held within the finite floats (NaN stays NaN). */
+static inline float finite_bound(float v) {
+    return v < -FLT_MAX ? -FLT_MAX : (v > FLT_MAX ? FLT_MAX : v);
+}
+
 /* q widened by w >= 0 (finite) on every side, then moved out by 2^-20 of each bound's
  * magnitude, so that rounding in the widened bounds can never leave out a cell whose entity
- * passes the square test. The margin is a product, so an infinite bound stays infinite (a
- * sum would make NaN of it). false for an empty or NaN box, which meets nothing. */
+ * passes the square test. An infinite bound is first held at the largest float: an entity
+ * whose y + r rounds up to +inf meets a box starting at +inf, and its centre is then within
+ * w of FLT_MAX, not at infinity. The margin is a product, so a bound that overflows stays
+ * infinite (a sum would make NaN of it). false for an empty or NaN box, which meets nothing. */
 static bool widened(clv_aabb q, float w, clv_aabb *out) {
     const float up = 1.0f + 0x1p-20f, down = 1.0f - 0x1p-20f;
-    float lox = q.min.x - w, loy = q.min.y - w, hix = q.max.x + w, hiy = q.max.y + w;
+    float lox = finite_bound(q.min.x) - w, loy = finite_bound(q.min.y) - w;
+    float hix = finite_bound(q.max.x) + w, hiy = finite_bound(q.max.y) + w;
     out->min.x = lox * (lox < 0.0f ? up : down);
     out->min.y = loy * (loy < 0.0f ? up : down);
     out->max.x = hix * (hix > 0.0f ? up : down);

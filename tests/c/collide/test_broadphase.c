@@ -1,4 +1,6 @@
 /* The grid against brute force: same candidates, same order, on random scenes. */
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,6 +341,25 @@ static void test_query_boxes_edges(void) {
     }
 }
 
+/* A box starting at +inf meets every entity whose y + r rounds up to +inf, in whatever row its
+ * centre stands (the grid here reaches the largest float). */
+static void test_query_boxes_overflow(void) {
+    const float cell = 0x1p125f;
+    clv_grid_def def = {{0.0f, FLT_MAX - 7.5f * cell}, cell, 1u, 8u, 4u};
+    float last_row = def.origin.y + 7.0f * cell;
+    const float x[2] = {0.0f, 0.0f}, y[2] = {FLT_MAX, nextafterf(last_row, 0.0f)};
+    const float r[2] = {cell, cell};
+    const clv_aabb box = {{-1.0f, INFINITY}, {1.0f, INFINITY}};
+    clv_grid *g = clv_grid_create(&def, NULL);
+    uint32_t out[4], first[2];
+    CHECK(clv_grid_query_boxes(g, &box, 1, x, y, r, 2, first, out, 4) == 2);
+    CHECK(out[0] == 0 && out[1] == 1);
+    CHECK(clv_grid_build(g, x, y, r, 2));
+    CHECK(clv_grid_query(g, box, out, 4) == 2);
+    CHECK(out[0] == 0 && out[1] == 1);
+    clv_grid_destroy(g);
+}
+
 static void test_errors(void) {
     clv_grid_def def = clv_grid_default_def();
     def.capacity = 4;
@@ -386,6 +407,7 @@ int main(int argc, char **argv) {
     RUN(test_cap_too_small_reports_count);
     RUN(test_query_boxes_matches_queries);
     RUN(test_query_boxes_edges);
+    RUN(test_query_boxes_overflow);
     RUN(test_errors);
     return clv_test_report();
 }
