@@ -20,7 +20,6 @@ _Static_assert(sizeof(clv_grid_entry) == 16, "a grid entry must pack into 16 byt
 
 /* clv_grid_query_boxes tests an entity's centre against 2 x 2 sub-cells per cell. */
 #define CLV_GRID_SUB_SHIFT 1u
-#define CLV_GRID_SUB (1u << CLV_GRID_SUB_SHIFT)
 
 /* How far ahead (in entities) the sub-cell pass asks for the arrays: 8 KB per array. */
 #define CLV_GRID_PREFETCH 2048u
@@ -56,25 +55,37 @@ static bool def_valid(const clv_grid_def *def) {
            def->capacity <= CLV_GRID_MAX_CAPACITY && isfinite(1.0f / def->cell_size);
 }
 
-/* Layout of the single block: the struct, start[], entries[], scratch[]. */
+/* Sub-cells stay below 2^24 too (a float sub-cell coordinate must be exact): a grid of more
+ * than 2^22 cells tests whole cells. */
 static uint32_t sub_shift_of(const clv_grid_def *def) {
-    return (uint64_t)def->cols * def->rows * (CLV_GRID_SUB * CLV_GRID_SUB) <= CLV_GRID_MAX_CELLS
+    return ((uint64_t)def->cols * def->rows << (2u * CLV_GRID_SUB_SHIFT)) <= CLV_GRID_MAX_CELLS
                ? CLV_GRID_SUB_SHIFT
                : 0u;
 }
 
 static size_t words_of(uint64_t bits) { return (size_t)((bits + 63u) / 64u); }
 
+/* The sub-cells' bitmap (one bit per sub-cell and one for sub_big, the sub-cell of oversized
+ * entities) and the cells' "touched" bitmap, in 64-bit words. */
+static void bitmap_words(const clv_grid_def *def, uint32_t *sub_big, size_t *sub_words,
+                         size_t *cell_words) {
+    uint64_t cells = (uint64_t)def->cols * def->rows;
+    *sub_big = (uint32_t)(cells << (2u * sub_shift_of(def)));
+    *sub_words = words_of((uint64_t)*sub_big + 1u);
+    *cell_words = words_of(cells);
+}
+
+/* Layout of the single block: the struct, start[], entries[], scratch[], then the bitmaps. */
 static size_t layout(const clv_grid_def *def, size_t *off_start, size_t *off_entries,
                      size_t *off_scratch, size_t *off_occ) {
-    size_t cells = (size_t)def->cols * def->rows, buckets = cells + 1u;
-    uint32_t sh = sub_shift_of(def);
+    size_t buckets = (size_t)def->cols * def->rows + 1u, sub_words, cell_words;
+    uint32_t sub_big;
+    bitmap_words(def, &sub_big, &sub_words, &cell_words);
     *off_start = round_up16(sizeof(clv_grid));
     *off_entries = round_up16(*off_start + (buckets + 2u) * sizeof(uint32_t));
     *off_scratch = round_up16(*off_entries + (size_t)def->capacity * sizeof(clv_grid_entry));
     *off_occ = round_up16(*off_scratch + (size_t)def->capacity * sizeof(uint32_t));
-    size_t words = words_of(((uint64_t)cells << (2u * sh)) + 1u) + words_of(cells);
-    return round_up16(*off_occ + words * sizeof(uint64_t));
+    return round_up16(*off_occ + (sub_words + cell_words) * sizeof(uint64_t));
 }
 
 clv_grid_def clv_grid_default_def(void) {
@@ -128,9 +139,7 @@ clv_grid *clv_grid_create(const clv_grid_def *def, const clv_grid_allocator *all
     g->sub_inv = g->inv_cell * (float)(1u << g->sub_shift);
     g->sub_max_col = (float)((def->cols << g->sub_shift) - 1u);
     g->sub_max_row = (float)((def->rows << g->sub_shift) - 1u);
-    g->cell_words = words_of((uint64_t)def->cols * def->rows);
-    g->sub_big = (def->cols * def->rows) << (2u * g->sub_shift);
-    g->sub_words = words_of((uint64_t)g->sub_big + 1u);
+    bitmap_words(def, &g->sub_big, &g->sub_words, &g->cell_words);
     g->occ = (uint64_t *)(void *)(block + off_occ);
     memset(g->start, 0, (g->buckets + 2u) * sizeof(uint32_t));
     return g;
@@ -354,7 +363,7 @@ uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t ca
 
 /* ---- Many boxes against the entities: the boxes go into the cells, the entities stream. ----
  *
- * A first pass over the entities writes each one's sub-cell (sub_scale x sub_scale per cell)
+ * A first pass over the entities writes each one's sub-cell (2 x 2 per cell, see sub_shift_of)
  * and finds w, the largest radius up to the cell size; an entity with a larger (or NaN) radius
  * is "oversized", gets the extra sub-cell sub_big, and is tested against every box. Each box,
  * widened by w and by a query's rounding margin, then marks the sub-cells it covers in a
@@ -383,6 +392,8 @@ typedef struct box_lists {
 static inline bool bit_of(const uint64_t *bits, uint32_t i) {
     return (bits[i >> 6] >> (i & 63u)) & 1u;
 }
+
+static inline void set_bit(uint64_t *bits, uint32_t i) { bits[i >> 6] |= (uint64_t)1 << (i & 63u); }
 
 static void set_bits(uint64_t *bits, uint32_t lo, uint32_t hi) { /* [lo, hi], lo <= hi */
     uint32_t wl = lo >> 6, wh = hi >> 6;
@@ -510,17 +521,17 @@ static bool box_cells(const clv_grid *g, clv_aabb q, float w, uint32_t *c0, uint
 static float entity_cells(const clv_grid *g, const float *x, const float *y, const float *r,
                           uint32_t count) {
     const float sub_cols = (float)(g->def.cols << g->sub_shift), cell_size = g->def.cell_size;
-    const float ox = g->def.origin.x, oy = g->def.origin.y, inv = g->sub_inv;
-    const float max_col = g->sub_max_col, max_row = g->sub_max_row;
     const uint32_t sub_big = g->sub_big;
     uint32_t *sub = g->scratch;
     uint32_t i = 0;
     float w = 0.0f;
 #if defined(__SSE2__) || defined(_M_X64)
-    /* The same arithmetic as the scalar loop below, four entities per step: max/min clamp a
-     * NaN to 0 as the selects do, since maxps answers its second operand for a NaN. */
-    const __m128 vox = _mm_set1_ps(ox), voy = _mm_set1_ps(oy), vinv = _mm_set1_ps(inv);
-    const __m128 zero = _mm_setzero_ps(), vmc = _mm_set1_ps(max_col), vmr = _mm_set1_ps(max_row);
+    /* The same arithmetic as the scalar loop below (sub_col, sub_row), four entities per step:
+     * max/min clamp a NaN to 0 as the selects do, since maxps answers its second operand for
+     * a NaN. */
+    const __m128 vox = _mm_set1_ps(g->def.origin.x), voy = _mm_set1_ps(g->def.origin.y);
+    const __m128 vinv = _mm_set1_ps(g->sub_inv), zero = _mm_setzero_ps();
+    const __m128 vmc = _mm_set1_ps(g->sub_max_col), vmr = _mm_set1_ps(g->sub_max_row);
     const __m128 vcols = _mm_set1_ps(sub_cols), vcell = _mm_set1_ps(cell_size);
     const __m128i vbig = _mm_set1_epi32((int32_t)sub_big);
     __m128 vw = zero;
@@ -552,12 +563,7 @@ static float entity_cells(const clv_grid *g, const float *x, const float *y, con
         w = lanes[k] > w ? lanes[k] : w;
 #endif
     for (; i < count; i++) {
-        float fx = (x[i] - ox) * inv, fy = (y[i] - oy) * inv;
-        fx = clv_selectf(fx > 0.0f, fx, 0.0f);
-        fx = clv_selectf(fx < max_col, fx, max_col);
-        fy = clv_selectf(fy > 0.0f, fy, 0.0f);
-        fy = clv_selectf(fy < max_row, fy, max_row);
-        float col = (float)(int32_t)fx, row = (float)(int32_t)fy;
+        float col = (float)(int32_t)sub_col(g, x[i]), row = (float)(int32_t)sub_row(g, y[i]);
         bool keep = r[i] <= cell_size;
         sub[i] = keep ? (uint32_t)(int32_t)(row * sub_cols + col) : sub_big;
         w = keep && r[i] > w ? r[i] : w;
@@ -589,7 +595,7 @@ uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq
     uint64_t *pairs = (uint64_t *)(void *)g->entries + g->def.capacity;
     uint32_t *cells_touched = (uint32_t *)(void *)pairs;
     memset(occ, 0, (g->sub_words + g->cell_words) * sizeof(uint64_t));
-    occ[g->sub_big >> 6] |= (uint64_t)1 << (g->sub_big & 63u); /* oversized: always picked */
+    set_bit(occ, g->sub_big); /* oversized: always picked */
     uint32_t filed = 0, n_every = 0, n_touched = 0;
     for (uint32_t k = 0; k < nq; k++) {
         uint32_t c0, c1, r0, r1;
@@ -610,7 +616,7 @@ uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq
             for (uint32_t col = c0 >> shift; col <= c1 >> shift; col++) {
                 uint32_t c = row * cols + col;
                 if (!bit_of(touched, c)) {
-                    touched[c >> 6] |= (uint64_t)1 << (c & 63u);
+                    set_bit(touched, c);
                     start[c] = 0;
                     cells_touched[n_touched++] = c;
                 }
