@@ -6,13 +6,16 @@
  * - each set is tuned to about half overlapping pairs, where branches mispredict most;
  * - every loop stores and counts its answers: the counts are printed as checksums, and every
  *   library's answers are compared with the exact integer oracle on the same inputs;
- * - times are medians of several repetitions, and the libraries run the same float inputs.
+ * - times are medians of several repetitions, and the libraries run the same float inputs;
+ * - the implementations take turns (round by round, frame by frame) and a ratio is the median
+ *   of the ratios of runs made moments apart, so the VM's drifting speed hits both sides alike.
  * Output: a table on stdout, and JSON lines {"bench", "impl", "ns", ...} in the --json file.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,47 +390,65 @@ static size_t loop_exact(const clv_ishape *a, const clv_ishape *b, size_t n, uin
     return hits;
 }
 
-/* Median ns per pair over opt.reps runs after one warm-up; *hits gets the checksum, and a
- * run that counts differently from the others is reported (it never should). */
-static double time_loop(pair_loop f, const clv_shape *a, const clv_shape *b, size_t n, uint8_t *out,
-                        size_t *hits) {
-    double t[MAX_REPS];
-    *hits = f(a, b, n, out);
-    for (int r = 0; r < opt.reps; r++) {
-        double t0 = now_ns();
-        size_t h = f(a, b, n, out);
-        t[r] = (now_ns() - t0) / (double)n;
-        if (h != *hits)
-            printf("  !! checksum changed between runs (%zu vs %zu)\n", h, *hits);
-    }
-    return median(t, opt.reps);
+/* One implementation's answer to a pair set: a float loop, the exact loop (ia, ib) or a peer
+ * library (peer, set). */
+typedef struct contender {
+    pair_loop loop;
+    const clv_ishape *ia, *ib;
+    const bench_peer *peer;
+    void *set;
+    uint8_t *out;
+    size_t hits;         /* the checksum */
+    double ns[MAX_REPS]; /* ns per pair, one timed run per round */
+} contender;
+
+static size_t contender_run(const contender *c, const clv_shape *a, const clv_shape *b, size_t n) {
+    if (c->peer != NULL)
+        return c->peer->run(c->set, c->out);
+    if (c->ia != NULL)
+        return loop_exact(c->ia, c->ib, n, c->out);
+    return c->loop(a, b, n, c->out);
 }
 
-static double time_exact(const clv_ishape *a, const clv_ishape *b, size_t n, uint8_t *out,
-                         size_t *hits) {
-    double t[MAX_REPS];
-    *hits = loop_exact(a, b, n, out);
+/* The first runs after another library's are slower, the pairs coming back from memory:
+ * measured on capsule-capsule, 14-20 ns for the first two runs, 12-16 for the third, then a
+ * steady 9-15 (the machine's speed drifts). Spinning instead of running did not help. */
+#define WARM_RUNS 3
+
+/* The contenders take turns for opt.reps rounds; in each round each runs WARM_RUNS times
+ * untimed, then once timed. A run that counts differently from the others is reported (it
+ * never should). */
+static void time_rounds(contender *c, size_t nc, const clv_shape *a, const clv_shape *b, size_t n) {
     for (int r = 0; r < opt.reps; r++) {
-        double t0 = now_ns();
-        size_t h = loop_exact(a, b, n, out);
-        t[r] = (now_ns() - t0) / (double)n;
-        if (h != *hits)
-            printf("  !! checksum changed between runs (%zu vs %zu)\n", h, *hits);
+        for (size_t k = 0; k < nc; k++) {
+            size_t warm = contender_run(&c[k], a, b, n);
+            for (int w = 1; w < WARM_RUNS; w++)
+                warm = contender_run(&c[k], a, b, n) == warm ? warm : SIZE_MAX;
+            double t0 = now_ns();
+            size_t h = contender_run(&c[k], a, b, n);
+            c[k].ns[r] = (now_ns() - t0) / (double)n;
+            if (r == 0)
+                c[k].hits = h;
+            if (h != c[k].hits || warm != c[k].hits)
+                printf("  !! checksum changed between runs (%zu vs %zu)\n", h, c[k].hits);
+        }
     }
-    return median(t, opt.reps);
 }
 
-static double time_peer(const bench_peer *p, void *set, size_t n, uint8_t *out, size_t *hits) {
-    double t[MAX_REPS];
-    *hits = p->run(set, out);
-    for (int r = 0; r < opt.reps; r++) {
-        double t0 = now_ns();
-        size_t h = p->run(set, out);
-        t[r] = (now_ns() - t0) / (double)n;
-        if (h != *hits)
-            printf("  !! checksum changed between runs (%zu vs %zu)\n", h, *hits);
-    }
-    return median(t, opt.reps);
+static double ns_of(const contender *c) {
+    double v[MAX_REPS];
+    memcpy(v, c->ns, sizeof v);
+    return median(v, opt.reps);
+}
+
+/* How many times slower c is than base: the median of the rounds' ratios. The two runs of a
+ * round are milliseconds apart, so the machine's speed, which drifts on a shared VM, cancels
+ * out of each ratio; a ratio of two medians would compare different moments. */
+static double ratio_of(const contender *c, const contender *base) {
+    double v[MAX_REPS];
+    for (int r = 0; r < opt.reps; r++)
+        v[r] = c->ns[r] / base->ns[r];
+    return median(v, opt.reps);
 }
 
 /* ---- section 1: every pair, float and exact, and the peers ---- */
@@ -442,10 +463,9 @@ static const bench_peer *const peers[] = {
     NULL};
 #define NPEERS (sizeof peers / sizeof peers[0] - 1)
 
-/* Figures the targets table needs. */
-static double ns_typed[CLV_SHAPE_TYPE_COUNT][CLV_SHAPE_TYPE_COUNT];
-static double ns_exact[CLV_SHAPE_TYPE_COUNT][CLV_SHAPE_TYPE_COUNT];
-static double ns_peer[2][CLV_SHAPE_TYPE_COUNT][CLV_SHAPE_TYPE_COUNT];
+/* Figures the targets table needs: how many times slower than cleave's typed test. */
+static double exact_ratio[CLV_SHAPE_TYPE_COUNT][CLV_SHAPE_TYPE_COUNT];
+static double peer_ratio[2][CLV_SHAPE_TYPE_COUNT][CLV_SHAPE_TYPE_COUNT];
 static size_t cleave_gross_total, cleave_checked_total;
 
 static void report_agreement(const char *impl, const agreement *ag, const clv_shape *a,
@@ -473,8 +493,10 @@ static void bench_pairs(void) {
     clv_ishape *ia = xmalloc(n * sizeof *ia), *ib = xmalloc(n * sizeof *ib);
     uint8_t *truth = xmalloc(n), *res_typed = xmalloc(n), *res_generic = xmalloc(n);
     uint8_t *res_peer = xmalloc(n);
-    printf("== Overlap, ns per pair (median of %d runs over %zu pairs in random order)\n", opt.reps,
-           n);
+    printf(
+        "== Overlap, ns per pair over %zu pairs in random order: the median of %d rounds in which\n"
+        "   the implementations take turns; (Nx) = median of the rounds' ratios to typed\n",
+        n, opt.reps);
     printf("%-16s %6s %7s %7s", "pair", "typed", "generic", "exact");
     for (size_t p = 0; p < NPEERS; p++)
         printf(" %18s", peers[p]->name);
@@ -486,43 +508,54 @@ static void bench_pairs(void) {
             snprintf(pair, sizeof pair, "%s_%s", type_name[ta], type_name[tb]);
             int64_t spread = tune_spread(sa, sb);
             gen_pairs(0x5eed0000u + (uint64_t)(ta * 8 + tb), sa, sb, spread, n, 0, a, b);
-            size_t h_typed, h_generic, h_exact = 0;
-            double t_typed = time_loop(typed_loop(sa, sb), a, b, n, res_typed, &h_typed);
-            double t_generic = time_loop(loop_generic, a, b, n, res_generic, &h_generic);
-            ns_typed[ta][tb] = t_typed;
-            emit(pair, "cleave typed", t_typed, "\"checksum\": %zu", h_typed);
-            emit(pair, "cleave generic", t_generic, "\"checksum\": %zu", h_generic);
-            double t_exact = (double)NAN;
             int exact_ok = has_exact(sa) && has_exact(sb);
             if (exact_ok) {
                 for (size_t i = 0; i < n; i++)
                     ia[i] = to_ishape(&a[i], 1), ib[i] = to_ishape(&b[i], 1);
-                t_exact = time_exact(ia, ib, n, truth, &h_exact);
-                ns_exact[ta][tb] = t_exact;
-                emit(pair, "cleave exact", t_exact, "\"checksum\": %zu", h_exact);
             }
-            printf("%-16s %6.2f %7.2f ", pair, t_typed, t_generic);
+            /* typed, generic, then exact (when the types have one) and the peers that can */
+            contender c[3 + NPEERS] = {
+                {.loop = typed_loop(sa, sb), .out = res_typed},
+                {.loop = loop_generic, .out = res_generic},
+                {.ia = ia, .ib = ib, .out = truth},
+            };
+            size_t nc = exact_ok ? 3 : 2, peer_at[NPEERS + 1];
+            for (size_t p = 0; p < NPEERS; p++) {
+                void *set = peers[p]->prepare(a, b, n);
+                peer_at[p] = set == NULL ? 0 : nc;
+                if (set != NULL)
+                    c[nc++] = (contender){.peer = peers[p], .set = set, .out = res_peer};
+            }
+            time_rounds(c, nc, a, b, n);
+            size_t h_typed = c[0].hits, h_generic = c[1].hits;
+            emit(pair, "cleave typed", ns_of(&c[0]), "\"checksum\": %zu", h_typed);
+            emit(pair, "cleave generic", ns_of(&c[1]), "\"checksum\": %zu", h_generic);
+            printf("%-16s %6.2f %7.2f ", pair, ns_of(&c[0]), ns_of(&c[1]));
             if (exact_ok) {
-                printf("%7.2f", t_exact);
+                exact_ratio[ta][tb] = ratio_of(&c[2], &c[0]);
+                emit(pair, "cleave exact", ns_of(&c[2]),
+                     "\"checksum\": %zu, \"ratio_vs_cleave\": %.3f", c[2].hits,
+                     exact_ratio[ta][tb]);
+                printf("%7.2f", ns_of(&c[2]));
             } else {
                 printf("%7s", "-");
             }
             for (size_t p = 0; p < NPEERS; p++) {
-                void *set = peers[p]->prepare(a, b, n);
-                if (set == NULL) {
+                if (peer_at[p] == 0) {
                     printf(" %18s", "-");
                     continue;
                 }
-                size_t h;
-                double t = time_peer(peers[p], set, n, res_peer, &h);
-                peers[p]->destroy(set);
-                ns_peer[p][ta][tb] = t;
+                const contender *cp = &c[peer_at[p]];
+                double t = ns_of(cp), ratio = ratio_of(cp, &c[0]);
+                peers[p]->destroy(cp->set);
+                peer_ratio[p][ta][tb] = ratio;
                 char cell[40];
-                snprintf(cell, sizeof cell, "%.2f (%.1fx)", t, t / t_typed);
+                snprintf(cell, sizeof cell, "%.2f (%.1fx)", t, ratio);
                 printf(" %18s", cell);
                 char impl[80];
                 snprintf(impl, sizeof impl, "%s %s", peers[p]->name, peers[p]->method(sa, sb));
-                emit(pair, impl, t, "\"checksum\": %zu, \"ratio_vs_cleave\": %.3f", h, t / t_typed);
+                emit(pair, impl, t, "\"checksum\": %zu, \"ratio_vs_cleave\": %.3f", cp->hits,
+                     ratio);
             }
             printf("  %5.1f  %zu", 100.0 * (double)h_typed / (double)n, h_typed);
             if (h_generic != h_typed)
@@ -836,7 +869,8 @@ static const bench_peer_tree *const trees[] = {&cleave_boxes, &cleave_grid,
 #define NTREES (sizeof trees / sizeof trees[0] - 1)
 
 #define MAX_TREES 4
-static double frame_us[MAX_TREES][2]; /* [structure][10k, 100k] */
+static double frame_us[MAX_TREES][2];    /* [structure][10k, 100k]: median us per frame */
+static double frame_ratio[MAX_TREES][2]; /* the median of its frames' ratios to cleave's */
 static const char *tree_names[MAX_TREES];
 
 /* Every structure gets its own copy of the same crowd (same seed, same motion), and the
@@ -846,8 +880,10 @@ static void bench_frames(void) {
     const uint32_t sizes[2] = {10000u, 100000u};
     printf("== A frame: %d hitboxes vs N moving enemies (update + query), us per frame\n",
            HITBOXES);
-    printf("(median of %d frames after 2 warm-up frames; structures interleaved frame by frame)\n",
-           opt.frames);
+    printf(
+        "(median of %d frames after 2 warm-up frames; the structures take turns frame by frame;\n"
+        " vs cleave = the median of the frames' ratios)\n",
+        opt.frames);
     printf("%-30s %8s %12s %10s %14s\n", "structure", "N", "median us", "vs cleave", "pairs/frame");
     for (int s = 0; s < 2; s++) {
         uint32_t n = opt.quick ? sizes[s] / 10 : sizes[s];
@@ -875,20 +911,26 @@ static void bench_frames(void) {
                 }
             }
         }
-        double base_us = median(times[0], frames);
+        for (size_t k = 0; k < NTREES; k++) {
+            /* A frame's structures ran one after the other: its ratios compare one moment. */
+            double ratio[MAX_REPS];
+            for (int f = 0; f < frames; f++)
+                ratio[f] = times[k][f] / times[0][f];
+            frame_ratio[k][s] = median(ratio, frames);
+        }
         for (size_t k = 0; k < NTREES; k++) {
             trees[k]->destroy(t[k]);
             crowd_free(&c[k]);
             double med = median(times[k], frames);
             frame_us[k][s] = med;
             tree_names[k] = trees[k]->name;
-            printf("%-30s %8u %12.1f %9.1fx %14.1f%s\n", trees[k]->name, n, med, med / base_us,
+            printf("%-30s %8u %12.1f %9.1fx %14.1f%s\n", trees[k]->name, n, med, frame_ratio[k][s],
                    (double)pairs[k] / frames,
                    pairs[k] == pairs[0] ? "" : "  !! a different pair count than cleave");
             char bench[48];
             snprintf(bench, sizeof bench, "frame/64_vs_%u", n);
             emit(bench, trees[k]->name, med * 1e3, "\"pairs\": %llu, \"ratio_vs_cleave\": %.3f",
-                 (unsigned long long)pairs[k], med / base_us);
+                 (unsigned long long)pairs[k], frame_ratio[k][s]);
             if (k == 1) {
                 double b = median(build, frames);
                 printf("%-30s %8u %12.1f %10s %14s\n", "  of which the grid build", n, b, "", "");
@@ -976,22 +1018,21 @@ static void print_targets(void) {
     printf("== Targets (issue 3), ratios from this run\n");
     printf("%-52s %-26s %8s\n", "work", "target", "measured");
     int cap = CLV_CAPSULE, cir = CLV_CIRCLE, obb = CLV_OBB;
-    double cc = ns_typed[cap][cap];
 #ifdef CLV_BENCH_BOX2D
-    target_row("capsule-capsule vs Box2D b2Distance", ">= 6x faster", ns_peer[0][cap][cap] / cc, 6,
+    target_row("capsule-capsule vs Box2D b2Distance", ">= 6x faster", peer_ratio[0][cap][cap], 6,
                1);
 #endif
 #ifdef CLV_BENCH_CHIPMUNK
     target_row("capsule-capsule vs Chipmunk cpShapesCollide", ">= 12x faster",
-               ns_peer[NPEERS - 1][cap][cap] / cc, 12, 1);
+               peer_ratio[NPEERS - 1][cap][cap], 12, 1);
 #endif
 #ifdef CLV_BENCH_BOX2D
     target_row("circle-obb vs Box2D b2CollidePolygonAndCircle", ">= 5x faster",
-               ns_peer[0][cir][obb] / ns_typed[cir][obb], 5, 1);
-    target_row("obb-obb vs Box2D b2CollidePolygons", ">= 10x faster",
-               ns_peer[0][obb][obb] / ns_typed[obb][obb], 10, 1);
+               peer_ratio[0][cir][obb], 5, 1);
+    target_row("obb-obb vs Box2D b2CollidePolygons", ">= 10x faster", peer_ratio[0][obb][obb], 10,
+               1);
 #endif
-    target_row("exact capsule-capsule / float", "<= 2x the float test", ns_exact[cap][cap] / cc, 2,
+    target_row("exact capsule-capsule / float", "<= 2x the float test", exact_ratio[cap][cap], 2,
                0);
     target_row("capsule vs many circles (ns/circle, 35% hits)", "<= 1 ns per circle",
                batch_ns_per_circle, 1, 0);
@@ -1002,16 +1043,16 @@ static void print_targets(void) {
         for (int k = 2; k < MAX_TREES && tree_names[k] != NULL; k++) {
             char work[96];
             snprintf(work, sizeof work, "frame 10k vs %s", tree_names[k]);
-            target_row(work, ">= 15x faster", frame_us[k][0] / frame_us[0][0], 15, 1);
+            target_row(work, ">= 15x faster", frame_ratio[k][0], 15, 1);
             snprintf(work, sizeof work, "frame 100k vs %s", tree_names[k]);
-            target_row(work, ">= 50x faster", frame_us[k][1] / frame_us[0][1], 50, 1);
+            target_row(work, ">= 50x faster", frame_ratio[k][1], 50, 1);
         }
         target_row("frame 100k (us)", "< 500 us", frame_us[0][1], 500, 0);
         printf("(the rebuilt grid instead, for reference: 10k %.1f us, 100k %.1f us",
                frame_us[1][0], frame_us[1][1]);
         for (int k = 2; k < MAX_TREES && tree_names[k] != NULL; k++)
-            printf("; %.1fx and %.1fx faster than %s", frame_us[k][0] / frame_us[1][0],
-                   frame_us[k][1] / frame_us[1][1], tree_names[k]);
+            printf("; %.1fx and %.1fx faster than %s", frame_ratio[k][0] / frame_ratio[1][0],
+                   frame_ratio[k][1] / frame_ratio[1][1], tree_names[k]);
         printf(")\n");
     }
     printf("cleave float vs exact oracle: %zu pairs checked, %zu gross disagreements\n",
