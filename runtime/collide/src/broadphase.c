@@ -21,6 +21,10 @@ _Static_assert(sizeof(clv_grid_entry) == 16, "a grid entry must pack into 16 byt
 /* clv_grid_query_boxes tests an entity's centre against 2 x 2 sub-cells per cell. */
 #define CLV_GRID_SUB_SHIFT 1u
 
+/* clv_grid_query_boxes clears a byte per cell every call (with the bitmaps) up to this many
+ * cells; a larger grid lists every box per cell, as if all were shared (CLV_MARK_SHARED). */
+#define CLV_GRID_IDS_MAX_CELLS ((uint64_t)1 << 20)
+
 /* How far ahead (in entities) the sub-cell pass asks for the arrays: 8 KB per array. */
 #define CLV_GRID_PREFETCH 2048u
 
@@ -42,6 +46,8 @@ struct clv_grid {
     float sub_inv, sub_max_col, sub_max_row;
     size_t sub_words, cell_words;
     uint64_t *occ;
+    uint8_t *ids; /* per cell, when use_ids: see CLV_MARK_SHARED */
+    bool use_ids;
 };
 
 static size_t round_up16(size_t n) { return (n + 15u) & ~(size_t)15u; }
@@ -66,7 +72,7 @@ static uint32_t sub_shift_of(const clv_grid_def *def) {
 static size_t words_of(uint64_t bits) { return (size_t)((bits + 63u) / 64u); }
 
 /* The sub-cells' bitmap (one bit per sub-cell and one for sub_big, the sub-cell of oversized
- * entities) and the cells' "touched" bitmap, in 64-bit words. */
+ * entities) and each of the cells' two bitmaps ("reached", "touched"), in 64-bit words. */
 static void bitmap_words(const clv_grid_def *def, uint32_t *sub_big, size_t *sub_words,
                          size_t *cell_words) {
     uint64_t cells = (uint64_t)def->cols * def->rows;
@@ -75,9 +81,10 @@ static void bitmap_words(const clv_grid_def *def, uint32_t *sub_big, size_t *sub
     *cell_words = words_of(cells);
 }
 
-/* Layout of the single block: the struct, start[], entries[], scratch[], then the bitmaps. */
+/* Layout of the single block: the struct, start[], entries[], scratch[], the bitmaps (sub-cells,
+ * then two of cells), then a byte per cell. */
 static size_t layout(const clv_grid_def *def, size_t *off_start, size_t *off_entries,
-                     size_t *off_scratch, size_t *off_occ) {
+                     size_t *off_scratch, size_t *off_occ, size_t *off_ids) {
     size_t buckets = (size_t)def->cols * def->rows + 1u, sub_words, cell_words;
     uint32_t sub_big;
     bitmap_words(def, &sub_big, &sub_words, &cell_words);
@@ -85,7 +92,8 @@ static size_t layout(const clv_grid_def *def, size_t *off_start, size_t *off_ent
     *off_entries = round_up16(*off_start + (buckets + 2u) * sizeof(uint32_t));
     *off_scratch = round_up16(*off_entries + (size_t)def->capacity * sizeof(clv_grid_entry));
     *off_occ = round_up16(*off_scratch + (size_t)def->capacity * sizeof(uint32_t));
-    return round_up16(*off_occ + (sub_words + cell_words) * sizeof(uint64_t));
+    *off_ids = *off_occ + (sub_words + 2u * cell_words) * sizeof(uint64_t);
+    return round_up16(*off_ids + (buckets - 1u <= CLV_GRID_IDS_MAX_CELLS ? buckets : 0u));
 }
 
 clv_grid_def clv_grid_default_def(void) {
@@ -96,8 +104,8 @@ clv_grid_def clv_grid_default_def(void) {
 size_t clv_grid_memory_size(const clv_grid_def *def) {
     if (!def_valid(def))
         return 0;
-    size_t a, b, c, d;
-    return layout(def, &a, &b, &c, &d);
+    size_t a, b, c, d, e;
+    return layout(def, &a, &b, &c, &d, &e);
 }
 
 static void *default_alloc(size_t size, void *user) {
@@ -117,8 +125,8 @@ clv_grid *clv_grid_create(const clv_grid_def *def, const clv_grid_allocator *all
     clv_grid_allocator hook = {default_alloc, default_free, NULL};
     if (alloc != NULL && alloc->alloc != NULL && alloc->free != NULL)
         hook = *alloc;
-    size_t off_start, off_entries, off_scratch, off_occ;
-    size_t bytes = layout(def, &off_start, &off_entries, &off_scratch, &off_occ);
+    size_t off_start, off_entries, off_scratch, off_occ, off_ids;
+    size_t bytes = layout(def, &off_start, &off_entries, &off_scratch, &off_occ, &off_ids);
     unsigned char *block = hook.alloc(bytes, hook.user);
     if (block == NULL)
         return NULL;
@@ -141,6 +149,8 @@ clv_grid *clv_grid_create(const clv_grid_def *def, const clv_grid_allocator *all
     g->sub_max_row = (float)((def->rows << g->sub_shift) - 1u);
     bitmap_words(def, &g->sub_big, &g->sub_words, &g->cell_words);
     g->occ = (uint64_t *)(void *)(block + off_occ);
+    g->ids = block + off_ids;
+    g->use_ids = (uint64_t)def->cols * def->rows <= CLV_GRID_IDS_MAX_CELLS;
     memset(g->start, 0, (g->buckets + 2u) * sizeof(uint32_t));
     return g;
 }
@@ -381,6 +391,10 @@ uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t ca
 
 enum { CLV_PICK_BLOCK = 256 };
 
+/* A cell's id: 0 where no box reaches, k + 1 where box k alone does (with fewer boxes than
+ * this), CLV_MARK_SHARED where several do: its entities then read the cell's box list. */
+enum { CLV_MARK_SHARED = 255 };
+
 typedef struct box_lists {
     const clv_aabb *boxes;
     uint32_t nq;
@@ -392,8 +406,6 @@ typedef struct box_lists {
 static inline bool bit_of(const uint64_t *bits, uint32_t i) {
     return (bits[i >> 6] >> (i & 63u)) & 1u;
 }
-
-static inline void set_bit(uint64_t *bits, uint32_t i) { bits[i >> 6] |= (uint64_t)1 << (i & 63u); }
 
 static void set_bits(uint64_t *bits, uint32_t lo, uint32_t hi) { /* [lo, hi], lo <= hi */
     uint32_t wl = lo >> 6, wh = hi >> 6;
@@ -407,6 +419,8 @@ static void set_bits(uint64_t *bits, uint32_t lo, uint32_t hi) { /* [lo, hi], lo
         bits[k] = ~(uint64_t)0;
     bits[wh] |= mh;
 }
+
+static inline void set_bit(uint64_t *bits, uint32_t i) { bits[i >> 6] |= (uint64_t)1 << (i & 63u); }
 
 /* Sub-cell column and row of a point, clamped: a NaN lands in 0. */
 static inline float sub_col(const clv_grid *g, float x) {
@@ -431,21 +445,28 @@ static inline uint32_t push_pair(uint64_t *pairs, uint32_t room, uint32_t n, uin
     return n + (uint32_t)hit;
 }
 
-/* The hits of entity i, in ascending box order as box-by-box queries would meet them: the
- * boxes of its cell merged with the boxes filed for every entity; all boxes when it is
- * oversized. */
+/* The hits of entity i, in ascending box order as box-by-box queries would meet them: the box
+ * that alone reaches its sub-cell, or its cell's list when several do, merged with the boxes
+ * filed for every entity; all boxes when it is oversized. */
 static uint32_t entity_hits(const clv_grid *g, const box_lists *b, float ex, float ey, float er,
                             uint32_t i, uint64_t *pairs, uint32_t room, uint32_t n) {
-    if (g->scratch[i] == g->sub_big) {
+    const uint32_t s = g->scratch[i];
+    if (s == g->sub_big) {
         for (uint32_t q = 0; q < b->nq; q++)
             n = push_pair(pairs, room, n, q, i, square_meets(ex, ey, er, &b->boxes[q]));
         return n;
     }
-    const uint32_t shift = g->sub_shift, cols = g->def.cols;
-    uint32_t c = ((uint32_t)(int32_t)sub_row(g, ey) >> shift) * cols +
-                 ((uint32_t)(int32_t)sub_col(g, ex) >> shift);
-    const uint32_t *a = b->list + g->start[c];
-    uint32_t na = bit_of(g->occ + g->sub_words, c) ? a[-1] : 0u;
+    const uint32_t shift = g->sub_shift, sub_cols = g->def.cols << shift;
+    const uint32_t c = (s / sub_cols >> shift) * g->def.cols + (s % sub_cols >> shift);
+    uint32_t m = 0u;
+    if (bit_of(g->occ, s)) /* unset only when every entity is tested (boxes in every[]) */
+        m = g->use_ids ? g->ids[c] : CLV_MARK_SHARED;
+    const uint32_t one = m - 1u, *a = &one;
+    uint32_t na = m != 0;
+    if (m == CLV_MARK_SHARED) {
+        a = b->list + g->start[c];
+        na = a[-1];
+    }
     if (b->n_every == 0) {
         for (uint32_t ia = 0; ia < na; ia++)
             n = push_pair(pairs, room, n, a[ia], i, square_meets(ex, ey, er, &b->boxes[a[ia]]));
@@ -478,16 +499,17 @@ static uint32_t pick_entities(const clv_grid *g, const box_lists *b, const float
                               const float *r, uint32_t count, uint64_t *pairs, uint32_t room,
                               uint32_t *first, uint32_t *out) {
     const uint64_t *occ = g->occ;
-    const uint32_t *sub = g->scratch, every_flag = b->n_every > 0 ? 1u : 0u;
+    const uint32_t *sub = g->scratch, every = b->n_every > 0;
     uint32_t pick[CLV_PICK_BLOCK], n = 0, total = 0;
     for (uint32_t base = 0; base < count; base += CLV_PICK_BLOCK) {
-        uint32_t m = count - base < CLV_PICK_BLOCK ? count - base : CLV_PICK_BLOCK;
+        uint32_t m = count - base < CLV_PICK_BLOCK ? count - base : CLV_PICK_BLOCK, np = 0;
         /* Most entities stand where no box reaches: keep the others, without a branch. */
-        uint32_t np = 0;
-        for (uint32_t k = 0; k < m; k++) {
+        for (uint32_t k = 0; k < m && !every; k++) {
             pick[np] = base + k;
-            np += (uint32_t)bit_of(occ, sub[base + k]) | every_flag;
+            np += (uint32_t)bit_of(occ, sub[base + k]);
         }
+        for (uint32_t k = 0; k < m && every; k++)
+            pick[np++] = base + k;
         for (uint32_t j = 0; j < np; j++) {
             uint32_t i = pick[j];
             n = entity_hits(g, b, x[i], y[i], r[i], i, pairs, room, n);
@@ -592,9 +614,11 @@ uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq
     const uint32_t room = 2u * g->def.capacity, cols = g->def.cols, shift = g->sub_shift;
     const uint32_t sub_cols = cols << shift;
     uint64_t *occ = g->occ, *touched = g->occ + g->sub_words;
+    uint8_t *ids = g->ids;
     uint64_t *pairs = (uint64_t *)(void *)g->entries + g->def.capacity;
     uint32_t *cells_touched = (uint32_t *)(void *)pairs;
-    memset(occ, 0, (g->sub_words + g->cell_words) * sizeof(uint64_t));
+    uint64_t *reached = touched + g->cell_words;
+    memset(occ, 0, (g->sub_words + 2u * g->cell_words) * sizeof(uint64_t));
     set_bit(occ, g->sub_big); /* oversized: always picked */
     uint32_t filed = 0, n_every = 0, n_touched = 0;
     for (uint32_t k = 0; k < nq; k++) {
@@ -612,20 +636,30 @@ uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq
         first[k + 1u] = 1;
         for (uint32_t row = r0; row <= r1; row++)
             set_bits(occ, row * sub_cols + c0, row * sub_cols + c1);
+        const bool alone = g->use_ids && nq < CLV_MARK_SHARED;
         for (uint32_t row = r0 >> shift; row <= r1 >> shift; row++) {
             for (uint32_t col = c0 >> shift; col <= c1 >> shift; col++) {
                 uint32_t c = row * cols + col;
+                if (alone && !bit_of(reached, c)) {
+                    set_bit(reached, c);
+                    ids[c] = (uint8_t)(k + 1u);
+                    continue;
+                }
                 if (!bit_of(touched, c)) {
+                    /* its list: this box, and the one that reached it alone before */
                     set_bit(touched, c);
-                    start[c] = 0;
+                    start[c] = alone ? 1u : 0u;
                     cells_touched[n_touched++] = c;
+                    if (g->use_ids)
+                        ids[c] = CLV_MARK_SHARED;
                 }
                 start[c]++;
             }
         }
     }
-    /* Each touched cell gets its length then its slots; start[c] moves to the slots' end,
-     * and filling from the last box down moves it back to their begin. */
+    /* Each touched cell (one that several boxes reach) gets its length then its slots;
+     * start[c] moves to the slots' end, and filling from the last box down moves it back to
+     * their begin. */
     uint32_t *list = (uint32_t *)(void *)g->entries, *every = list + room - n_every;
     uint32_t end = 0;
     for (uint32_t t = 0; t < n_touched; t++) {
@@ -641,8 +675,11 @@ uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq
             uint32_t c0, c1, r0, r1;
             box_cells(g, boxes[k], w, &c0, &c1, &r0, &r1);
             for (uint32_t row = r0 >> shift; row <= r1 >> shift; row++) {
-                for (uint32_t col = c0 >> shift; col <= c1 >> shift; col++)
-                    list[--start[row * cols + col]] = k;
+                for (uint32_t col = c0 >> shift; col <= c1 >> shift; col++) {
+                    uint32_t c = row * cols + col;
+                    if (bit_of(touched, c))
+                        list[--start[c]] = k;
+                }
             }
         }
     }

@@ -190,26 +190,33 @@ static void test_cap_too_small_reports_count(void) {
 /* Many boxes at once: the same lists as a build followed by one query per box, including
  * scenes whose boxes do not all fit the cell lists and whose hits overflow the scratch. */
 static void test_query_boxes_matches_queries(void) {
-    enum { N = 3000, BOXES = 80 };
+    enum { N = 3000, BOXES = 300 };
     float *x = malloc(N * sizeof(float)), *y = malloc(N * sizeof(float));
     float *r = malloc(N * sizeof(float));
     uint32_t *want = malloc(N * sizeof(uint32_t)), *out = malloc((size_t)N * BOXES * 4u);
     uint32_t first[BOXES + 1];
     clv_aabb boxes[BOXES];
-    /* The third grid is 200 cells wide: one row of its sub-cell bitmap spans several words. */
-    const uint32_t capacities[] = {N, 200, N};
+    /* The third grid is 200 cells wide: one row of its sub-cell bitmap spans several words.
+     * The fourth has 2^21 small cells: too many for a byte per cell, so every cell that a box
+     * reaches gets a list. Every other scene has more than 254 boxes, too many for a cell's
+     * byte to name its box. */
+    const uint32_t capacities[] = {N, 200, N, N};
     long total = 0, mismatches = 0, every_scene = 0;
-    for (unsigned cs = 0; cs < 3; cs++) {
+    for (unsigned cs = 0; cs < 4; cs++) {
         clv_grid_def def = scene_def(capacities[cs]);
         if (cs == 2)
             def.cols = 200, def.rows = 5;
+        if (cs == 3)
+            def.cell_size = 2.0f, def.cols = 2048, def.rows = 1024;
         counter cnt = {0, 0, 0, 0};
         clv_grid_allocator hook = {count_alloc, count_free, &cnt};
         clv_grid *g = clv_grid_create(&def, &hook);
         clv_grid *ref = clv_grid_create(&def, NULL);
         for (int scene = 0; scene < 24; scene++) {
             uint32_t n = scene == 0 ? 0 : (uint32_t)(rnd_u32() % (capacities[cs] + 1u));
-            uint32_t nq = scene == 1 ? 0 : 1u + rnd_u32() % BOXES;
+            /* (more boxes than the capacity are refused: see the refusals below) */
+            uint32_t most = scene % 2 && capacities[cs] >= BOXES ? BOXES : 80u;
+            uint32_t nq = scene == 1 ? 0 : 1u + rnd_u32() % most;
             for (uint32_t i = 0; i < n; i++) {
                 uint32_t kind = rnd_u32() % 20u;
                 x[i] = rnd_f(-700.0f, 1700.0f);
@@ -343,6 +350,39 @@ static void test_query_boxes_edges(void) {
 
 /* A box starting at +inf meets every entity whose y + r rounds up to +inf, in whatever row its
  * centre stands (the grid here reaches the largest float). */
+/* A cell that one box alone reaches names that box in a byte: with 300 boxes, boxes 254 and
+ * up cannot be named, and each of 300 boxes apart must still find its own entity. Then the same
+ * boxes twice (each cell reached by two boxes, read from a list), twice in a row on one grid. */
+static void test_query_boxes_many_boxes(void) {
+    enum { BOXES = 300, SIDE = 20 };
+    clv_grid_def def = {{0.0f, 0.0f}, 10.0f, 64u, 64u, 2u * BOXES};
+    clv_grid *g = clv_grid_create(&def, NULL);
+    float x[2 * BOXES], y[2 * BOXES], r[2 * BOXES];
+    clv_aabb boxes[2 * BOXES];
+    uint32_t first[2 * BOXES + 1], out[4 * BOXES];
+    for (uint32_t k = 0; k < BOXES; k++) {
+        x[k] = 5.0f + 30.0f * (float)(k % SIDE), y[k] = 5.0f + 30.0f * (float)(k / SIDE);
+        r[k] = 1.0f;
+        boxes[k] = (clv_aabb){{x[k] - 2.0f, y[k] - 2.0f}, {x[k] + 2.0f, y[k] + 2.0f}};
+        boxes[BOXES + k] = boxes[k];
+    }
+    for (int twice = 0; twice < 2; twice++) {
+        CHECK(clv_grid_query_boxes(g, boxes, BOXES, x, y, r, BOXES, first, out, 4 * BOXES) ==
+              BOXES);
+        long wrong = 0;
+        for (uint32_t k = 0; k < BOXES; k++)
+            wrong += first[k + 1] - first[k] != 1 || out[first[k]] != k;
+        CHECK(wrong == 0);
+    }
+    CHECK(clv_grid_query_boxes(g, boxes, 2 * BOXES, x, y, r, BOXES, first, out, 4 * BOXES) ==
+          2 * BOXES);
+    long wrong = 0;
+    for (uint32_t k = 0; k < 2 * BOXES; k++)
+        wrong += first[k + 1] - first[k] != 1 || out[first[k]] != k % BOXES;
+    CHECK(wrong == 0);
+    clv_grid_destroy(g);
+}
+
 static void test_query_boxes_overflow(void) {
     const float cell = 0x1p125f;
     clv_grid_def def = {{0.0f, FLT_MAX - 7.5f * cell}, cell, 1u, 8u, 4u};
@@ -408,6 +448,7 @@ int main(int argc, char **argv) {
     RUN(test_query_boxes_matches_queries);
     RUN(test_query_boxes_edges);
     RUN(test_query_boxes_overflow);
+    RUN(test_query_boxes_many_boxes);
     RUN(test_errors);
     return clv_test_report();
 }

@@ -94,7 +94,9 @@ uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t ca
 /// clv_grid_build takes them), with the grid's cells indexing the boxes instead of the
 /// entities: the boxes mark the half-cells they reach in a bitmap (whole cells in a grid of
 /// more than 2^22 cells), each entity's centre costs one bit test, and only the few on a
-/// marked half-cell are tested against the boxes of their cell. With few boxes and many
+/// marked half-cell are tested: against the one box that reaches their cell, or the boxes
+/// listed for a cell that several reach (in a grid of up to 2^20 cells and with fewer than
+/// 255 boxes; otherwise every reached cell lists its boxes). With few boxes and many
 /// entities that all move this costs far less than a rebuild followed by nq queries, and gives
 /// exactly their candidates. Box k's candidates, ascending, are out[first[k] .. first[k + 1]);
 /// first needs nq + 1 slots and is filled in any case. Returns the total; when it exceeds cap,
