@@ -34,6 +34,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
 
 __extension__ typedef __int128 clv_i128;
 __extension__ typedef unsigned __int128 clv_u128;
@@ -143,9 +146,70 @@ CLV_SEG_SEG_CLOSER(seg_seg_closer_narrow, int64_t, uint64_t)
 
 static inline bool narrow(int64_t v) { return v >= -CLV_EXACT_NARROW && v <= CLV_EXACT_NARROW; }
 
+#if defined(__SSE2__) || defined(_M_X64)
+/* Nearer still, within CLV_EXACT_SMALL = 2^11 of p's first end and with R^2 <= 2^25:
+ *   S1  a translated coordinate and a difference of two fit int16 (<= 2^12);
+ *   S2  a product of two differences <= 2^24, a dot or cross product or squared length <= 2^25:
+ *       pmaddwd's int32 sums of two int16 products hold them;
+ *   S3  a cross product squared <= 2^50 and R^2 |d|^2 <= 2^50: integers below 2^53, which
+ *       double holds exactly.
+ * The four end-to-segment tests then run as the four lanes of one vector: (p.a, q), (p.b, q),
+ * (q.a, p), (q.b, p), each with the segment's direction d, the end's offsets from the segment's
+ * ends, and the same rules as the scalar body (whose o3, o4, o1, o2 are the lanes' cross
+ * products). About twice as fast as the int64 body. */
+#define CLV_EXACT_SMALL ((int64_t)1 << 11)
+
+static inline bool small(int64_t v) { return v >= -CLV_EXACT_SMALL && v <= CLV_EXACT_SMALL; }
+
+static bool seg_seg_closer_small(exact_seg p, exact_seg q, uint64_t r2) {
+    /* 32-bit lanes of (x, y) int16 pairs: p.a (the origin), p.b, q.a, q.b (S1). */
+    const __m128i ends = _mm_setr_epi16(0, 0, (short)p.bx, (short)p.by, (short)q.ax, (short)q.ay,
+                                        (short)q.bx, (short)q.by);
+    const __m128i sa = _mm_shuffle_epi32(ends, _MM_SHUFFLE(0, 0, 2, 2)); /* q.a q.a p.a p.a */
+    const __m128i sb = _mm_shuffle_epi32(ends, _MM_SHUFFLE(1, 1, 3, 3)); /* q.b q.b p.b p.b */
+    const __m128i d = _mm_sub_epi16(sb, sa), wa = _mm_sub_epi16(ends, sa);
+    const __m128i wb = _mm_sub_epi16(ends, sb);
+    /* (w.y, -w.x), so that pmaddwd with d gives d.x w.y - d.y w.x (S2). */
+    const __m128i odd = _mm_setr_epi16(0, -1, 0, -1, 0, -1, 0, -1);
+    __m128i sw = _mm_shufflelo_epi16(wa, _MM_SHUFFLE(2, 3, 0, 1));
+    sw = _mm_shufflehi_epi16(sw, _MM_SHUFFLE(2, 3, 0, 1));
+    sw = _mm_sub_epi16(_mm_xor_si128(sw, odd), odd);
+    const __m128i c = _mm_madd_epi16(d, sw), t = _mm_madd_epi16(d, wa);
+    const __m128i l = _mm_madd_epi16(d, d), rr = _mm_set1_epi32((int)r2),
+                  zero = _mm_setzero_si128();
+    const __m128i near_end = _mm_or_si128(_mm_cmplt_epi32(_mm_madd_epi16(wa, wa), rr),
+                                          _mm_cmplt_epi32(_mm_madd_epi16(wb, wb), rr));
+    const __m128i inside = _mm_and_si128(_mm_cmpgt_epi32(t, zero), _mm_cmplt_epi32(t, l));
+    /* c^2 < R^2 |d|^2 in double, two lanes at a time (S3). */
+    const __m128d rrd = _mm_set1_pd((double)r2);
+    const __m128i c_hi = _mm_shuffle_epi32(c, _MM_SHUFFLE(1, 0, 3, 2));
+    const __m128i l_hi = _mm_shuffle_epi32(l, _MM_SHUFFLE(1, 0, 3, 2));
+    const __m128d c0 = _mm_cvtepi32_pd(c), c1 = _mm_cvtepi32_pd(c_hi);
+    int line =
+        _mm_movemask_pd(_mm_cmplt_pd(_mm_mul_pd(c0, c0), _mm_mul_pd(rrd, _mm_cvtepi32_pd(l))));
+    line |=
+        _mm_movemask_pd(_mm_cmplt_pd(_mm_mul_pd(c1, c1), _mm_mul_pd(rrd, _mm_cvtepi32_pd(l_hi))))
+        << 2;
+    int closer = _mm_movemask_ps(_mm_castsi128_ps(near_end)) |
+                 (_mm_movemask_ps(_mm_castsi128_ps(inside)) & line);
+    /* A proper crossing: p's ends strictly on both sides of line q (lanes 0, 1) and q's ends
+     * strictly on both sides of line p (lanes 2, 3). */
+    int pos = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(c, zero)));
+    int neg = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(c, zero)));
+    int apart = (pos & neg >> 1) | (neg & pos >> 1); /* bit 0: lanes 0, 1; bit 2: lanes 2, 3 */
+    return (closer != 0) | ((apart & 5) == 5);
+}
+#endif
+
 static bool seg_seg_closer(exact_seg p, exact_seg q, uint64_t r2) {
     exact_seg tp = {0, 0, p.bx - p.ax, p.by - p.ay};
     exact_seg tq = {q.ax - p.ax, q.ay - p.ay, q.bx - p.ax, q.by - p.ay};
+#if defined(__SSE2__) || defined(_M_X64)
+    if (small(tp.bx) & small(tp.by) & small(tq.ax) & small(tq.ay) & small(tq.bx) & small(tq.by) &
+        (r2 <= (uint64_t)1 << 25)) {
+        return seg_seg_closer_small(tp, tq, r2);
+    }
+#endif
     if (narrow(tp.bx) & narrow(tp.by) & narrow(tq.ax) & narrow(tq.ay) & narrow(tq.bx) &
         narrow(tq.by) & (r2 <= (uint64_t)1 << 32)) {
         return seg_seg_closer_narrow(tp, tq, r2);

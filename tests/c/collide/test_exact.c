@@ -891,10 +891,11 @@ static void test_random_oracle(void) {
                 if (!clv_ishape_valid(&sa) || !clv_ishape_valid(&sb) || ov(sa, sb) != expect) {
                     oracle_disagree_++;
                 }
-                /* Scaled by a log-uniform factor to extents from 2^12 to 2^30: capsule pairs
-                 * switch from int64 to int128 products at 2^14, and a switch set too high
-                 * would overflow on the way; every scale must answer alike. */
-                int64_t k2 = ((int64_t)1 << rng_range(12, 29)) / c;
+                /* Scaled by a log-uniform factor to extents from 2^8 to 2^30: capsule pairs
+                 * switch from int16 lanes to int64 products at 2^11 and to int128 at 2^14, and
+                 * a switch set too high would overflow on the way; every scale must answer
+                 * alike. */
+                int64_t k2 = ((int64_t)1 << rng_range(8, 29)) / c;
                 k2 = rng_range(k2 / 2 + 1, k2 < LIM / (2 * c) ? k2 : LIM / (2 * c));
                 clv_ishape na = scaled(a, k2, -k2 * a.ax, -k2 * a.ay);
                 clv_ishape nb = scaled(b, k2, -k2 * a.ax, -k2 * a.ay);
