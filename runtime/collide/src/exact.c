@@ -88,6 +88,17 @@ static bool point_seg_closer(int64_t px, int64_t py, exact_seg s, uint64_t r2) {
     return ends | (inside & line);
 }
 
+/* The scalar bodies stay out of line and seg_seg_closer inline, so that a capsule pair near
+ * itself (clv_exact_overlap's usual case) runs the vector body without a call or the
+ * registers the scalar bodies save. */
+#if defined(__GNUC__)
+#define CLV_NOINLINE __attribute__((noinline))
+#define CLV_INLINE inline __attribute__((always_inline))
+#else
+#define CLV_NOINLINE
+#define CLV_INLINE inline
+#endif
+
 /* Are the segments p and q closer than R (R2 = R^2, 0 < R <= 2^31)?
  * Either they cross properly (each one's ends strictly on both sides of the other's line), or
  * their distance is reached at an end of one of them: the distance from an end to the other
@@ -100,7 +111,7 @@ static bool point_seg_closer(int64_t px, int64_t py, exact_seg s, uint64_t r2) {
  * pair; a pair near its first end (see seg_seg_closer) keeps them in int64, which is a third
  * faster because no step needs a register pair. */
 #define CLV_SEG_SEG_CLOSER(name, wide, uwide)                                                      \
-    static bool name(exact_seg p, exact_seg q, uint64_t r2) {                                      \
+    CLV_NOINLINE static bool name(exact_seg p, exact_seg q, uint64_t r2) {                         \
         int64_t d1x = p.bx - p.ax, d1y = p.by - p.ay; /* B1 */                                     \
         int64_t d2x = q.bx - q.ax, d2y = q.by - q.ay;                                              \
         int64_t acx = q.ax - p.ax, acy = q.ay - p.ay; /* q.a - p.a */                              \
@@ -201,7 +212,7 @@ static bool seg_seg_closer_small(exact_seg p, exact_seg q, uint64_t r2) {
 }
 #endif
 
-static bool seg_seg_closer(exact_seg p, exact_seg q, uint64_t r2) {
+CLV_INLINE static bool seg_seg_closer(exact_seg p, exact_seg q, uint64_t r2) {
     exact_seg tp = {0, 0, p.bx - p.ax, p.by - p.ay};
     exact_seg tq = {q.ax - p.ax, q.ay - p.ay, q.bx - p.ax, q.by - p.ay};
 #if defined(__SSE2__) || defined(_M_X64)
@@ -297,7 +308,8 @@ static inline exact_seg core_of(const clv_ishape *s) {
 
 static inline int64_t radius_of(const clv_ishape *s) { return s->type == CLV_POINT ? 0 : s->r; }
 
-bool clv_exact_overlap(const clv_ishape *a, const clv_ishape *b) {
+/* Every pair but two capsules (see CLV_NOINLINE). */
+CLV_NOINLINE static bool overlap_any(const clv_ishape *a, const clv_ishape *b) {
     /* One order per pair (round before box, point before circle before capsule), so that the
      * answer is symmetric by construction. */
     if (a->type > b->type) {
@@ -338,4 +350,13 @@ bool clv_exact_overlap(const clv_ishape *a, const clv_ishape *b) {
         return point_seg_closer(a->ax, a->ay, core_of(b), r2);
     }
     return seg_seg_closer(core_of(a), core_of(b), r2);
+}
+
+bool clv_exact_overlap(const clv_ishape *a, const clv_ishape *b) {
+    if (a->type == CLV_CAPSULE && b->type == CLV_CAPSULE) {
+        int64_t rr = a->r + b->r; /* B4 */
+        exact_seg p = {a->ax, a->ay, a->bx, a->by}, q = {b->ax, b->ay, b->bx, b->by};
+        return rr != 0 && seg_seg_closer(p, q, (uint64_t)(rr * rr));
+    }
+    return overlap_any(a, b);
 }
