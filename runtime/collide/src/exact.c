@@ -352,11 +352,25 @@ CLV_NOINLINE static bool overlap_any(const clv_ishape *a, const clv_ishape *b) {
     return seg_seg_closer(core_of(a), core_of(b), r2);
 }
 
+/* Two capsules with rr = rA + rB (B4): R = 0 never overlaps. */
+static inline bool capsules(exact_seg p, exact_seg q, int64_t rr) {
+    return rr != 0 && seg_seg_closer(p, q, (uint64_t)(rr * rr));
+}
+
 bool clv_exact_overlap(const clv_ishape *a, const clv_ishape *b) {
     if (a->type == CLV_CAPSULE && b->type == CLV_CAPSULE) {
-        int64_t rr = a->r + b->r; /* B4 */
         exact_seg p = {a->ax, a->ay, a->bx, a->by}, q = {b->ax, b->ay, b->bx, b->by};
-        return rr != 0 && seg_seg_closer(p, q, (uint64_t)(rr * rr));
+        return capsules(p, q, a->r + b->r);
     }
     return overlap_any(a, b);
+}
+
+bool clv_icapsule_valid(const clv_icapsule *c) {
+    return c != NULL && in_range(c->ax) && in_range(c->ay) && in_range(c->bx) && in_range(c->by) &&
+           c->r >= 0 && c->r <= CLV_EXACT_LIMIT;
+}
+
+bool clv_exact_overlap_capsules(const clv_icapsule *a, const clv_icapsule *b) {
+    exact_seg p = {a->ax, a->ay, a->bx, a->by}, q = {b->ax, b->ay, b->bx, b->by};
+    return capsules(p, q, (int64_t)a->r + b->r);
 }

@@ -28,14 +28,30 @@ static clv_ishape iaabb(int64_t x0, int64_t y0, int64_t x1, int64_t y1) {
     return s;
 }
 
-static int asymmetric_ = 0;
+static int asymmetric_ = 0, typed_differs_ = 0;
+static long typed_checked_ = 0;
 
-/* Overlap in both orders; an order that disagrees is a failure of its own. */
+/* The typed form of a valid capsule (its values fit int32). */
+static clv_icapsule typed(const clv_ishape *s) {
+    clv_icapsule c = {(int32_t)s->ax, (int32_t)s->ay, (int32_t)s->bx, (int32_t)s->by,
+                      (int32_t)s->r};
+    return c;
+}
+
+/* Overlap in both orders; an order that disagrees is a failure of its own, and so is a pair of
+ * valid capsules that the typed test answers otherwise. */
 static bool ov(clv_ishape a, clv_ishape b) {
     bool ab = clv_exact_overlap(&a, &b);
     bool ba = clv_exact_overlap(&b, &a);
     if (ab != ba) {
         asymmetric_++;
+    }
+    if (a.type == CLV_CAPSULE && b.type == CLV_CAPSULE && clv_ishape_valid(&a) &&
+        clv_ishape_valid(&b)) {
+        clv_icapsule ta = typed(&a), tb = typed(&b);
+        typed_checked_++;
+        typed_differs_ += clv_exact_overlap_capsules(&ta, &tb) != ab ||
+                          clv_exact_overlap_capsules(&tb, &ta) != ab || !clv_icapsule_valid(&ta);
     }
     return ab;
 }
@@ -994,8 +1010,26 @@ static void test_random_full_range(void) {
 }
 
 static void test_symmetry_counter(void) {
-    /* Every ov() call above compared both orders. */
+    /* Every ov() call above compared both orders, and the typed capsule test. */
     CHECK(asymmetric_ == 0);
+    printf("typed capsule test: %ld pairs, %d answered otherwise\n", typed_checked_,
+           typed_differs_);
+    CHECK(typed_differs_ == 0);
+    CHECK(typed_checked_ > 100000);
+}
+
+static void test_icapsule_valid(void) {
+    clv_icapsule c = {(int32_t)LIM, (int32_t)-LIM, 0, 0, (int32_t)LIM};
+    CHECK(clv_icapsule_valid(&c));
+    c.ax = (int32_t)LIM + 1;
+    CHECK(!clv_icapsule_valid(&c));
+    c.ax = 0, c.by = (int32_t)-LIM - 1;
+    CHECK(!clv_icapsule_valid(&c));
+    c.by = 0, c.r = -1;
+    CHECK(!clv_icapsule_valid(&c));
+    c.r = INT32_MAX;
+    CHECK(!clv_icapsule_valid(&c));
+    CHECK(!clv_icapsule_valid(NULL));
 }
 
 int main(int argc, char **argv) {
@@ -1020,5 +1054,6 @@ int main(int argc, char **argv) {
     RUN(test_random_oracle);
     RUN(test_random_full_range);
     RUN(test_symmetry_counter);
+    RUN(test_icapsule_valid);
     return clv_test_report();
 }

@@ -195,6 +195,20 @@ bool clv_ishape_valid(const clv_ishape *s);
 /// valid (clv_ishape_valid): out-of-range values are not checked here and give wrong answers.
 bool clv_exact_overlap(const clv_ishape *a, const clv_ishape *b);
 
+/// An exact capsule in 20 bytes: the typed form of a capsule clv_ishape, as clv_capsule is of
+/// clv_shape, for arrays of hitboxes (a clv_ishape takes 48). The same limits, which int32
+/// holds: check values from wider integers before storing them here.
+typedef struct clv_icapsule {
+    int32_t ax, ay, bx, by, r;
+} clv_icapsule;
+
+/// true when every value is within the limits of clv_ishape.
+bool clv_icapsule_valid(const clv_icapsule *c);
+
+/// clv_exact_overlap of two capsules given in the typed form: the same answer. Both must be
+/// valid (clv_icapsule_valid).
+bool clv_exact_overlap_capsules(const clv_icapsule *a, const clv_icapsule *b);
+
 #ifdef __cplusplus
 }
 #endif
