@@ -319,6 +319,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (slow >= 0 && exact != (slow == 1)) {
                 fail("clv_exact_overlap disagrees with the slow exact check", i, j);
             }
+            if (s[i].i.type == CLV_CAPSULE && s[j].i.type == CLV_CAPSULE) {
+                const clv_ishape *p = &s[i].i, *q = &s[j].i;
+                clv_icapsule tp = {(int32_t)p->ax, (int32_t)p->ay, (int32_t)p->bx, (int32_t)p->by,
+                                   (int32_t)p->r};
+                clv_icapsule tq = {(int32_t)q->ax, (int32_t)q->ay, (int32_t)q->bx, (int32_t)q->by,
+                                   (int32_t)q->r};
+                if (clv_exact_overlap_capsules(&tp, &tq) != exact) {
+                    fail("clv_exact_overlap_capsules disagrees with clv_exact_overlap", i, j);
+                }
+            }
             if (slow < 0) {
                 slow = exact;
             }
