@@ -422,6 +422,18 @@ static void set_bits(uint64_t *bits, uint32_t lo, uint32_t hi) { /* [lo, hi], lo
 
 static inline void set_bit(uint64_t *bits, uint32_t i) { bits[i >> 6] |= (uint64_t)1 << (i & 63u); }
 
+/* n + bit i of bits. gcc turns the shift by a variable into three micro-ops on x86-64 (a shift
+ * by cl merges the flags); bt and adc take one each, and this is the loop every entity goes
+ * through: 4-7% off the whole of clv_grid_query_boxes at 10k and 100k entities. */
+static inline uint32_t add_bit(uint32_t n, const uint64_t *bits, uint32_t i) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    __asm__("btq %2, %1\n\tadcl $0, %0" : "+r"(n) : "r"(bits[i >> 6]), "r"((uint64_t)i) : "cc");
+    return n;
+#else
+    return n + (uint32_t)bit_of(bits, i);
+#endif
+}
+
 /* Sub-cell column and row of a point, clamped: a NaN lands in 0. */
 static inline float sub_col(const clv_grid *g, float x) {
     float f = (x - g->def.origin.x) * g->sub_inv;
@@ -506,7 +518,7 @@ static uint32_t pick_entities(const clv_grid *g, const box_lists *b, const float
         /* Most entities stand where no box reaches: keep the others, without a branch. */
         for (uint32_t k = 0; k < m && !every; k++) {
             pick[np] = base + k;
-            np += (uint32_t)bit_of(occ, sub[base + k]);
+            np = add_bit(np, occ, sub[base + k]);
         }
         for (uint32_t k = 0; k < m && every; k++)
             pick[np++] = base + k;
