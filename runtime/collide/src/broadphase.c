@@ -21,8 +21,9 @@ _Static_assert(sizeof(clv_grid_entry) == 16, "a grid entry must pack into 16 byt
 /* clv_grid_query_boxes tests an entity's centre against 2 x 2 sub-cells per cell. */
 #define CLV_GRID_SUB_SHIFT 1u
 
-/* clv_grid_query_boxes clears a byte per cell every call (with the bitmaps) up to this many
- * cells; a larger grid lists every box per cell, as if all were shared (CLV_MARK_SHARED). */
+/* clv_grid_query_boxes names a cell's lone box in a byte per cell up to this many cells (a
+ * larger grid would spend more on those bytes than on the rest of its queries' scratch); a
+ * larger grid lists every box per cell, as if all were shared (CLV_MARK_SHARED). */
 #define CLV_GRID_IDS_MAX_CELLS ((uint64_t)1 << 20)
 
 /* How far ahead (in entities) the sub-cell pass asks for the arrays: 8 KB per array. */
@@ -458,7 +459,7 @@ static inline uint32_t push_pair(uint64_t *pairs, uint32_t room, uint32_t n, uin
 }
 
 /* The hits of entity i, in ascending box order as box-by-box queries would meet them: the box
- * that alone reaches its sub-cell, or its cell's list when several do, merged with the boxes
+ * that alone reaches its cell, or the cell's list when several do, merged with the boxes
  * filed for every entity; all boxes when it is oversized. */
 static uint32_t entity_hits(const clv_grid *g, const box_lists *b, float ex, float ey, float er,
                             uint32_t i, uint64_t *pairs, uint32_t room, uint32_t n) {
@@ -511,17 +512,21 @@ static uint32_t pick_entities(const clv_grid *g, const box_lists *b, const float
                               const float *r, uint32_t count, uint64_t *pairs, uint32_t room,
                               uint32_t *first, uint32_t *out) {
     const uint64_t *occ = g->occ;
-    const uint32_t *sub = g->scratch, every = b->n_every > 0;
+    const uint32_t *sub = g->scratch;
+    const bool test_all = b->n_every > 0;
     uint32_t pick[CLV_PICK_BLOCK], n = 0, total = 0;
     for (uint32_t base = 0; base < count; base += CLV_PICK_BLOCK) {
         uint32_t m = count - base < CLV_PICK_BLOCK ? count - base : CLV_PICK_BLOCK, np = 0;
-        /* Most entities stand where no box reaches: keep the others, without a branch. */
-        for (uint32_t k = 0; k < m && !every; k++) {
-            pick[np] = base + k;
-            np = add_bit(np, occ, sub[base + k]);
+        if (test_all) {
+            for (uint32_t k = 0; k < m; k++)
+                pick[np++] = base + k;
+        } else {
+            /* Most entities stand where no box reaches: keep the others, without a branch. */
+            for (uint32_t k = 0; k < m; k++) {
+                pick[np] = base + k;
+                np = add_bit(np, occ, sub[base + k]);
+            }
         }
-        for (uint32_t k = 0; k < m && every; k++)
-            pick[np++] = base + k;
         for (uint32_t j = 0; j < np; j++) {
             uint32_t i = pick[j];
             n = entity_hits(g, b, x[i], y[i], r[i], i, pairs, room, n);

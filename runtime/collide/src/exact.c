@@ -1,10 +1,11 @@
 /* Exact overlap of points, circles, capsules and aabbs with integer coordinates.
  *
- * The answer is decided with integers only, so it is never wrong, touching included. Every
- * round shape is reduced to a core (a point or a segment) and a radius; the rules are those of
- * collide.h: round-round overlaps when the cores are closer than rA + rB, round-box when the
- * core comes closer than r to the closed box or (r = 0) enters its open interior, box-box when
- * the open interiors intersect.
+ * The answer is decided with integer values only (a few held in double where S1-S3 below
+ * keep them under 2^53, which double represents exactly), so it is never wrong, touching
+ * included. Every round shape is reduced to a core (a point or a segment) and a radius; the rules
+ * are those of collide.h: round-round overlaps when the cores are closer than rA + rB, round-box
+ * when the core comes closer than r to the closed box or (r = 0) enters its open interior, box-box
+ * when the open interiors intersect.
  *
  * Bit bounds. clv_ishape_valid() guarantees |coordinate| <= 2^30 and 0 <= r <= 2^30. Then:
  *   B1  a difference of two coordinates: |dx| <= 2^31.                                  int64
@@ -170,7 +171,7 @@ static inline bool narrow(int64_t v) { return v >= -CLV_EXACT_NARROW && v <= CLV
  * products). About twice as fast as the int64 body. */
 #define CLV_EXACT_SMALL ((int64_t)1 << 11)
 
-static inline bool small(int64_t v) { return v >= -CLV_EXACT_SMALL && v <= CLV_EXACT_SMALL; }
+static inline bool within_small(int64_t v) { return v >= -CLV_EXACT_SMALL && v <= CLV_EXACT_SMALL; }
 
 static bool seg_seg_closer_small(exact_seg p, exact_seg q, uint64_t r2) {
     /* 32-bit lanes of (x, y) int16 pairs: p.a (the origin), p.b, q.a, q.b (S1). */
@@ -216,8 +217,8 @@ CLV_INLINE static bool seg_seg_closer(exact_seg p, exact_seg q, uint64_t r2) {
     exact_seg tp = {0, 0, p.bx - p.ax, p.by - p.ay};
     exact_seg tq = {q.ax - p.ax, q.ay - p.ay, q.bx - p.ax, q.by - p.ay};
 #if defined(__SSE2__) || defined(_M_X64)
-    if (small(tp.bx) & small(tp.by) & small(tq.ax) & small(tq.ay) & small(tq.bx) & small(tq.by) &
-        (r2 <= (uint64_t)1 << 25)) {
+    if (within_small(tp.bx) & within_small(tp.by) & within_small(tq.ax) & within_small(tq.ay) &
+        within_small(tq.bx) & within_small(tq.by) & (r2 <= (uint64_t)1 << 25)) {
         return seg_seg_closer_small(tp, tq, r2);
     }
 #endif
@@ -346,10 +347,9 @@ CLV_NOINLINE static bool overlap_any(const clv_ishape *a, const clv_ishape *b) {
     if (b->type != CLV_CAPSULE) {
         return len2(b->ax - a->ax, b->ay - a->ay) < r2; /* B3 vs B4 */
     }
-    if (a->type != CLV_CAPSULE) {
-        return point_seg_closer(a->ax, a->ay, core_of(b), r2);
-    }
-    return seg_seg_closer(core_of(a), core_of(b), r2);
+    /* b is a capsule and a a point or circle: two capsules never come here (see
+     * clv_exact_overlap). */
+    return point_seg_closer(a->ax, a->ay, core_of(b), r2);
 }
 
 /* Two capsules with rr = rA + rB (B4): R = 0 never overlaps. */

@@ -173,7 +173,7 @@ bool clv_overlap_aabb_aabb(const clv_aabb *a, const clv_aabb *b);
 bool clv_overlap_aabb_obb(const clv_aabb *a, const clv_obb *b);
 bool clv_overlap_obb_obb(const clv_obb *a, const clv_obb *b);
 
-/* ---- Exact integer mode: integers only, never wrong, touching included. ---- */
+/* ---- Exact integer mode: integer values only, never wrong, touching included. ---- */
 
 /// Largest magnitude of an exact coordinate or radius: 2^30.
 #define CLV_EXACT_LIMIT ((int64_t)1 << 30)
