@@ -223,6 +223,26 @@ static void test_sprites_missing_and_corrupt(void) {
     CHECK(!img.placeholder && img.w == 32 && img.h == 32);
     app_image_free(&img);
 
+    /* Its chunks up to IEND, then the first 11 bytes of a chunk frame claiming 2 GB (found by
+     * fuzzing: the frame was too short to be checked, and stb asked for the 2 GB); and its
+     * chunks without IEND at all. */
+    size_t iend = 0;
+    for (size_t k = 8; k + 8 <= n; k++) {
+        iend = memcmp(buf + k + 4, "IEND", 4) == 0 && iend == 0 ? k : iend;
+    }
+    CHECK(iend > 8);
+    unsigned char cut[4096 + 11];
+    memcpy(cut, buf, iend);
+    memcpy(cut + iend, "\x7f\xff\xff\xf0IDATx\xda\x01", 11);
+    write_file("short-frame.png", cut, iend + 11);
+    CHECK(!app_image_load("short-frame.png", 8, 8, &img, err, sizeof err));
+    CHECK(img.placeholder && strstr(err, "a chunk runs past the end of the file") != NULL);
+    app_image_free(&img);
+    write_file("no-iend.png", cut, iend);
+    CHECK(!app_image_load("no-iend.png", 8, 8, &img, err, sizeof err));
+    CHECK(img.placeholder && strstr(err, "no IEND chunk") != NULL);
+    app_image_free(&img);
+
     /* a whole missing asset folder: placeholders everywhere, and a frame still draws */
     app_assets a;
     app_assets_load(&a, "no-such-folder");

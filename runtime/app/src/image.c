@@ -55,9 +55,14 @@ static const char *png_refusal(const unsigned char *b, size_t size, int *iw, int
     if (size < sizeof sig || memcmp(b, sig, sizeof sig) != 0) {
         return "no PNG signature";
     }
-    for (size_t off = sizeof sig; off + 12 <= size;) {
-        uint32_t len = be32(b + off);
-        if (len > size - off - 12) {
+    /* Up to IEND: a file that ends first, even inside a chunk's 12-byte frame, is refused (stb
+     * would take a length from a frame cut short). */
+    for (size_t off = sizeof sig;;) {
+        if (off == size) {
+            return "no IEND chunk";
+        }
+        uint32_t len = size - off >= 12 ? be32(b + off) : 0;
+        if (size - off < 12 || len > size - off - 12) {
             return "a chunk runs past the end of the file";
         }
         if (memcmp(b + off + 4, "IEND", 4) == 0) {
