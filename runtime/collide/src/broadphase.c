@@ -49,6 +49,7 @@ struct clv_grid {
     uint64_t *occ;
     uint8_t *ids; /* per cell, when use_ids: see CLV_MARK_SHARED */
     bool use_ids;
+    float w_hint; /* the largest radius of the last clv_grid_query_boxes, or -1 */
 };
 
 static size_t round_up16(size_t n) { return (n + 15u) & ~(size_t)15u; }
@@ -152,6 +153,7 @@ clv_grid *clv_grid_create(const clv_grid_def *def, const clv_grid_allocator *all
     g->occ = (uint64_t *)(void *)(block + off_occ);
     g->ids = block + off_ids;
     g->use_ids = (uint64_t)def->cols * def->rows <= CLV_GRID_IDS_MAX_CELLS;
+    g->w_hint = -1.0f;
     memset(g->start, 0, (g->buckets + 2u) * sizeof(uint32_t));
     return g;
 }
@@ -505,18 +507,79 @@ static void flush_pairs(const uint64_t *pairs, uint32_t n, uint32_t *first, uint
         out[first[(pairs[j] >> 32) + 1u]++] = (uint32_t)pairs[j];
 }
 
+/* The sub-cell of each entity in [lo, hi) into scratch[]; returns the largest of their radii up
+ * to the cell size. count bounds the prefetch. */
+static float entity_cells(const clv_grid *g, const float *x, const float *y, const float *r,
+                          uint32_t lo, uint32_t hi, uint32_t count) {
+    const float sub_cols = (float)(g->def.cols << g->sub_shift), cell_size = g->def.cell_size;
+    const uint32_t sub_big = g->sub_big;
+    uint32_t *sub = g->scratch;
+    uint32_t i = lo;
+    float w = 0.0f;
+#if defined(__SSE2__) || defined(_M_X64)
+    /* The same arithmetic as the scalar loop below (sub_col, sub_row), four entities per step:
+     * max/min clamp a NaN to 0 as the selects do, since maxps answers its second operand for
+     * a NaN. */
+    const __m128 vox = _mm_set1_ps(g->def.origin.x), voy = _mm_set1_ps(g->def.origin.y);
+    const __m128 vinv = _mm_set1_ps(g->sub_inv), zero = _mm_setzero_ps();
+    const __m128 vmc = _mm_set1_ps(g->sub_max_col), vmr = _mm_set1_ps(g->sub_max_row);
+    const __m128 vcols = _mm_set1_ps(sub_cols), vcell = _mm_set1_ps(cell_size);
+    const __m128i vbig = _mm_set1_epi32((int32_t)sub_big);
+    __m128 vw = zero;
+    for (; i + 4u <= hi; i += 4u) {
+        /* The arrays are usually cold (a whole crowd moved since the last frame) and the
+         * hardware prefetch alone left the loop waiting on memory: measured 10-15% faster. */
+        if ((i & 15u) == 0 && i + CLV_GRID_PREFETCH < count) {
+            _mm_prefetch((const char *)(x + i + CLV_GRID_PREFETCH), _MM_HINT_T0);
+            _mm_prefetch((const char *)(y + i + CLV_GRID_PREFETCH), _MM_HINT_T0);
+            _mm_prefetch((const char *)(r + i + CLV_GRID_PREFETCH), _MM_HINT_T0);
+        }
+        __m128 fx = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(x + i), vox), vinv);
+        __m128 fy = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(y + i), voy), vinv);
+        fx = _mm_min_ps(_mm_max_ps(fx, zero), vmc);
+        fy = _mm_min_ps(_mm_max_ps(fy, zero), vmr);
+        __m128 col = _mm_cvtepi32_ps(_mm_cvttps_epi32(fx));
+        __m128 row = _mm_cvtepi32_ps(_mm_cvttps_epi32(fy));
+        __m128i cell = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(row, vcols), col));
+        __m128 vr = _mm_loadu_ps(r + i);
+        __m128 keep = _mm_cmple_ps(vr, vcell);
+        __m128i ki = _mm_castps_si128(keep);
+        cell = _mm_or_si128(_mm_and_si128(ki, cell), _mm_andnot_si128(ki, vbig));
+        _mm_storeu_si128((__m128i *)(void *)(sub + i), cell);
+        vw = _mm_max_ps(vw, _mm_and_ps(keep, vr));
+    }
+    float lanes[4];
+    _mm_storeu_ps(lanes, vw);
+    for (int k = 0; k < 4; k++)
+        w = lanes[k] > w ? lanes[k] : w;
+#endif
+    for (; i < hi; i++) {
+        float col = (float)(int32_t)sub_col(g, x[i]), row = (float)(int32_t)sub_row(g, y[i]);
+        bool keep = r[i] <= cell_size;
+        sub[i] = keep ? (uint32_t)(int32_t)(row * sub_cols + col) : sub_big;
+        w = keep && r[i] > w ? r[i] : w;
+    }
+    return w;
+}
+
 /* Tests every entity's bit and returns the number of hits. With first NULL the first room
  * hits are left in pairs[] as (box << 32 | entity), in entity order; otherwise pairs[] is
- * flushed (see flush_pairs) whenever another entity's hits might not fit. */
+ * flushed (see flush_pairs) whenever another entity's hits might not fit. With seen non-NULL
+ * each block's sub-cells are written first, and *seen gets their largest radius (as
+ * entity_cells returns it). */
 static uint32_t pick_entities(const clv_grid *g, const box_lists *b, const float *x, const float *y,
                               const float *r, uint32_t count, uint64_t *pairs, uint32_t room,
-                              uint32_t *first, uint32_t *out) {
+                              uint32_t *first, uint32_t *out, float *seen) {
     const uint64_t *occ = g->occ;
     const uint32_t *sub = g->scratch;
     const bool test_all = b->n_every > 0;
     uint32_t pick[CLV_PICK_BLOCK], n = 0, total = 0;
     for (uint32_t base = 0; base < count; base += CLV_PICK_BLOCK) {
         uint32_t m = count - base < CLV_PICK_BLOCK ? count - base : CLV_PICK_BLOCK, np = 0;
+        if (seen != NULL) {
+            float wb = entity_cells(g, x, y, r, base, base + m, count);
+            *seen = wb > *seen ? wb : *seen;
+        }
         if (test_all) {
             for (uint32_t k = 0; k < m; k++)
                 pick[np++] = base + k;
@@ -556,75 +619,14 @@ static bool box_cells(const clv_grid *g, clv_aabb q, float w, uint32_t *c0, uint
     return true;
 }
 
-/* Each entity's sub-cell into scratch[]; returns w, the largest radius up to the cell size. */
-static float entity_cells(const clv_grid *g, const float *x, const float *y, const float *r,
-                          uint32_t count) {
-    const float sub_cols = (float)(g->def.cols << g->sub_shift), cell_size = g->def.cell_size;
-    const uint32_t sub_big = g->sub_big;
-    uint32_t *sub = g->scratch;
-    uint32_t i = 0;
-    float w = 0.0f;
-#if defined(__SSE2__) || defined(_M_X64)
-    /* The same arithmetic as the scalar loop below (sub_col, sub_row), four entities per step:
-     * max/min clamp a NaN to 0 as the selects do, since maxps answers its second operand for
-     * a NaN. */
-    const __m128 vox = _mm_set1_ps(g->def.origin.x), voy = _mm_set1_ps(g->def.origin.y);
-    const __m128 vinv = _mm_set1_ps(g->sub_inv), zero = _mm_setzero_ps();
-    const __m128 vmc = _mm_set1_ps(g->sub_max_col), vmr = _mm_set1_ps(g->sub_max_row);
-    const __m128 vcols = _mm_set1_ps(sub_cols), vcell = _mm_set1_ps(cell_size);
-    const __m128i vbig = _mm_set1_epi32((int32_t)sub_big);
-    __m128 vw = zero;
-    for (; i + 4u <= count; i += 4u) {
-        /* The arrays are usually cold (a whole crowd moved since the last frame) and the
-         * hardware prefetch alone left the loop waiting on memory: measured 10-15% faster. */
-        if ((i & 15u) == 0 && i + CLV_GRID_PREFETCH < count) {
-            _mm_prefetch((const char *)(x + i + CLV_GRID_PREFETCH), _MM_HINT_T0);
-            _mm_prefetch((const char *)(y + i + CLV_GRID_PREFETCH), _MM_HINT_T0);
-            _mm_prefetch((const char *)(r + i + CLV_GRID_PREFETCH), _MM_HINT_T0);
-        }
-        __m128 fx = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(x + i), vox), vinv);
-        __m128 fy = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(y + i), voy), vinv);
-        fx = _mm_min_ps(_mm_max_ps(fx, zero), vmc);
-        fy = _mm_min_ps(_mm_max_ps(fy, zero), vmr);
-        __m128 col = _mm_cvtepi32_ps(_mm_cvttps_epi32(fx));
-        __m128 row = _mm_cvtepi32_ps(_mm_cvttps_epi32(fy));
-        __m128i cell = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(row, vcols), col));
-        __m128 vr = _mm_loadu_ps(r + i);
-        __m128 keep = _mm_cmple_ps(vr, vcell);
-        __m128i ki = _mm_castps_si128(keep);
-        cell = _mm_or_si128(_mm_and_si128(ki, cell), _mm_andnot_si128(ki, vbig));
-        _mm_storeu_si128((__m128i *)(void *)(sub + i), cell);
-        vw = _mm_max_ps(vw, _mm_and_ps(keep, vr));
-    }
-    float lanes[4];
-    _mm_storeu_ps(lanes, vw);
-    for (int k = 0; k < 4; k++)
-        w = lanes[k] > w ? lanes[k] : w;
-#endif
-    for (; i < count; i++) {
-        float col = (float)(int32_t)sub_col(g, x[i]), row = (float)(int32_t)sub_row(g, y[i]);
-        bool keep = r[i] <= cell_size;
-        sub[i] = keep ? (uint32_t)(int32_t)(row * sub_cols + col) : sub_big;
-        w = keep && r[i] > w ? r[i] : w;
-    }
-    return w;
-}
-
-uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq, const float *x,
-                              const float *y, const float *r, uint32_t count, uint32_t *first,
-                              uint32_t *out, uint32_t cap) {
-    clv_grid *g = grid;
+/* Files the boxes, widened by w: marks the sub-cells they reach, names each cell's lone box,
+ * lists the boxes of the cells several reach, and puts the boxes the lists have no room for
+ * in every[]. first[k + 1] is left 1 for a filed box, 2 for one in every[], 0 for an empty one.
+ * Uses occ, ids, start and both halves of entries[] (the second half only until it returns). */
+static box_lists file_boxes(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w,
+                            uint32_t *first) {
     uint32_t *start = g->start;
-    g->count = 0;
-    g->rmax = 0.0f;
-    if (first == NULL)
-        return 0;
     memset(first, 0, ((size_t)nq + 1u) * sizeof(uint32_t));
-    if (nq == 0 || count == 0 || count > g->def.capacity || nq > g->def.capacity || boxes == NULL ||
-        x == NULL || y == NULL || r == NULL)
-        return 0;
-    const float w = entity_cells(g, x, y, r, count);
-
     /* Which boxes are filed (first[k + 1] = 1) and which go to every entity (2): the lists,
      * each with its length, must fit their half of entries[], with a slot left for each box
      * still to come. */
@@ -632,8 +634,8 @@ uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq
     const uint32_t sub_cols = cols << shift;
     uint64_t *occ = g->occ, *touched = g->occ + g->sub_words;
     uint8_t *ids = g->ids;
-    uint64_t *pairs = (uint64_t *)(void *)g->entries + g->def.capacity;
-    uint32_t *cells_touched = (uint32_t *)(void *)pairs;
+    uint32_t *cells_touched =
+        (uint32_t *)(void *)((uint64_t *)(void *)g->entries + g->def.capacity);
     uint64_t *reached = touched + g->cell_words;
     memset(occ, 0, (g->sub_words + 2u * g->cell_words) * sizeof(uint64_t));
     set_bit(occ, g->sub_big); /* oversized: always picked */
@@ -702,14 +704,45 @@ uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq
     }
 
     box_lists b = {boxes, nq, list, every, n_every};
-    const uint32_t pair_room = g->def.capacity;
+    return b;
+}
+
+uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq, const float *x,
+                              const float *y, const float *r, uint32_t count, uint32_t *first,
+                              uint32_t *out, uint32_t cap) {
+    clv_grid *g = grid;
+    g->count = 0;
+    g->rmax = 0.0f;
+    if (first == NULL)
+        return 0;
     memset(first, 0, ((size_t)nq + 1u) * sizeof(uint32_t));
-    uint32_t total = pick_entities(g, &b, x, y, r, count, pairs, pair_room, NULL, NULL);
+    if (nq == 0 || count == 0 || count > g->def.capacity || nq > g->def.capacity || boxes == NULL ||
+        x == NULL || y == NULL || r == NULL)
+        return 0;
+    /* With a hint (the last call's largest radius), the boxes are filed first and each block
+     * of entities gets its sub-cells just before its bit tests, while the next blocks stream
+     * in. Without one, or when a radius grew past it (the boxes were widened too little),
+     * the sub-cells come first and the boxes are filed with the true radius. */
+    const bool fuse = g->w_hint >= 0.0f;
+    float w = fuse ? g->w_hint : entity_cells(g, x, y, r, 0, count, count), seen = 0.0f;
+    box_lists b = file_boxes(g, boxes, nq, w, first);
+
+    uint64_t *pairs = (uint64_t *)(void *)g->entries + g->def.capacity;
+    const uint32_t pair_room = g->def.capacity;
+    uint32_t total =
+        pick_entities(g, &b, x, y, r, count, pairs, pair_room, NULL, NULL, fuse ? &seen : NULL);
+    if (fuse && seen > w) {
+        w = seen;
+        b = file_boxes(g, boxes, nq, w, first);
+        total = pick_entities(g, &b, x, y, r, count, pairs, pair_room, NULL, NULL, NULL);
+    }
+    g->w_hint = fuse ? seen : w;
+    memset(first, 0, ((size_t)nq + 1u) * sizeof(uint32_t));
     if (total <= pair_room) {
         flush_pairs(pairs, total, first, NULL);
     } else {
         /* More hits than the scratch holds: count them in slices, place them below. */
-        pick_entities(g, &b, x, y, r, count, pairs, pair_room, first, NULL);
+        pick_entities(g, &b, x, y, r, count, pairs, pair_room, first, NULL, NULL);
     }
     if (total > cap || out == NULL) {
         for (uint32_t k = 1; k <= nq; k++)
@@ -725,7 +758,7 @@ uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq
     if (total <= pair_room) {
         flush_pairs(pairs, total, first, out);
     } else {
-        pick_entities(g, &b, x, y, r, count, pairs, pair_room, first, out);
+        pick_entities(g, &b, x, y, r, count, pairs, pair_room, first, out, NULL);
     }
     return total;
 }

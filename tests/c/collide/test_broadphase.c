@@ -382,6 +382,24 @@ static void test_query_boxes_many_boxes(void) {
     clv_grid_destroy(g);
 }
 
+/* clv_grid_query_boxes files the boxes with the last call's largest radius, then checks it:
+ * an enemy whose radius grew since must still be found, and one that shrank lose nothing. */
+static void test_query_boxes_radius_hint(void) {
+    clv_grid_def def = scene_def(8);
+    clv_grid *g = clv_grid_create(&def, NULL);
+    const clv_aabb box = {{100.0f, 100.0f}, {110.0f, 110.0f}};
+    float x[2] = {61.0f, 300.0f}, y[2] = {105.0f, 300.0f}, r[2] = {1.0f, 1.0f};
+    uint32_t first[2], out[4];
+    CHECK(clv_grid_query_boxes(g, &box, 1, x, y, r, 2, first, out, 4) == 0);
+    r[0] = 40.0f; /* reaches x = 101 now, 39 px and more than a half-cell from its centre */
+    CHECK(clv_grid_query_boxes(g, &box, 1, x, y, r, 2, first, out, 4) == 1);
+    CHECK(out[0] == 0);
+    CHECK(clv_grid_query_boxes(g, &box, 1, x, y, r, 2, first, out, 4) == 1);
+    r[0] = 38.0f; /* short of it again: the wider hint must not make it a candidate */
+    CHECK(clv_grid_query_boxes(g, &box, 1, x, y, r, 2, first, out, 4) == 0);
+    clv_grid_destroy(g);
+}
+
 /* A box starting at +inf meets every entity whose y + r rounds up to +inf, in whatever row its
  * centre stands (the grid here reaches the largest float). */
 static void test_query_boxes_overflow(void) {
@@ -450,6 +468,7 @@ int main(int argc, char **argv) {
     RUN(test_query_boxes_edges);
     RUN(test_query_boxes_overflow);
     RUN(test_query_boxes_many_boxes);
+    RUN(test_query_boxes_radius_hint);
     RUN(test_errors);
     return clv_test_report();
 }

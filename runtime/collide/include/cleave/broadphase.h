@@ -101,10 +101,12 @@ uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t ca
 /// exactly their candidates. Box k's candidates, ascending, are out[first[k] .. first[k + 1]);
 /// first needs nq + 1 slots and is filled in any case. Returns the total; when it exceeds cap,
 /// out is unspecified (ask again with cap >= the total). Boxes are read as clv_grid_query
-/// reads them. Leaves the grid empty (as a build of 0 entities). out may be NULL to get only
-/// the total and first[]. Returns 0 with first[] all zero when count or nq exceeds the capacity
-/// or boxes, x, y or r is NULL while count > 0 and nq > 0; returns 0 when first is NULL. Never
-/// allocates.
+/// reads them. Leaves the grid empty (as a build of 0 entities) but for one hint: the crowd's
+/// largest radius, with which the next call files its boxes before it reads the entities
+/// (a radius grown since costs that call a second pass, never an answer). out may be NULL to get
+/// only the total and first[]. Returns 0 with first[] all zero when count or nq exceeds the
+/// capacity or boxes, x, y or r is NULL while count > 0 and nq > 0; returns 0 when first is NULL.
+/// Never allocates.
 uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq, const float *x,
                               const float *y, const float *r, uint32_t count, uint32_t *first,
                               uint32_t *out, uint32_t cap);
