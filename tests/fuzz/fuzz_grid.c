@@ -16,7 +16,8 @@
  *   and each box's slice equals its query's ascending list; with a cap below the total, and
  *   with out NULL, it returns the same total and the same first[]; with cap >= total the same
  *   lists again, on a grid left dirty by a build; out is exactly cap long (AddressSanitizer
- *   sees a write past it);
+ *   sees a write past it); all of this also after a call on the same crowd with every radius 0
+ *   or doubled, which leaves query_boxes a radius hint too small or too large;
  * - the documented refusals (count or nq above the capacity, a NULL array) return 0 with
  *   first[] all zero, and a NULL first[] returns 0; clv_grid_count is 0 after every
  *   query_boxes, and a query then finds nothing; building and querying never call the
@@ -480,9 +481,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         clv_grid_query_boxes(g, boxes, nq, x, y, r, count, NULL, NULL, 0) != 0)
         fail("query_boxes without first[] returned a total", nq, count);
 
-    /* Every box at once, with room for every candidate: out is exactly that long. */
+    /* query_boxes files its boxes with the previous call's largest radius and checks it after:
+     * a call first on the same crowd with every radius 0 (the hint too small) or doubled (too
+     * large), chosen by the box count so that no input byte changes meaning. */
     uint32_t big = count * nq;
     uint32_t *out = checked_malloc((size_t)big * sizeof(uint32_t));
+    if (nq % 3u != 0 && count > 0) {
+        float *r0 = checked_malloc((size_t)count * sizeof(float));
+        for (uint32_t i = 0; i < count; i++)
+            r0[i] = nq % 3u == 1 ? 0.0f : 2.0f * r[i];
+        clv_grid_query_boxes(g, boxes, nq, x, y, r0, count, first, out, big);
+        free(r0);
+    }
+
+    /* Every box at once, with room for every candidate: out is exactly that long. */
     uint32_t total = clv_grid_query_boxes(g, boxes, nq, x, y, r, count, first, out, big);
     if (cnt.allocs != allocs)
         fail("query_boxes allocated", cnt.allocs, allocs);
