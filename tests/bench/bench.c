@@ -327,21 +327,26 @@ static void print_shape(const clv_shape *s) {
 
 typedef size_t (*pair_loop)(const clv_shape *a, const clv_shape *b, size_t n, uint8_t *out);
 
-#define PT(s) ((s).u.point)
-#define CI(s) (&(s).u.circle)
-#define CA(s) (&(s).u.capsule)
-#define AB(s) (&(s).u.aabb)
-#define OB(s) (&(s).u.obb)
-#define TYPED_LOOP(name, fa, fb)                                                                   \
-    static size_t loop_##name(const clv_shape *a, const clv_shape *b, size_t n, uint8_t *out) {    \
+/* A loop over arrays of T that calls test(fa(a[i]), fb(b[i])) on each pair, stores and counts
+ * the answers: the typed tests on clv_shape arrays (fa, fb pick the member), the generic and
+ * exact entries, and the typed capsule tests over bare arrays. */
+#define ARRAY_LOOP(name, T, test, fa, fb)                                                          \
+    static size_t name(const T *a, const T *b, size_t n, uint8_t *out) {                           \
         size_t hits = 0;                                                                           \
         for (size_t i = 0; i < n; i++) {                                                           \
-            uint8_t hit = clv_overlap_##name(fa(a[i]), fb(b[i]));                                  \
+            uint8_t hit = test(fa(a[i]), fb(b[i]));                                                \
             out[i] = hit;                                                                          \
             hits += hit;                                                                           \
         }                                                                                          \
         return hits;                                                                               \
     }
+#define PT(s) ((s).u.point)
+#define CI(s) (&(s).u.circle)
+#define CA(s) (&(s).u.capsule)
+#define AB(s) (&(s).u.aabb)
+#define OB(s) (&(s).u.obb)
+#define AT(s) (&(s))
+#define TYPED_LOOP(name, fa, fb) ARRAY_LOOP(loop_##name, clv_shape, clv_overlap_##name, fa, fb)
 
 TYPED_LOOP(point_point, PT, PT)
 TYPED_LOOP(point_circle, PT, CI)
@@ -370,47 +375,10 @@ static pair_loop typed_loop(clv_shape_type ta, clv_shape_type tb) {
     return table[ta][tb];
 }
 
-static size_t loop_generic(const clv_shape *a, const clv_shape *b, size_t n, uint8_t *out) {
-    size_t hits = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t hit = clv_overlap(&a[i], &b[i]);
-        out[i] = hit;
-        hits += hit;
-    }
-    return hits;
-}
-
-static size_t loop_exact(const clv_ishape *a, const clv_ishape *b, size_t n, uint8_t *out) {
-    size_t hits = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t hit = clv_exact_overlap(&a[i], &b[i]);
-        out[i] = hit;
-        hits += hit;
-    }
-    return hits;
-}
-
-static size_t loop_exact_capsules(const clv_icapsule *a, const clv_icapsule *b, size_t n,
-                                  uint8_t *out) {
-    size_t hits = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t hit = clv_exact_overlap_capsules(&a[i], &b[i]);
-        out[i] = hit;
-        hits += hit;
-    }
-    return hits;
-}
-
-/* The float capsule test over bare clv_capsule arrays (20 bytes each, as a clv_icapsule). */
-static size_t loop_capsules(const clv_capsule *a, const clv_capsule *b, size_t n, uint8_t *out) {
-    size_t hits = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t hit = clv_overlap_capsule_capsule(&a[i], &b[i]);
-        out[i] = hit;
-        hits += hit;
-    }
-    return hits;
-}
+ARRAY_LOOP(loop_generic, clv_shape, clv_overlap, AT, AT)
+ARRAY_LOOP(loop_exact, clv_ishape, clv_exact_overlap, AT, AT)
+ARRAY_LOOP(loop_exact_capsules, clv_icapsule, clv_exact_overlap_capsules, AT, AT)
+ARRAY_LOOP(loop_capsules, clv_capsule, clv_overlap_capsule_capsule, AT, AT)
 
 /* One implementation's answer to a pair set: a float loop, the exact loop (ia, ib), the typed
  * capsule loops over bare arrays (fa, fb float; ca, cb exact) or a peer library (peer, set). */
