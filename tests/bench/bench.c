@@ -325,13 +325,16 @@ static void print_shape(const clv_shape *s) {
 
 /* ---- timed loops: each stores and counts every answer ---- */
 
-typedef size_t (*pair_loop)(const clv_shape *a, const clv_shape *b, size_t n, uint8_t *out);
+/* A pair loop over two arrays of one shape type (given as void, so that one contender type
+ * holds them all). */
+typedef size_t (*pair_loop)(const void *a, const void *b, size_t n, uint8_t *out);
 
 /* A loop over arrays of T that calls test(fa(a[i]), fb(b[i])) on each pair, stores and counts
  * the answers: the typed tests on clv_shape arrays (fa, fb pick the member), the generic and
  * exact entries, and the typed capsule tests over bare arrays. */
 #define ARRAY_LOOP(name, T, test, fa, fb)                                                          \
-    static size_t name(const T *a, const T *b, size_t n, uint8_t *out) {                           \
+    static size_t name(const void *va, const void *vb, size_t n, uint8_t *out) {                   \
+        const T *a = va, *b = vb;                                                                  \
         size_t hits = 0;                                                                           \
         for (size_t i = 0; i < n; i++) {                                                           \
             uint8_t hit = test(fa(a[i]), fb(b[i]));                                                \
@@ -380,13 +383,11 @@ ARRAY_LOOP(loop_exact, clv_ishape, clv_exact_overlap, AT, AT)
 ARRAY_LOOP(loop_exact_capsules, clv_icapsule, clv_exact_overlap_capsules, AT, AT)
 ARRAY_LOOP(loop_capsules, clv_capsule, clv_overlap_capsule_capsule, AT, AT)
 
-/* One implementation's answer to a pair set: a float loop, the exact loop (ia, ib), the typed
- * capsule loops over bare arrays (fa, fb float; ca, cb exact) or a peer library (peer, set). */
+/* One implementation's answer to a pair set: a loop over arrays a and b, or a peer library
+ * (peer, set). */
 typedef struct contender {
     pair_loop loop;
-    const clv_ishape *ia, *ib;
-    const clv_capsule *fa, *fb;
-    const clv_icapsule *ca, *cb;
+    const void *a, *b;
     const bench_peer *peer;
     void *set;
     uint8_t *out;
@@ -394,16 +395,8 @@ typedef struct contender {
     double ns[MAX_REPS]; /* ns per pair, one timed run per round */
 } contender;
 
-static size_t contender_run(const contender *c, const clv_shape *a, const clv_shape *b, size_t n) {
-    if (c->peer != NULL)
-        return c->peer->run(c->set, c->out);
-    if (c->ia != NULL)
-        return loop_exact(c->ia, c->ib, n, c->out);
-    if (c->ca != NULL)
-        return loop_exact_capsules(c->ca, c->cb, n, c->out);
-    if (c->fa != NULL)
-        return loop_capsules(c->fa, c->fb, n, c->out);
-    return c->loop(a, b, n, c->out);
+static size_t contender_run(const contender *c, size_t n) {
+    return c->peer != NULL ? c->peer->run(c->set, c->out) : c->loop(c->a, c->b, n, c->out);
 }
 
 /* The first runs after another library's are slower, the pairs coming back from memory:
@@ -414,14 +407,14 @@ static size_t contender_run(const contender *c, const clv_shape *a, const clv_sh
 /* The contenders take turns for opt.reps rounds; in each round each runs WARM_RUNS times
  * untimed, then once timed. A run that counts differently from the others is reported (it
  * never should). */
-static void time_rounds(contender *c, size_t nc, const clv_shape *a, const clv_shape *b, size_t n) {
+static void time_rounds(contender *c, size_t nc, size_t n) {
     for (int r = 0; r < opt.reps; r++) {
         for (size_t k = 0; k < nc; k++) {
-            size_t warm = contender_run(&c[k], a, b, n);
+            size_t warm = contender_run(&c[k], n);
             for (int w = 1; w < WARM_RUNS; w++)
-                warm = contender_run(&c[k], a, b, n) == warm ? warm : SIZE_MAX;
+                warm = contender_run(&c[k], n) == warm ? warm : SIZE_MAX;
             double t0 = now_ns();
-            size_t h = contender_run(&c[k], a, b, n);
+            size_t h = contender_run(&c[k], n);
             c[k].ns[r] = (now_ns() - t0) / (double)n;
             if (r == 0)
                 c[k].hits = h;
@@ -515,9 +508,9 @@ static void bench_pairs(void) {
             /* typed, generic, then exact (when the types have one), for two capsules the typed
              * exact and float tests over bare 20-byte arrays, and the peers that can */
             contender c[5 + NPEERS] = {
-                {.loop = typed_loop(sa, sb), .out = res_typed},
-                {.loop = loop_generic, .out = res_generic},
-                {.ia = ia, .ib = ib, .out = truth},
+                {.loop = typed_loop(sa, sb), .a = a, .b = b, .out = res_typed},
+                {.loop = loop_generic, .a = a, .b = b, .out = res_generic},
+                {.loop = loop_exact, .a = ia, .b = ib, .out = truth},
             };
             size_t nc = exact_ok ? 3 : 2, peer_at[NPEERS + 1];
             const int capsules = sa == CLV_CAPSULE && sb == CLV_CAPSULE;
@@ -529,8 +522,9 @@ static void bench_pairs(void) {
                                            (int32_t)ib[i].by, (int32_t)ib[i].r};
                 for (size_t i = 0; i < n; i++)
                     fa[i] = a[i].u.capsule, fb[i] = b[i].u.capsule;
-                c[nc++] = (contender){.ca = ca, .cb = cb, .out = res_icapsule};
-                c[nc++] = (contender){.fa = fa, .fb = fb, .out = res_capsule};
+                c[nc++] =
+                    (contender){.loop = loop_exact_capsules, .a = ca, .b = cb, .out = res_icapsule};
+                c[nc++] = (contender){.loop = loop_capsules, .a = fa, .b = fb, .out = res_capsule};
             }
             for (size_t p = 0; p < NPEERS; p++) {
                 void *set = peers[p]->prepare(a, b, n);
@@ -538,7 +532,7 @@ static void bench_pairs(void) {
                 if (set != NULL)
                     c[nc++] = (contender){.peer = peers[p], .set = set, .out = res_peer};
             }
-            time_rounds(c, nc, a, b, n);
+            time_rounds(c, nc, n);
             size_t h_typed = c[0].hits, h_generic = c[1].hits;
             emit(pair, "cleave typed", ns_of(&c[0]), "\"checksum\": %zu", h_typed);
             emit(pair, "cleave generic", ns_of(&c[1]), "\"checksum\": %zu", h_generic);

@@ -376,21 +376,23 @@ uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t ca
 
 /* ---- Many boxes against the entities: the boxes go into the cells, the entities stream. ----
  *
- * A first pass over the entities writes each one's sub-cell (2 x 2 per cell, see sub_shift_of)
- * and finds w, the largest radius up to the cell size; an entity with a larger (or NaN) radius
- * is "oversized", gets the extra sub-cell sub_big, and is tested against every box. Each box,
- * widened by w and by a query's rounding margin, then marks the sub-cells it covers in a
- * bitmap and joins the box lists of the cells it covers. An entity whose square meets a box
- * has its centre in that widened box, so in one of those sub-cells and cells: the same
- * monotone, clamped coordinates serve both sides, and a cell's column is its sub-cells'
- * column shifted right. A second pass tests one bit per entity; only the few whose bit is set
- * look at a box list.
+ * Each entity gets a sub-cell (2 x 2 per cell, see sub_shift_of); w is the largest radius up to
+ * the cell size, and an entity with a larger (or NaN) radius is "oversized", gets the extra
+ * sub-cell sub_big, and is tested against every box. Each box, widened by w and by a query's
+ * rounding margin, marks the sub-cells it covers in a bitmap, and each cell it covers either
+ * names it (the first box to reach the cell) or, once a second box arrives, gets a list of its
+ * boxes. An entity whose square meets a box has its centre in that widened box, so in one of
+ * those sub-cells and cells: the same monotone, clamped coordinates serve both sides, and a
+ * cell's column is its sub-cells' column shifted right. Then one bit test per entity; only the
+ * few whose bit is set look at their cell's box. The boxes are filed before the entities are
+ * read, with the last call's w as a hint (see clv_grid_query_boxes).
  *
  * Scratch, all inside the grid: scratch[] the entities' sub-cells; occ[] the sub-cell bits,
- * then one "touched" bit per cell; the first half of entries[] the box lists (start[c] of a
- * touched cell is where its list begins, preceded by its length; boxes tested against every
- * entity at the back); the second half first the touched cells, then the (box, entity) hits in
- * entity order, which a counting sort by box turns into per-box ascending lists. */
+ * then a "touched" (listed) and a "reached" bit per cell; ids[] a byte per cell; the first half
+ * of entries[] the box lists (start[c] of a touched cell is where its list begins, preceded by
+ * its length; boxes tested against every entity at the back); the second half first the
+ * touched cells, then the (box, entity) hits in entity order, which a counting sort by box
+ * turns into per-box ascending lists. */
 
 enum { CLV_PICK_BLOCK = 256 };
 
@@ -471,16 +473,20 @@ static uint32_t entity_hits(const clv_grid *g, const box_lists *b, float ex, flo
             n = push_pair(pairs, room, n, q, i, square_meets(ex, ey, er, &b->boxes[q]));
         return n;
     }
-    const uint32_t shift = g->sub_shift, sub_cols = g->def.cols << shift;
-    const uint32_t c = (s / sub_cols >> shift) * g->def.cols + (s % sub_cols >> shift);
-    uint32_t m = 0u;
-    if (bit_of(g->occ, s)) /* unset only when every entity is tested (boxes in every[]) */
-        m = g->use_ids ? g->ids[c] : CLV_MARK_SHARED;
-    const uint32_t one = m - 1u, *a = &one;
-    uint32_t na = m != 0;
-    if (m == CLV_MARK_SHARED) {
-        a = b->list + g->start[c];
-        na = a[-1];
+    /* The box of its cell, or the cell's list; none when the bit is unset, which happens only
+     * when every entity is tested (boxes in every[]). */
+    uint32_t one = 0u, na = 0u;
+    const uint32_t *a = &one;
+    if (bit_of(g->occ, s)) {
+        const uint32_t shift = g->sub_shift, sub_cols = g->def.cols << shift;
+        const uint32_t c = (s / sub_cols >> shift) * g->def.cols + (s % sub_cols >> shift);
+        const uint32_t m = g->use_ids ? g->ids[c] : CLV_MARK_SHARED;
+        if (m == CLV_MARK_SHARED) {
+            a = b->list + g->start[c];
+            na = a[-1];
+        } else {
+            one = m - 1u, na = 1u;
+        }
     }
     if (b->n_every == 0) {
         for (uint32_t ia = 0; ia < na; ia++)
