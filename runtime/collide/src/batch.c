@@ -95,8 +95,10 @@ uint32_t clv_batch_capsule_circles(const clv_capsule *a, const float *x, const f
                  vdy = _mm_set1_ps(dy), var = _mm_set1_ps(a->r);
     const __m128 vlen2 = _mm_max_ps(_mm_set1_ps(len2), _mm_set1_ps(1e-30f));
     const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+    const __m128i four = _mm_set1_epi32(4);
+    __m128i vi = _mm_setzero_si128(); /* i in every lane, advanced with it */
     uint32_t count = 0, i = 0;
-    for (; i + 4u <= n; i += 4u) {
+    for (; i + 4u <= n; i += 4u, vi = _mm_add_epi32(vi, four)) {
         __m128 apx = _mm_sub_ps(_mm_loadu_ps(x + i), vax);
         __m128 apy = _mm_sub_ps(_mm_loadu_ps(y + i), vay);
         __m128 t = _mm_div_ps(_mm_add_ps(_mm_mul_ps(apx, vdx), _mm_mul_ps(apy, vdy)), vlen2);
@@ -107,8 +109,7 @@ uint32_t clv_batch_capsule_circles(const clv_capsule *a, const float *x, const f
         __m128 rr = _mm_add_ps(_mm_loadu_ps(r + i), var);
         unsigned mask = (unsigned)_mm_movemask_ps(_mm_cmplt_ps(d2, _mm_mul_ps(rr, rr)));
         __m128i lanes = _mm_loadu_si128((const __m128i *)(const void *)clv_pack4[mask]);
-        _mm_storeu_si128((__m128i *)(void *)(out + count),
-                         _mm_add_epi32(lanes, _mm_set1_epi32((int)i)));
+        _mm_storeu_si128((__m128i *)(void *)(out + count), _mm_add_epi32(lanes, vi));
         count += clv_pack4_count[mask];
     }
     for (; i < n; i++) {
