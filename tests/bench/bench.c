@@ -450,7 +450,8 @@ static const bench_peer *const peers[] = {
     &bench_chipmunk,
 #endif
     NULL};
-#define NPEERS (sizeof peers / sizeof peers[0] - 1)
+/* signed, so that a build without peers compiles its peer loops to nothing without a warning */
+#define NPEERS ((int)(sizeof peers / sizeof peers[0]) - 1)
 
 /* Figures the targets table needs: how many times slower than cleave's typed test. */
 static double exact_ratio[CLV_SHAPE_TYPE_COUNT][CLV_SHAPE_TYPE_COUNT], exact_typed_ratio;
@@ -490,7 +491,7 @@ static void bench_pairs(void) {
         "   the implementations take turns; (Nx) = median of the rounds' ratios to typed\n",
         n, opt.reps);
     printf("%-16s %6s %7s %7s", "pair", "typed", "generic", "exact");
-    for (size_t p = 0; p < NPEERS; p++)
+    for (int p = 0; p < NPEERS; p++)
         printf(" %18s", peers[p]->name);
     printf("  %5s  %s\n", "hit%", "checksum (typed)");
     for (int ta = 0; ta < CLV_SHAPE_TYPE_COUNT; ta++) {
@@ -526,7 +527,7 @@ static void bench_pairs(void) {
                     (contender){.loop = loop_exact_capsules, .a = ca, .b = cb, .out = res_icapsule};
                 c[nc++] = (contender){.loop = loop_capsules, .a = fa, .b = fb, .out = res_capsule};
             }
-            for (size_t p = 0; p < NPEERS; p++) {
+            for (int p = 0; p < NPEERS; p++) {
                 void *set = peers[p]->prepare(a, b, n);
                 peer_at[p] = set == NULL ? 0 : nc;
                 if (set != NULL)
@@ -546,7 +547,7 @@ static void bench_pairs(void) {
             } else {
                 printf("%7s", "-");
             }
-            for (size_t p = 0; p < NPEERS; p++) {
+            for (int p = 0; p < NPEERS; p++) {
                 if (peer_at[p] == 0) {
                     printf(" %18s", "-");
                     continue;
@@ -606,7 +607,7 @@ static void bench_pairs(void) {
             cleave_gross_total += ag.gross;
             cleave_checked_total += ag.checked;
             report_agreement(exact_ok ? "cleave" : "cleave(ra)", &ag, a, b, truth, pair);
-            for (size_t p = 0; p < NPEERS; p++) {
+            for (int p = 0; p < NPEERS; p++) {
                 void *set = peers[p]->prepare(a, b, n);
                 if (set == NULL)
                     continue;
@@ -1042,7 +1043,10 @@ static void target_row(const char *work, const char *target, double ratio, doubl
 static void print_targets(void) {
     printf("== Targets (issue 3), ratios from this run\n");
     printf("%-52s %-26s %8s\n", "work", "target", "measured");
-    int cap = CLV_CAPSULE, cir = CLV_CIRCLE, obb = CLV_OBB;
+    const int cap = CLV_CAPSULE;
+#ifdef CLV_BENCH_BOX2D
+    const int cir = CLV_CIRCLE, obb = CLV_OBB;
+#endif
 #ifdef CLV_BENCH_BOX2D
     target_row("capsule-capsule vs Box2D b2Distance", ">= 6x faster", peer_ratio[0][cap][cap], 6,
                1);
