@@ -10,6 +10,7 @@
 
 static int clv_test_passed_ = 0;
 static int clv_test_failed_ = 0;
+static int clv_test_ran_ = 0;
 static const char *clv_test_name_ = "";
 
 #define CHECK(cond)                                                                                \
@@ -40,6 +41,7 @@ static const char *clv_test_name_ = "";
     do {                                                                                           \
         if (clv_test_filter_ == NULL || strstr(#fn, clv_test_filter_) != NULL) {                   \
             clv_test_name_ = #fn;                                                                  \
+            clv_test_ran_++;                                                                       \
             fn();                                                                                  \
         }                                                                                          \
     } while (0)
@@ -50,8 +52,14 @@ static inline void clv_test_init(int argc, char **argv) {
     clv_test_filter_ = argc > 1 ? argv[1] : NULL;
 }
 
+/* A run that checked nothing fails: a mistyped filter or an empty test must not read as a pass. */
 static inline int clv_test_report(void) {
     printf("%d passed, %d failed\n", clv_test_passed_, clv_test_failed_);
+    if (clv_test_ran_ == 0 || clv_test_passed_ + clv_test_failed_ == 0) {
+        fprintf(stderr, "no test %s%s ran a check\n", clv_test_filter_ ? "matching " : "",
+                clv_test_filter_ ? clv_test_filter_ : "");
+        return 1;
+    }
     return clv_test_failed_ == 0 ? 0 : 1;
 }
 

@@ -334,7 +334,7 @@ int main(int argc, char **argv) {
             printf("%d %016" PRIx64 " %d %d %d\n", f + 1, t.hash[f], (int)t.hits[f],
                    (int)t.misses[f], (int)t.ticks[f]);
         }
-        return clv_test_report() == 0 ? 0 : 1;
+        return 0; /* the hashes are the output: another program compares them */
     }
     clv_test_init(argc, argv);
     RUN(test_same_run_twice);
