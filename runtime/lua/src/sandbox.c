@@ -6,8 +6,11 @@
  *   meet another's.
  * - The allocator refuses growth past the budget, so a bomb ends in Lua's own "not enough
  *   memory" error inside that state; lua_close gives every byte back (checked by the tests).
- * - The count hook checks a monotonic clock every HOOK_COUNT instructions. Once the deadline
- *   has passed it re-arms itself to fire on every instruction of whatever thread runs, so a
+ * - The count hook checks the deadline every HOOK_COUNT instructions. A deadline counts the CPU
+ *   time of the thread running the mod, so a game whose other threads (or other programs) keep
+ *   the cores busy does not refuse a good mod; wall-clock time only stops a call at
+ *   WALL_FACTOR times its budget, should the CPU clock be starved or lie. Once the deadline has
+ *   passed the hook re-arms itself to fire on every instruction of whatever thread runs, so a
  *   pcall that swallows one timeout error meets the next one at its next instruction.
  * - Lua runs an xpcall message handler for an error raised in a hook with hooks off, so a mod's
  *   handler could loop for ever; xpcall is replaced by one that runs the handler after the
@@ -35,6 +38,11 @@
  * noticed within microseconds, at the cost of one clock read per thousand instructions. */
 #define HOOK_COUNT 1000
 
+/* The wall-clock backstop: a call is stopped once this many times its budget has passed on
+ * the monotonic clock, whatever CPU time it used. Far enough that a thread sharing its core
+ * with several busy ones is judged by its CPU time alone. */
+#define WALL_FACTOR 20.0
+
 /* Smallest budget a state can be built in; below it creation fails with a clear message. */
 #define MIN_MEMORY ((size_t)64 * 1024)
 
@@ -45,8 +53,10 @@ struct clv_sandbox {
     size_t peak;
     long fail_after; /* refuse the n-th growth and all after it; 0 = never */
     long growths;
-    double deadline;   /* monotonic seconds; 0 while no deadline runs */
-    double budget_ms;  /* of the running deadline, for the message */
+    bool timing;       /* a deadline runs */
+    double wall_start; /* monotonic seconds when it started */
+    double cpu_start;  /* the thread's CPU seconds when it started */
+    double budget_ms;  /* of the running deadline */
     const char *phase; /* "load" or "callback" */
     int busy;
     int faults;
@@ -58,10 +68,30 @@ struct clv_sandbox {
     char log[CLV_SANDBOX_LOG_LINES][CLV_SANDBOX_LOG_LINE];
 };
 
-static double now_seconds(void) {
+static double clock_seconds(clockid_t id) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double wall_seconds(void) { return clock_seconds(CLOCK_MONOTONIC); }
+
+/* CPU time of the calling thread: the thread that runs the mod. */
+static double cpu_seconds(void) { return clock_seconds(CLOCK_THREAD_CPUTIME_ID); }
+
+/* Has the running deadline passed? A thread cannot use more CPU time than the wall-clock time
+ * that passed, so the CPU clock (a system call, where the monotonic clock is not) is read only
+ * once the budget has passed on the wall clock. */
+static bool deadline_passed(const clv_sandbox *sb) {
+    double budget = sb->budget_ms / 1000.0;
+    double wall = wall_seconds() - sb->wall_start;
+    if (wall < budget) {
+        return false;
+    }
+    if (wall >= budget * WALL_FACTOR) {
+        return true;
+    }
+    return cpu_seconds() - sb->cpu_start >= budget;
 }
 
 /* ---- Allocator ---- */
@@ -138,7 +168,7 @@ static void arm_hook(lua_State *L) { lua_sethook(L, sandbox_hook, LUA_MASKCOUNT,
 
 bool clv_sandbox_expired(lua_State *L) {
     clv_sandbox *sb = clv_sandbox_of(L);
-    if (sb == NULL || sb->deadline <= 0 || now_seconds() < sb->deadline) {
+    if (sb == NULL || !sb->timing || !deadline_passed(sb)) {
         return false;
     }
     lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, 1);
@@ -173,12 +203,14 @@ static void sandbox_hook(lua_State *L, lua_Debug *ar) {
 static void start_deadline(clv_sandbox *sb, double ms, const char *phase) {
     sb->budget_ms = ms;
     sb->phase = phase;
-    sb->deadline = now_seconds() + ms / 1000.0;
+    sb->wall_start = wall_seconds();
+    sb->cpu_start = cpu_seconds();
+    sb->timing = true;
     arm_hook(sb->L);
 }
 
 static void stop_deadline(clv_sandbox *sb) {
-    sb->deadline = 0;
+    sb->timing = false;
     sb->phase = NULL;
 }
 
@@ -668,7 +700,7 @@ clv_sandbox *clv_sandbox_create(const clv_sandbox_limits *limits, char *err, siz
 
 void clv_sandbox_close(clv_sandbox *sb) {
     if (sb != NULL && sb->L != NULL) {
-        sb->deadline = 0; /* whatever __close runs at the end is not a mod's call */
+        sb->timing = false; /* whatever __close runs at the end is not a mod's call */
         lua_close(sb->L);
         sb->L = NULL;
     }

@@ -1,0 +1,124 @@
+/* The sandbox's time and size limits from C: deadlines count the CPU time of the thread that
+ * runs the mod (a thread kept off the CPU is not charged), wall-clock time is only a far
+ * backstop, and every reproduction of a long C loop ends within its budget plus 1 ms of CPU
+ * time or is refused. Time is measured as the thread's CPU time, never as wall-clock time. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <lauxlib.h>
+
+#include "harness.h"
+#include "sandbox.h"
+
+static double cpu_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* sleep_ms(n): leaves the CPU for n ms, as a preempted thread does. A test aid only: mods
+ * never get it. */
+static int l_sleep_ms(lua_State *L) {
+    lua_Integer ms = luaL_checkinteger(L, 1);
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+    return 0;
+}
+
+static clv_sandbox *sandbox_with(double load_ms, double callback_ms) {
+    clv_sandbox_limits l = clv_sandbox_default_limits();
+    l.memory_bytes = (size_t)8 << 20;
+    l.load_ms = load_ms;
+    l.callback_ms = callback_ms;
+    char err[256];
+    clv_sandbox *sb = clv_sandbox_create(&l, err, sizeof err);
+    CHECK(sb != NULL);
+    if (sb != NULL) {
+        lua_pushcfunction(clv_sandbox_state(sb), l_sleep_ms);
+        lua_setglobal(clv_sandbox_state(sb), "sleep_ms");
+    }
+    return sb;
+}
+
+/* Runs source; returns true on success and leaves the message (first line) in err. */
+static bool run(clv_sandbox *sb, const char *source, char *err, size_t errlen) {
+    err[0] = '\0';
+    bool ok = clv_sandbox_run(sb, source, strlen(source), "=t", 0, err, errlen);
+    char *nl = strchr(err, '\n');
+    if (nl != NULL) {
+        *nl = '\0';
+    }
+    return ok;
+}
+
+static bool contains(const char *s, const char *part) {
+    bool ok = strstr(s, part) != NULL;
+    if (!ok) {
+        fprintf(stderr, "  want \"%s\" in \"%s\"\n", part, s);
+    }
+    return ok;
+}
+
+/* 60 ms off the CPU inside a 10 ms budget, then Lua work: the time off the CPU is not the
+ * mod's, so the load succeeds (with wall-clock deadlines it timed out). */
+static void test_time_off_cpu_is_not_charged(void) {
+    clv_sandbox *sb = sandbox_with(10, 10);
+    if (sb == NULL) {
+        return;
+    }
+    char err[512];
+    bool ok =
+        run(sb, "sleep_ms(60) local n = 0 for i = 1, 20000 do n = n + i end", err, sizeof err);
+    CHECK(ok);
+    if (!ok) {
+        fprintf(stderr, "  %s\n", err);
+    }
+    clv_sandbox_destroy(sb);
+}
+
+/* The wall clock still stops a call at 20 times its budget: 60 ms off the CPU in a 2 ms
+ * budget. */
+static void test_wall_clock_backstop(void) {
+    clv_sandbox *sb = sandbox_with(2, 2);
+    if (sb == NULL) {
+        return;
+    }
+    char err[512];
+    CHECK(!run(sb, "sleep_ms(60) local n = 0 for i = 1, 20000 do n = n + i end", err, sizeof err));
+    CHECK(contains(err, "t:1: time limit exceeded (2 ms per load)"));
+    clv_sandbox_destroy(sb);
+}
+
+/* A loop that never ends stops within its budget plus 1 ms of CPU time. */
+static void test_loop_stops_on_cpu_time(void) {
+    clv_sandbox *sb = sandbox_with(20, 20);
+    if (sb == NULL) {
+        return;
+    }
+    char err[512];
+    double t0 = cpu_ms();
+    CHECK(!run(sb, "while true do end", err, sizeof err));
+    double used = cpu_ms() - t0;
+    CHECK(contains(err, "time limit exceeded (20 ms per load)"));
+    CHECK(used >= 20.0 && used <= 21.0);
+    if (!(used <= 21.0)) {
+        fprintf(stderr, "  used %.3f ms of CPU\n", used);
+    }
+    clv_sandbox_destroy(sb);
+}
+
+int main(int argc, char **argv) {
+    clv_test_init(argc, argv);
+    RUN(test_time_off_cpu_is_not_charged);
+    RUN(test_wall_clock_backstop);
+    RUN(test_loop_stops_on_cpu_time);
+    return clv_test_report();
+}
