@@ -1112,12 +1112,13 @@ static int m_restore(lua_State *L) {
         return clv_lua_typeerror(L, 2, "restore", "string (from arena:snapshot())");
     }
     const char *s = lua_tolstring(L, 2, &len);
+    /* refused before anything changes: the events being reported belong to the current frame */
+    if (A->in_callbacks > 0) {
+        return luaL_error(L, "restore: the arena cannot be restored inside one of its callbacks");
+    }
     clv_hit_status st = clv_arena_restore(A->a, s, len);
     if (st != CLV_HIT_OK) {
         return luaL_error(L, "restore: %s", clv_hit_status_name(st));
-    }
-    if (A->in_callbacks > 0) {
-        return luaL_error(L, "restore: the arena cannot be restored inside one of its callbacks");
     }
     A->hit_count = A->miss_count = A->tick_count = 0;
     return 0;
