@@ -112,7 +112,70 @@ return { name = "b:" .. tostring(shared) .. ":" .. tostring(HOST_SECRET) .. ":" 
       .. 'return { name = "\\0x", version = "1", weapons = { stick = w } }\n')
     local ok, err = pcall(cleave.load_mod, dir)
     assert.is_false(ok)
-    assert.are.equal(dir .. "/mod.lua: name must not contain a NUL byte", err)
+    assert.are.equal(dir .. '/mod.lua: name "\\0x" holds a NUL byte (\\0 at byte 1); '
+      .. "names are printable UTF-8", err)
+  end)
+
+  it("refuses a weapon key with a NUL byte, showing it escaped", function()
+    local dir = write_mod("nulkey", STICK:gsub("ON_HIT", "nil")
+      .. 'return { name = "nulkey", version = "1", weapons = { ["a\\0b"] = w } }\n')
+    local ok, err = pcall(cleave.load_mod, dir)
+    assert.is_false(ok)
+    assert.are.equal(dir .. '/mod.lua: weapon name "a\\0b" holds a NUL byte (\\0 at byte 2); '
+      .. "names are printable UTF-8", err)
+  end)
+
+  it("refuses names with control bytes, and escapes every byte of a message it prints", function()
+    local function load_err(name, ret)
+      local ok, err = pcall(cleave.load_mod, write_mod(name, STICK:gsub("ON_HIT", "nil") .. ret))
+      assert.is_false(ok)
+      assert.is_nil(err:find("[%c\127]"), err)
+      return err
+    end
+    assert.matches('name "\\27%[2J\\10x" holds a control byte %(\\27 at byte 1%)',
+      load_err("esc", 'return { name = "\\27[2J\\nx", version = "1", weapons = { w = w } }\n'))
+    assert.matches('weapon name "w\\9" holds a control byte',
+      load_err("tab", 'return { name = "tab", version = "1", weapons = { ["w\\t"] = w } }\n'))
+    assert.matches("holds a byte that is not printable UTF%-8 %(\\255 at byte 2%)",
+      load_err("utf", 'return { name = "u\\255", version = "1", weapons = { w = w } }\n'))
+    -- CSI as a C1 control (U+009B), well-formed UTF-8 but a terminal command
+    assert.matches("not printable UTF%-8 %(\\194 at byte 1%)",
+      load_err("c1", 'return { name = "\\194\\155x", version = "1", weapons = { w = w } }\n'))
+    -- an attack name and a hitbox id from the weapon's own table
+    assert.matches('attacks key holds a control byte %(\\27 at byte 2%)', load_err("atk",
+      'return { name = "atk", version = "1", weapons = { w = cleave.weapon { attacks = {'
+      .. ' ["s\\27"] = { hitboxes = { { id = "p", frames = 1, x = 0, y = 0, radius = 1 } } } } } } }\n'))
+    assert.matches("id holds a control byte %(\\7 at byte 1%)", load_err("hid",
+      'return { name = "hid", version = "1", weapons = { w = cleave.weapon { attacks = {'
+      .. ' s = { hitboxes = { { id = "\\7", frames = 1, x = 0, y = 0, radius = 1 } } } } } } }\n'))
+    -- a mod's own error text reaches the host escaped, on one line
+    local err = load_err("raw", 'error("\\27[2J\\nforged line", 0)\n')
+    assert.matches("\\27%[2J\\10forged line", err)
+    -- names may be any printable UTF-8
+    assert.are.equal("épée", cleave.load_mod(write_mod("utf8ok", STICK:gsub("ON_HIT", "nil")
+      .. 'return { name = "épée", version = "1", weapons = { ["é"] = w } }\n')).name)
+  end)
+
+  it("holds one weapon listed under many names once, and runs its on_hit once per hit", function()
+    local names = {}
+    for i = 1, 900 do names[#names + 1] = ("[%q] = w"):format("n" .. i) end
+    local dir = write_mod("aliases", STICK:gsub("ON_HIT", "function(hit) log('hit') end")
+      .. "return { name = 'aliases', version = '1', weapons = { " .. table.concat(names, ", ")
+      .. " } }\n")
+    collectgarbage()
+    local before = collectgarbage("count")
+    local m = cleave.load_mod(dir)
+    local grown = collectgarbage("count") - before
+    assert.is_true(rawequal(m.weapons.n1, m.weapons.n900))
+    -- 900 table slots and names, not 900 copies of the weapon's recipe
+    assert.is_true(grown < 200, grown .. " KiB")
+    local a = cleave.arena {}
+    local p = a:spawn { team = 1 }
+    a:spawn { x = 20, team = 2 }
+    a:attack { weapon = m.weapons.n5, attack = "swing", owner = p }
+    a:step(2)
+    assert.are.equal(1, #a:hits())
+    assert.are.same({ "hit" }, m.handle:log())
   end)
 
   it("reports a syntax error with file and line", function()

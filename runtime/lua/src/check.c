@@ -164,3 +164,84 @@ clv_lshape *clv_lua_check_lshape(lua_State *L, int arg, const char *fallback) {
     }
     return s;
 }
+
+/* Length of the printable UTF-8 character at p (n bytes left), or 0 when the byte at p starts
+ * none: a control byte, DEL, a malformed or overlong sequence, a surrogate, a C1 control, or a
+ * character that moves text around on a terminal (line and paragraph separators, bidi
+ * overrides and isolates). */
+static size_t printable_len(const unsigned char *p, size_t n) {
+    unsigned c = p[0];
+    if (c >= 0x20 && c < 0x7f) {
+        return 1;
+    }
+    size_t len;
+    uint32_t cp, min;
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2, cp = c & 0x1fu, min = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        len = 3, cp = c & 0x0fu, min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4, cp = c & 0x07u, min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n < len) {
+        return 0;
+    }
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xc0u) != 0x80u) {
+            return 0;
+        }
+        cp = cp << 6 | (p[i] & 0x3fu);
+    }
+    bool moves = cp == 0x2028 || cp == 0x2029 || (cp >= 0x202a && cp <= 0x202e) ||
+                 (cp >= 0x2066 && cp <= 0x2069);
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp <= 0x9f || moves) {
+        return 0;
+    }
+    return len;
+}
+
+bool clv_lua_name_ok(const char *s, size_t len, char *why, size_t whylen) {
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        size_t k = printable_len(p + i, len - i);
+        if (k == 0) {
+            const char *what = p[i] == 0                     ? "a NUL byte"
+                               : p[i] < 0x20 || p[i] == 0x7f ? "a control byte"
+                                                             : "a byte that is not printable UTF-8";
+            snprintf(why, whylen, "holds %s (\\%u at byte %zu); names are printable UTF-8", what,
+                     (unsigned)p[i], i + 1);
+            return false;
+        }
+        i += k;
+    }
+    return true;
+}
+
+const char *clv_mod_escape(const char *s, char *out, size_t outlen) {
+    if (out == NULL || outlen == 0) {
+        return out;
+    }
+    size_t o = 0, n = s != NULL ? strlen(s) : 0;
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t k = printable_len(p + i, n - i);
+        char esc[8];
+        const char *src = (const char *)p + i;
+        if (k == 0) {
+            k = (size_t)snprintf(esc, sizeof esc, "\\%u", (unsigned)p[i]);
+            src = esc;
+            i++;
+        } else {
+            i += k;
+        }
+        if (o + k >= outlen) {
+            break; /* a character is written whole or not at all */
+        }
+        memcpy(out + o, src, k);
+        o += k;
+    }
+    out[o] = '\0';
+    return out;
+}

@@ -51,6 +51,11 @@ void clv_lua_check_nargs(lua_State *L, int n, const char *fallback);
 /// close enough to be a likely typo (at most half the key's length in edits, 1 to 3), else NULL.
 const char *clv_lua_nearest(const char *key, const char *const *known);
 
+/// true when the len bytes at s are printable UTF-8 without control bytes (what a name shown
+/// in a terminal, a log or a file may hold); else false, with why the first bad byte is bad
+/// ("holds a NUL byte (\0 at byte 2); ...") in why.
+bool clv_lua_name_ok(const char *s, size_t len, char *why, size_t whylen);
+
 /// Pushes a number as text: integers without ".0", floats with the fewest digits that read
 /// back to the same value, "inf", "-inf", "nan".
 void clv_lua_push_lnum(lua_State *L, clv_lnum v);

@@ -1,9 +1,13 @@
 /* Mods: mods/<name>/mod.lua run in a sandbox of its own (one lua_State per mod), its table
  * validated and its weapons compiled. The C API of cleave/mod.h and cleave.load_mod share this
  * code; a mod's callbacks always run in the mod's own state. */
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "sandbox.h"
@@ -12,11 +16,15 @@ struct clv_mod {
     clv_sandbox *sb;
     char *dir;                 /* the folder as given, for clv_mod_reload */
     clv_sandbox_limits limits; /* a reload runs under the same */
+    /* What the host keeps of the mod's data (names, the weapon list) is allocated through the
+     * sandbox's allocator, so it counts against the mod's memory budget like its tables do. */
+    clv_lalloc la;
     char *name;
     char *version;
     int32_t weapon_count;
     char **weapon_names;
     clv_lweapon **weapons; /* userdata of the sandbox state, anchored by table_ref */
+    int32_t *first;        /* index of the first name of the same weapon (itself if none) */
     int table_ref;
     /* the arena and ids of the weapons, after clv_mod_add_weapons */
     const clv_arena *arena;
@@ -39,9 +47,71 @@ static char *dup_str(const char *s) {
     return p;
 }
 
-static int cmp_names(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+static void *mod_alloc(clv_mod *mod, size_t n) { return clv_lalloc_resize(&mod->la, NULL, 0, n); }
+
+static void mod_release(clv_mod *mod, void *p, size_t n) {
+    if (p != NULL) {
+        clv_lalloc_resize(&mod->la, p, n, 0);
+    }
 }
+
+static char *mod_dup(clv_mod *mod, const char *s) {
+    size_t n = strlen(s) + 1;
+    char *p = (char *)mod_alloc(mod, n);
+    if (p != NULL) {
+        memcpy(p, s, n);
+    }
+    return p;
+}
+
+/* A weapon's name with the weapon it names, sorted by name and then by weapon. */
+typedef struct named {
+    const char *name;
+    clv_lweapon *w;
+    int32_t index;
+} named;
+
+static int cmp_named(const void *a, const void *b) {
+    return strcmp(((const named *)a)->name, ((const named *)b)->name);
+}
+
+static int cmp_weapon(const void *a, const void *b) {
+    const named *x = (const named *)a, *y = (const named *)b;
+    if (x->w != y->w) {
+        return (uintptr_t)x->w < (uintptr_t)y->w ? -1 : 1;
+    }
+    return x->index < y->index ? -1 : (x->index > y->index);
+}
+
+/* Raises "<file>: <what> "<escaped s>" <why>" when the string at idx is not a usable name: not
+ * empty, at most max bytes, printable UTF-8 without control bytes. */
+static void check_name(lua_State *S, int idx, const char *file, const char *what, size_t max) {
+    size_t len;
+    const char *s = lua_tolstring(S, idx, &len);
+    char why[96], shown[CLV_HIT_NAME_MAX * 4 + 8];
+    clv_mod_escape(s, shown, sizeof shown);
+    if (len == 0) {
+        luaL_error(S, "%s: %s must not be empty", file, what);
+    }
+    if (!clv_lua_name_ok(s, len, why, sizeof why)) {
+        char full[CLV_HIT_NAME_MAX * 4 + 8];
+        /* escaping stops at a NUL: show the bytes after it too */
+        size_t o = 0;
+        for (size_t i = 0; i < len && i < CLV_HIT_NAME_MAX && o + 5 < sizeof full; i++) {
+            unsigned char c = (unsigned char)s[i];
+            o += (size_t)snprintf(full + o, sizeof full - o, c < 0x20 || c >= 0x7f ? "\\%u" : "%c",
+                                  c);
+        }
+        luaL_error(S, "%s: %s \"%s\" %s", file, what, full, why);
+    }
+    if (len > max) {
+        luaL_error(S, "%s: %s \"%s\" is %d bytes long (at most %d)", file, what, shown, (int)len,
+                   (int)max);
+    }
+}
+
+/* Longest mod name or version, in bytes. */
+#define MOD_TEXT_MAX 63
 
 static const char *const mod_fields[] = {"name",        "version",  "weapons", "effects",
                                          "description", "selftest", NULL};
@@ -53,6 +123,40 @@ static void *check_alloc(lua_State *S, void *p, const char *file) {
         luaL_error(S, "%s: not enough memory", file);
     }
     return p;
+}
+
+/* Fills the mod's weapon list from the n validated entries of the weapons table at wt: names in
+ * order, each with its weapon, and for a weapon listed under several names the index of its first
+ * name, so that the host copies each weapon once. The pairs are gathered in one pass (a name is
+ * never looked up again) in a scratch userdata of the sandbox. */
+static void read_weapons(lua_State *S, clv_mod *mod, int wt, int32_t n, const char *file) {
+    named *list = (named *)lua_newuserdatauv(S, (size_t)n * sizeof(named), 0);
+    int32_t k = 0;
+    lua_pushnil(S);
+    while (lua_next(S, wt)) {
+        list[k].name = lua_tostring(S, -2); /* anchored by the weapons table */
+        list[k].w = (clv_lweapon *)lua_touserdata(S, -1);
+        k++;
+        lua_pop(S, 1);
+    }
+    qsort(list, (size_t)n, sizeof *list, cmp_named); /* a stable order: by name */
+    mod->weapon_names = (char **)check_alloc(S, mod_alloc(mod, (size_t)n * sizeof(char *)), file);
+    memset(mod->weapon_names, 0, (size_t)n * sizeof(char *));
+    mod->weapons =
+        (clv_lweapon **)check_alloc(S, mod_alloc(mod, (size_t)n * sizeof(clv_lweapon *)), file);
+    mod->first = (int32_t *)check_alloc(S, mod_alloc(mod, (size_t)n * sizeof(int32_t)), file);
+    mod->weapon_count = n;
+    for (int32_t i = 0; i < n; i++) {
+        mod->weapon_names[i] = (char *)check_alloc(S, mod_dup(mod, list[i].name), file);
+        mod->weapons[i] = list[i].w;
+        list[i].index = i;
+    }
+    qsort(list, (size_t)n, sizeof *list, cmp_weapon);
+    for (int32_t i = 0; i < n; i++) {
+        bool same = i > 0 && list[i].w == list[i - 1].w;
+        mod->first[list[i].index] = same ? mod->first[list[i - 1].index] : list[i].index;
+    }
+    lua_pop(S, 1);
 }
 
 /* Validates the mod table and fills the mod; run through the sandbox's protected path under
@@ -77,10 +181,11 @@ static int read_mod_table(lua_State *S) {
             ok = ok || strcmp(k, mod_fields[i]) == 0;
         }
         if (!ok) {
+            char shown[128];
             return luaL_error(S,
                               "%s: unknown field '%s' in the mod table (fields: name, version, "
                               "weapons, effects, description, selftest)",
-                              file, k != NULL ? k : "?");
+                              file, k != NULL ? clv_mod_escape(k, shown, sizeof shown) : "?");
         }
     }
     static const char *const strs[] = {"name", "version"};
@@ -90,12 +195,10 @@ static int read_mod_table(lua_State *S) {
             return luaL_error(S, "%s: %s must be a non-empty string (got %s)", file, strs[i],
                               ty == LUA_TSTRING ? "an empty string" : luaL_typename(S, -1));
         }
-        if (strlen(lua_tostring(S, -1)) != lua_rawlen(S, -1)) {
-            /* C sees a string up to its first NUL: "\0x" would be an empty name there */
-            return luaL_error(S, "%s: %s must not contain a NUL byte", file, strs[i]);
-        }
+        /* C sees a string up to its first NUL, and a terminal obeys its control bytes */
+        check_name(S, -1, file, strs[i], MOD_TEXT_MAX);
         char **slot = i == 0 ? &mod->name : &mod->version;
-        *slot = (char *)check_alloc(S, dup_str(lua_tostring(S, -1)), file);
+        *slot = (char *)check_alloc(S, mod_dup(mod, lua_tostring(S, -1)), file);
         lua_pop(S, 1);
     }
     if (lua_getfield(S, t, "effects") != LUA_TNIL && lua_type(S, -1) != LUA_TTABLE) {
@@ -119,36 +222,58 @@ static int read_mod_table(lua_State *S) {
             return luaL_error(S, "%s: weapons keys must be names (got %s)", file,
                               luaL_typename(S, -2));
         }
+        check_name(S, -2, file, "weapon name", CLV_HIT_NAME_MAX - 1);
         if (luaL_testudata(S, -1, CLV_LUA_WEAPON) == NULL) {
             return luaL_error(S, "%s: weapons.%s must be a cleave.Weapon (got %s)", file,
                               lua_tostring(S, -2), luaL_typename(S, -1));
         }
         lua_pop(S, 1);
+        if (n == INT32_MAX) {
+            return luaL_error(S, "%s: too many weapons", file);
+        }
         n++;
     }
     if (n == 0) {
         return luaL_error(S, "%s: weapons must hold at least one weapon", file);
     }
-    mod->weapon_names = (char **)check_alloc(S, calloc((size_t)n, sizeof(char *)), file);
-    mod->weapons = (clv_lweapon **)check_alloc(S, calloc((size_t)n, sizeof(clv_lweapon *)), file);
-    lua_pushnil(S);
-    while (lua_next(S, wt)) {
-        lua_pop(S, 1);
-        mod->weapon_names[mod->weapon_count] =
-            (char *)check_alloc(S, dup_str(lua_tostring(S, -1)), file);
-        mod->weapon_count++;
-    }
-    /* a stable order: by name */
-    qsort(mod->weapon_names, (size_t)n, sizeof(char *), cmp_names);
-    for (int32_t i = 0; i < n; i++) {
-        lua_getfield(S, wt, mod->weapon_names[i]);
-        mod->weapons[i] = (clv_lweapon *)lua_touserdata(S, -1);
-        lua_pop(S, 1);
-    }
+    read_weapons(S, mod, wt, n, file);
     lua_pushvalue(S, t);
     mod->table_ref = luaL_ref(S, LUA_REGISTRYINDEX); /* anchors the weapons */
     lua_pushvalue(S, 4);
     return 1;
+}
+
+/* Escapes a message in place (see clv_mod_escape): a mod's error text may hold any bytes, and
+ * it ends up on a terminal. With keep_traceback, the lines of a traceback after the message
+ * stay lines (each escaped, its leading tab kept). */
+static void escape_message(char *msg, size_t size, bool keep_traceback) {
+    char *src = msg != NULL && size > 0 ? dup_str(msg) : NULL;
+    if (src == NULL) {
+        return;
+    }
+    char *tb = keep_traceback ? strstr(src, "\nstack traceback:") : NULL;
+    if (tb != NULL) {
+        *tb = '\0';
+    }
+    clv_mod_escape(src, msg, size);
+    for (char *line = tb != NULL ? tb + 1 : NULL; line != NULL;) {
+        char *nl = strchr(line, '\n');
+        if (nl != NULL) {
+            *nl = '\0';
+        }
+        size_t used = strlen(msg);
+        bool tab = line[0] == '\t';
+        if (used + 3 >= size) {
+            break;
+        }
+        msg[used++] = '\n';
+        if (tab) {
+            msg[used++] = '\t';
+        }
+        clv_mod_escape(line + tab, msg + used, size - used);
+        line = nl != NULL ? nl + 1 : NULL;
+    }
+    free(src);
 }
 
 /* Drops the traceback of a load message: a definition error is one line, "file:line: path
@@ -165,12 +290,36 @@ static void one_line(char *err) {
  * the message does not name it already. */
 static void load_error(char *err, size_t errlen, const char *file) {
     one_line(err);
+    escape_message(err, errlen, false);
     if (err == NULL || errlen == 0 || strstr(err, file) != NULL) {
         return;
     }
     char msg[1024];
     snprintf(msg, sizeof msg, "%s", err);
     snprintf(err, errlen, "%s: %s", file, msg);
+}
+
+/* Is file (dir + "/mod.lua") a regular file we can read? Opened without blocking, so that a
+ * FIFO or a device in its place is refused instead of stopping the caller. A mod.lua given in
+ * place of its folder is named in the message, with the folder to give instead. */
+static bool probe_file(const char *dir, const char *file, char *err, size_t errlen) {
+    struct stat sb;
+    if (stat(dir, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        errf(err, errlen, "%s is a file: give the mod's folder (the one holding mod.lua)", dir, "",
+             "");
+        return false;
+    }
+    int fd = open(file, O_RDONLY | O_NONBLOCK);
+    if (fd < 0) {
+        errf(err, errlen, "cannot open %s (a mod folder holds mod.lua)", file, "", "");
+        return false;
+    }
+    bool regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+    close(fd);
+    if (!regular) {
+        errf(err, errlen, "%s is not a regular file", file, "", "");
+    }
+    return regular;
 }
 
 clv_mod_limits clv_mod_default_limits(void) {
@@ -217,12 +366,10 @@ clv_mod *clv_mod_load_failing(const char *dir, const clv_mod_limits *limits, lon
     if (mod->sb == NULL) {
         goto fail;
     }
-    FILE *probe = fopen(file, "rb");
-    if (probe == NULL) {
-        errf(err, errlen, "cannot open %s (a mod folder holds mod.lua)", file, "", "");
+    mod->la = clv_lua_lalloc(clv_sandbox_state(mod->sb));
+    if (!probe_file(dir, file, err, errlen)) {
         goto fail;
     }
-    fclose(probe);
     if (!clv_sandbox_run_file(mod->sb, file, 1, err, errlen)) {
         load_error(err, errlen, file);
         goto fail;
@@ -248,6 +395,7 @@ clv_mod *clv_mod_load_failing(const char *dir, const clv_mod_limits *limits, lon
         char msg[1024];
         if (!clv_sandbox_call_load(mod->sb, 1, 0, msg, sizeof msg)) {
             one_line(msg);
+            escape_message(msg, sizeof msg, false);
             if (err != NULL && errlen > 0) {
                 snprintf(err, errlen, "%s (selftest of %s)", msg, file);
             }
@@ -310,15 +458,19 @@ void clv_mod_free(clv_mod *mod) {
     if (mod == NULL) {
         return;
     }
-    clv_sandbox_destroy(mod->sb); /* collects the weapons */
-    for (int32_t i = 0; i < mod->weapon_count; i++) {
-        free(mod->weapon_names[i]);
+    /* the host's copies go back to the sandbox's allocator while it still exists */
+    size_t n = (size_t)mod->weapon_count;
+    for (size_t i = 0; mod->weapon_names != NULL && i < n; i++) {
+        char *w = mod->weapon_names[i];
+        mod_release(mod, w, w != NULL ? strlen(w) + 1 : 0);
     }
-    free(mod->weapon_names);
-    free(mod->weapons);
-    free(mod->arena_ids);
-    free(mod->name);
-    free(mod->version);
+    mod_release(mod, mod->weapon_names, n * sizeof(char *));
+    mod_release(mod, mod->weapons, n * sizeof(clv_lweapon *));
+    mod_release(mod, mod->first, n * sizeof(int32_t));
+    mod_release(mod, mod->arena_ids, n * sizeof(clv_weapon_id));
+    mod_release(mod, mod->name, mod->name != NULL ? strlen(mod->name) + 1 : 0);
+    mod_release(mod, mod->version, mod->version != NULL ? strlen(mod->version) + 1 : 0);
+    clv_sandbox_destroy(mod->sb); /* collects the weapons */
     free(mod->dir);
     free(mod);
 }
@@ -343,29 +495,58 @@ const clv_weapon *clv_mod_weapon(const clv_mod *mod, int32_t index) {
     return mod->weapons[index]->compiled;
 }
 
+int32_t clv_mod_weapon_first(const clv_mod *mod, int32_t index) {
+    if (mod == NULL || index < 0 || index >= mod->weapon_count) {
+        return -1;
+    }
+    return mod->first[index];
+}
+
+static void *hook_alloc(size_t size, void *ctx) {
+    return size > 0 ? mod_alloc((clv_mod *)ctx, size) : NULL;
+}
+
+static void hook_free(void *ptr, size_t size, void *ctx) { mod_release((clv_mod *)ctx, ptr, size); }
+
+clv_allocator clv_mod_allocator(clv_mod *mod) {
+    clv_allocator a = {NULL, NULL, NULL};
+    if (mod != NULL) {
+        a.alloc = hook_alloc;
+        a.free = hook_free;
+        a.ctx = mod;
+    }
+    return a;
+}
+
 bool clv_mod_add_weapons(clv_mod *mod, clv_arena *arena, clv_weapon_id *out, char *err,
                          size_t errlen) {
     if (mod == NULL || arena == NULL) {
         errf(err, errlen, "%s", "mod or arena is NULL", "", "");
         return false;
     }
-    clv_weapon_id *ids = (clv_weapon_id *)calloc((size_t)mod->weapon_count, sizeof *ids);
+    size_t bytes = (size_t)mod->weapon_count * sizeof(clv_weapon_id);
+    clv_weapon_id *ids = (clv_weapon_id *)mod_alloc(mod, bytes);
     if (ids == NULL) {
-        errf(err, errlen, "%s", "not enough memory", "", "");
+        errf(err, errlen, "%s", "not enough memory (the mod's budget holds its weapon list)", "",
+             "");
         return false;
     }
     for (int32_t i = 0; i < mod->weapon_count; i++) {
         clv_hit_diag diag;
-        if (clv_arena_add_weapon(arena, mod->weapons[i]->compiled, &ids[i], &diag) != CLV_HIT_OK) {
+        int32_t f = mod->first[i];
+        if (f != i) {
+            ids[i] = ids[f]; /* one weapon under several names is copied once */
+        } else if (clv_arena_add_weapon(arena, mod->weapons[i]->compiled, &ids[i], &diag) !=
+                   CLV_HIT_OK) {
             errf(err, errlen, "weapon '%s': %s", mod->weapon_names[i], diag.message, "");
-            free(ids);
+            mod_release(mod, ids, bytes);
             return false;
         }
         if (out != NULL) {
             out[i] = ids[i];
         }
     }
-    free(mod->arena_ids);
+    mod_release(mod, mod->arena_ids, bytes);
     mod->arena_ids = ids;
     mod->arena = arena;
     return true;
@@ -423,6 +604,7 @@ static bool call_event(clv_mod *mod, int ref, const clv_hit_event *h, const clv_
                        bool *first_error) {
     char msg[1024];
     if (!clv_mod_call_event(mod, ref, h, w, d, t, msg, sizeof msg)) {
+        escape_message(msg, sizeof msg, true);
         if (*first_error) {
             errf(err, errlen, "%s", msg, "", "");
             *first_error = false;
@@ -449,7 +631,8 @@ bool clv_mod_run_callbacks(clv_mod *mod, clv_arena *arena, char *err, size_t err
         const clv_hit_event *h = &hits[k];
         for (int32_t i = 0; i < mod->weapon_count; i++) {
             clv_lweapon *w = mod->weapons[i];
-            if (mod->arena_ids[i].index1 != h->weapon.index1 || w->on_hit_ref == LUA_NOREF) {
+            if (mod->first[i] != i || mod->arena_ids[i].index1 != h->weapon.index1 ||
+                w->on_hit_ref == LUA_NOREF) {
                 continue;
             }
             ok = call_event(mod, w->on_hit_ref, h, w,
@@ -563,6 +746,12 @@ static int push_mod_table(lua_State *L, int h) {
     lua_setfield(L, t, "handle");
     lua_createtable(L, 0, mod->weapon_count);
     for (int32_t i = 0; i < mod->weapon_count; i++) {
+        if (mod->first[i] != i) {
+            /* the same weapon under another name: the same Weapon, not a second copy */
+            lua_getfield(L, -1, mod->weapon_names[mod->first[i]]);
+            lua_setfield(L, -2, mod->weapon_names[i]);
+            continue;
+        }
         clv_lweapon *w = clv_lua_new_weapon(L);
         if (!clv_lua_weapon_copy(L, w, mod->weapons[i])) {
             return luaL_error(L, "not enough memory");

@@ -381,7 +381,11 @@ static void field_name(vctx *c, char out[CLV_HIT_NAME_MAX]) {
     if (len == 0) {
         vfail(c, "must not be empty");
     }
-    if (len >= CLV_HIT_NAME_MAX || strlen(s) != len) {
+    char why[96];
+    if (!clv_lua_name_ok(s, len, why, sizeof why)) {
+        vfail(c, "%s", why);
+    }
+    if (len >= CLV_HIT_NAME_MAX) {
         vfail(c, "must be a name of at most %d bytes (got %d)", CLV_HIT_NAME_MAX - 1, (int)len);
     }
     memcpy(out, s, len + 1);
@@ -1568,6 +1572,12 @@ static int l_weapon(lua_State *L) {
         if (lua_type(L, -1) != LUA_TSTRING) {
             lua_pushvalue(L, -1);
             vfail(c, "keys must be attack names (got %s)", value_text(L, -1));
+        }
+        size_t klen;
+        const char *key = lua_tolstring(L, -1, &klen);
+        char why[96];
+        if (!clv_lua_name_ok(key, klen, why, sizeof why)) {
+            vfail(c, "key %s", why);
         }
         count++;
     }

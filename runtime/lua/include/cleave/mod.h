@@ -74,8 +74,19 @@ int32_t clv_mod_weapon_count(const clv_mod *mod);
 const char *clv_mod_weapon_name(const clv_mod *mod, int32_t index);
 /// Compiled weapon index (owned by the mod, valid until clv_mod_free); NULL when out of range.
 const clv_weapon *clv_mod_weapon(const clv_mod *mod, int32_t index);
+/// A weapon may be listed under several names: the index of the first name of the same weapon
+/// (index itself when no earlier name lists it); -1 when out of range. The mod copies such a
+/// weapon once (clv_mod_add_weapons gives every name of it the same id and its on_hit runs
+/// once per hit).
+int32_t clv_mod_weapon_first(const clv_mod *mod, int32_t index);
 
-/// Copies every weapon of the mod into arena (in clv_mod_weapon order) and remembers their
+/// An allocator charged to the mod's memory budget, for an arena that holds only this mod's
+/// weapons (cleave render and check): the arena's copies then count like the mod's own tables.
+/// The arena must be destroyed before the mod.
+clv_allocator clv_mod_allocator(clv_mod *mod);
+
+/// Copies every weapon of the mod into arena (in clv_mod_weapon order, each weapon once however
+/// many names list it) and remembers their
 /// arena ids, so that clv_mod_run_callbacks knows which events are the mod's. out (may be NULL)
 /// receives clv_mod_weapon_count ids. Calling it again (same or another arena) replaces the
 /// remembered ids. false with a message in err on error.
@@ -90,6 +101,12 @@ bool clv_mod_add_weapons(clv_mod *mod, clv_arena *arena, clv_weapon_id *out, cha
 /// true only when every callback succeeded. The arena must be the one given to the last
 /// clv_mod_add_weapons.
 bool clv_mod_run_callbacks(clv_mod *mod, clv_arena *arena, char *err, size_t errlen);
+
+/// Copies text s into out (size outlen, always terminated, cut at a whole character) with every
+/// byte that is not printable UTF-8 (control bytes, DEL, malformed sequences, C1 controls,
+/// characters that reorder a terminal's text) written as a Lua decimal escape ("\27"), so that
+/// text a mod provides cannot move a terminal's cursor or forge a line of output. Returns out.
+const char *clv_mod_escape(const char *s, char *out, size_t outlen);
 
 #ifdef __cplusplus
 }
