@@ -30,6 +30,14 @@ static float uniform(rng *r, float lo, float hi) {
     return lo + (hi - lo) * u;
 }
 
+/* x is drawn before y: two draws as arguments of one call would run in an order the compiler
+ * picks (gcc and clang differ), and the scenario would not be the same program. */
+static clv_vec2 uniform_v2(rng *r, float lo_x, float hi_x, float lo_y, float hi_y) {
+    float x = uniform(r, lo_x, hi_x);
+    float y = uniform(r, lo_y, hi_y);
+    return clv_v2(x, y);
+}
+
 static clv_hitbox_def hb(const char *id, clv_shape shape, float damage) {
     clv_hitbox_def d = clv_default_hitbox_def();
     snprintf(d.id, sizeof d.id, "%s", id);
@@ -147,8 +155,8 @@ typedef struct scenario {
 
 static clv_entity_def enemy_def(rng *r) {
     clv_entity_def d = clv_default_entity_def();
-    d.position = clv_v2(uniform(r, -400, 400), uniform(r, -300, 300));
-    d.velocity = clv_v2(uniform(r, -1.5f, 1.5f), uniform(r, -1.5f, 1.5f));
+    d.position = uniform_v2(r, -400, 400, -300, 300);
+    d.velocity = uniform_v2(r, -1.5f, 1.5f, -1.5f, 1.5f);
     d.friction = uniform(r, 0.0f, 0.05f);
     d.weight = uniform(r, 0.5f, 3.0f);
     d.hp = uniform(r, 30, 120);
@@ -236,8 +244,7 @@ static void drive(scenario *sc, int f) {
     k = next_u32(&sc->r) % ENEMIES;
     clv_arena_set_state(a, sc->enemies[k], CLV_HURT_INVINCIBLE, 10);
     k = next_u32(&sc->r) % ENEMIES;
-    clv_arena_set_velocity(a, sc->enemies[k],
-                           clv_v2(uniform(&sc->r, -2, 2), uniform(&sc->r, -2, 2)));
+    clv_arena_set_velocity(a, sc->enemies[k], uniform_v2(&sc->r, -2, 2, -2, 2));
 }
 
 typedef struct trace {
