@@ -307,6 +307,7 @@ clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_wea
             }
         }
     }
+    w.fingerprint = clv__weapon_fingerprint(&w);
     a->weapons[a->weapon_count] = w;
     a->weapon_count++;
     if (out != NULL) {

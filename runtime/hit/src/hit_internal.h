@@ -79,7 +79,11 @@ typedef struct clv__aweapon {
     int32_t list_count;
     clv__box *boxes;
     int32_t box_count;
+    uint64_t fingerprint; /* clv__weapon_fingerprint: snapshots name the weapons they need */
 } clv__aweapon;
+
+/* A digest of everything the weapon does (attacks, hitboxes, frame lists), field by field. */
+uint64_t clv__weapon_fingerprint(const clv__aweapon *w);
 
 /* ---- arena state (everything below is copied by snapshots) ---- */
 

@@ -1164,6 +1164,9 @@ clv_hit_status clv_arena_step(clv_arena *a) {
     if (a == NULL) {
         return CLV_HIT_ERR_NULL;
     }
+    if (a->frame >= CLV_ARENA_MAX_FRAME) {
+        return CLV_HIT_ERR_NUMBER;
+    }
     clv__events_clear(a);
     memset(&a->profile, 0, sizeof a->profile);
     a->frame++;

@@ -1116,9 +1116,9 @@ static int m_restore(lua_State *L) {
     if (A->in_callbacks > 0) {
         return luaL_error(L, "restore: the arena cannot be restored inside one of its callbacks");
     }
-    clv_hit_status st = clv_arena_restore(A->a, s, len);
-    if (st != CLV_HIT_OK) {
-        return luaL_error(L, "restore: %s", clv_hit_status_name(st));
+    clv_hit_diag diag;
+    if (clv_arena_restore_diag(A->a, s, len, &diag) != CLV_HIT_OK) {
+        return luaL_error(L, "restore: %s", diag.message);
     }
     A->hit_count = A->miss_count = A->tick_count = 0;
     return 0;

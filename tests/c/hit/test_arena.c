@@ -1,6 +1,8 @@
 /* The arena's lifetime, ids, allocator hook, error paths and snapshots. */
 #include "cleave/hit.h"
 #include "harness.h"
+/* White-box: forging a snapshot needs the layout of the state it copies. */
+#include "../../../runtime/hit/src/hit_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -370,6 +372,227 @@ static void test_snapshot_errors_and_fresh_arena(void) {
     clv_weapon_destroy(w);
 }
 
+/* ---- forged snapshots: a mod can rewrite any byte and recompute the checksum ---- */
+
+/* The header of a snapshot: where its fields sit (test_snapshot_layout checks the size). */
+#define SNAP_HEADER 88
+#define AT_FRAME 40
+#define AT_ENT_LIVE 60
+#define AT_ENT_FREE_HINT 64
+#define AT_ATT_FREE_HINT 72
+#define AT_CHECK 80
+
+static uint64_t checksum(uint64_t h, const unsigned char *p, size_t n) {
+    for (; n >= 8; n -= 8, p += 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
+    for (; n > 0; n--, p++) {
+        h = (h ^ *p) * 0x100000001b3ull;
+    }
+    return h;
+}
+
+static void reseal(unsigned char *buf, size_t len) {
+    memset(buf + AT_CHECK, 0, 8);
+    uint64_t h = checksum(0xcbf29ce484222325ull, buf, len);
+    memcpy(buf + AT_CHECK, &h, 8);
+}
+
+typedef struct forged {
+    clv_arena *a;
+    clv_weapon *w;
+    unsigned char *buf; /* the genuine snapshot */
+    size_t len;
+    int32_t ents, atts, recs;
+    size_t att_at, rec_at; /* where the attack and record arrays start */
+} forged;
+
+/* A fight of 5 frames with entity slot 49 removed: free slots, an attack, hit records. */
+static forged forge_base(void) {
+    forged f;
+    memset(&f, 0, sizeof f);
+    clv_allocator al = {NULL, NULL, NULL};
+    f.w = small_weapon(al);
+    f.a = clv_arena_create(NULL, NULL);
+    uint64_t h;
+    CHECK(run_fight(f.a, f.w, 5, &h) == CLV_HIT_OK);
+    CHECK(clv_arena_remove(f.a, (clv_entity_id){50, 0}) == CLV_HIT_OK);
+    f.len = clv_arena_snapshot_size(f.a);
+    f.buf = malloc(f.len);
+    CHECK(clv_arena_snapshot(f.a, f.buf, f.len, NULL) == CLV_HIT_OK);
+    f.ents = f.a->ent_count;
+    f.atts = f.a->att_count;
+    f.recs = f.a->rec_count;
+    f.att_at = SNAP_HEADER +
+               (size_t)f.ents * (sizeof(clv__entity) + sizeof(clv__vitals) + sizeof(clv__hurt) +
+                                 CLV_ENTITY_MAX_EFFECTS * sizeof(clv__effect));
+    f.rec_at = f.att_at + (size_t)f.atts * sizeof(clv__attack);
+    return f;
+}
+
+static void forge_free(forged *f) {
+    free(f->buf);
+    clv_arena_destroy(f->a);
+    clv_weapon_destroy(f->w);
+}
+
+/* Restores buf with one int32 (or int64) written at `at` and the checksum recomputed; returns
+ * the status and leaves the refusal's message in diag. A refused one leaves the arena as is. */
+static clv_hit_status restore_forged(forged *f, size_t at, int64_t value, int bytes,
+                                     clv_hit_diag *diag) {
+    unsigned char *b = malloc(f->len);
+    memcpy(b, f->buf, f->len);
+    if (bytes == 8) {
+        memcpy(b + at, &value, 8);
+    } else {
+        int32_t v = (int32_t)value;
+        memcpy(b + at, &v, 4);
+    }
+    reseal(b, f->len);
+    uint64_t before = clv_arena_hash(f->a);
+    clv_hit_status st = clv_arena_restore_diag(f->a, b, f->len, diag);
+    if (st != CLV_HIT_OK) {
+        CHECK(clv_arena_hash(f->a) == before);
+    }
+    free(b);
+    return st;
+}
+
+static void test_snapshot_layout(void) {
+    forged f = forge_base();
+    CHECK(f.len == f.rec_at + (size_t)f.recs * sizeof(clv__record));
+    CHECK(f.recs > 0 && f.atts == 1 && f.ents == 101);
+    clv_hit_diag diag;
+    /* resealed but unchanged: accepted, so the tests below fail on their change alone */
+    CHECK(restore_forged(&f, AT_FRAME, clv_arena_frame(f.a), 8, &diag) == CLV_HIT_OK);
+    forge_free(&f);
+}
+
+/* A free-slot hint past the arrays made the next spawn or attack write out of bounds; one above
+ * a free slot would skip it. Both are refused, with the field named. */
+static void test_snapshot_forged_hints(void) {
+    forged f = forge_base();
+    clv_hit_diag diag;
+    CHECK(restore_forged(&f, AT_ENT_FREE_HINT, f.ents + 1000, 4, &diag) == CLV_HIT_ERR_SNAPSHOT);
+    CHECK(strstr(diag.message, "hint out of range") != NULL);
+    CHECK(restore_forged(&f, AT_ATT_FREE_HINT, 1 << 20, 4, &diag) == CLV_HIT_ERR_SNAPSHOT);
+    CHECK(restore_forged(&f, AT_ENT_FREE_HINT, f.ents, 4, &diag) == CLV_HIT_ERR_SNAPSHOT);
+    CHECK(strcmp(diag.field, "ent_free_hint") == 0);
+    CHECK(strcmp(diag.message, "free entity slot 49 lies below the hint 101") == 0);
+    CHECK(restore_forged(&f, AT_ENT_LIVE, f.ents, 4, &diag) == CLV_HIT_ERR_SNAPSHOT);
+    CHECK(strcmp(diag.message, "100 entities are live, the header says 101") == 0);
+    /* the genuine one restores, and the arena goes on spawning, attacking and stepping */
+    CHECK(clv_arena_restore(f.a, f.buf, f.len) == CLV_HIT_OK);
+    clv_entity_def e = clv_default_entity_def();
+    clv_entity_id id;
+    CHECK(clv_arena_spawn(f.a, &e, &id, NULL) == CLV_HIT_OK && id.index1 == 50);
+    clv_attack_start_def s = clv_default_attack_start_def();
+    s.weapon.index1 = 1;
+    s.owner = id;
+    CHECK(clv_arena_start_attack(f.a, &s, NULL, NULL) == CLV_HIT_OK);
+    CHECK(clv_arena_step(f.a) == CLV_HIT_OK);
+    forge_free(&f);
+}
+
+/* The frame counter stops at CLV_ARENA_MAX_FRAME: a later one is refused (INT64_MAX overflowed
+ * on the next step), and an arena at the bound refuses to step. */
+static void test_snapshot_forged_frame(void) {
+    forged f = forge_base();
+    clv_hit_diag diag;
+    CHECK(restore_forged(&f, AT_FRAME, INT64_MAX, 8, &diag) == CLV_HIT_ERR_SNAPSHOT);
+    CHECK(strcmp(diag.field, "frame") == 0);
+    CHECK(restore_forged(&f, AT_FRAME, -1, 8, &diag) == CLV_HIT_ERR_SNAPSHOT);
+    CHECK(restore_forged(&f, AT_FRAME, CLV_ARENA_MAX_FRAME + 1, 8, &diag) == CLV_HIT_ERR_SNAPSHOT);
+    CHECK(restore_forged(&f, AT_FRAME, CLV_ARENA_MAX_FRAME, 8, &diag) == CLV_HIT_OK);
+    CHECK(clv_arena_step(f.a) == CLV_HIT_ERR_NUMBER);
+    CHECK(clv_arena_frame(f.a) == CLV_ARENA_MAX_FRAME);
+    forge_free(&f);
+}
+
+/* Attacks and hit records must agree with each other and with the entities. */
+static void test_snapshot_forged_cross_references(void) {
+    forged f = forge_base();
+    clv_hit_diag diag;
+    size_t at = f.att_at;
+    /* frame and elapsed advance together */
+    clv__attack a0;
+    memcpy(&a0, f.buf + at, sizeof a0);
+    CHECK(a0.used == 1 && a0.elapsed == a0.frame + 1);
+    CHECK(restore_forged(&f, at + offsetof(clv__attack, elapsed), a0.elapsed + 1, 4, &diag) ==
+          CLV_HIT_ERR_SNAPSHOT);
+    CHECK(restore_forged(&f, at + offsetof(clv__attack, weapon1), 2, 4, &diag) ==
+          CLV_HIT_ERR_SNAPSHOT);
+    CHECK(strcmp(diag.message, "attack slot 0: weapon 2 is not in the snapshot") == 0);
+    CHECK(restore_forged(&f, at + offsetof(clv__attack, targets_hit), 0, 4, &diag) ==
+          CLV_HIT_ERR_SNAPSHOT);
+    CHECK(strstr(diag.message, "records name more targets") != NULL);
+    /* a record of another generation of the swing, or of a slot past the entities */
+    size_t r = f.rec_at;
+    clv__record r0;
+    memcpy(&r0, f.buf + r, sizeof r0);
+    CHECK(restore_forged(&f, r + offsetof(clv__record, target1), f.ents + 1, 4, &diag) ==
+          CLV_HIT_ERR_SNAPSHOT);
+    int32_t gens = (int32_t)r0.target_gen << 16 | (uint16_t)(r0.attack_gen + 1);
+    CHECK(restore_forged(&f, r + offsetof(clv__record, attack_gen), gens, 4, &diag) ==
+          CLV_HIT_ERR_SNAPSHOT);
+    CHECK(strcmp(diag.message, "hit record 0: does not match its attack") == 0);
+    CHECK(restore_forged(&f, r + offsetof(clv__record, last), a0.elapsed + 1, 4, &diag) ==
+          CLV_HIT_ERR_SNAPSHOT);
+    /* an entity timer beyond what the rules ever set */
+    CHECK(restore_forged(&f, SNAP_HEADER + offsetof(clv__entity, hitlag), 3601, 4, &diag) ==
+          CLV_HIT_ERR_SNAPSHOT);
+    forge_free(&f);
+}
+
+/* The snapshot names the weapons it was taken with; the hash includes them too. */
+static void test_snapshot_bound_to_weapons(void) {
+    clv_allocator al = {NULL, NULL, NULL};
+    clv_weapon *w = small_weapon(al);
+    clv_weapon *other = small_weapon(al);
+    clv_hitbox_def h = clv_default_hitbox_def();
+    snprintf(h.id, sizeof h.id, "tip");
+    CHECK(clv_weapon_add_hitbox(other, 0, 3, 3, &h, NULL) == CLV_HIT_OK);
+    clv_arena *a = clv_arena_create(NULL, NULL);
+    uint64_t hash;
+    CHECK(run_fight(a, w, 5, &hash) == CLV_HIT_OK);
+    size_t len = clv_arena_snapshot_size(a);
+    unsigned char *buf = malloc(len);
+    CHECK(clv_arena_snapshot(a, buf, len, NULL) == CLV_HIT_OK);
+
+    clv_hit_diag diag;
+    clv_arena *b = clv_arena_create(NULL, NULL);
+    CHECK(clv_arena_restore_diag(b, buf, len, &diag) == CLV_HIT_ERR_SNAPSHOT);
+    CHECK(strstr(diag.message, "taken with 1 weapons, this arena holds 0") != NULL);
+    CHECK(clv_arena_add_weapon(b, other, NULL, NULL) == CLV_HIT_OK);
+    CHECK(clv_arena_restore_diag(b, buf, len, &diag) == CLV_HIT_ERR_SNAPSHOT);
+    CHECK(strstr(diag.message, "weapons differ") != NULL);
+    CHECK(strcmp(diag.field, "weapons") == 0);
+    clv_arena_destroy(b);
+
+    /* the same weapon first, another after it: accepted */
+    b = clv_arena_create(NULL, NULL);
+    CHECK(clv_arena_add_weapon(b, w, NULL, NULL) == CLV_HIT_OK);
+    CHECK(clv_arena_add_weapon(b, other, NULL, NULL) == CLV_HIT_OK);
+    CHECK(clv_arena_restore_diag(b, buf, len, &diag) == CLV_HIT_OK);
+    CHECK(clv_arena_hash(b) != hash); /* it holds one more weapon */
+    clv_arena_destroy(b);
+
+    /* equal states, different weapons: different hashes */
+    clv_arena *x = clv_arena_create(NULL, NULL), *y = clv_arena_create(NULL, NULL);
+    CHECK(clv_arena_add_weapon(x, w, NULL, NULL) == CLV_HIT_OK);
+    CHECK(clv_arena_add_weapon(y, other, NULL, NULL) == CLV_HIT_OK);
+    CHECK(clv_arena_hash(x) != clv_arena_hash(y));
+    clv_arena_destroy(x);
+    clv_arena_destroy(y);
+    free(buf);
+    clv_arena_destroy(a);
+    clv_weapon_destroy(w);
+    clv_weapon_destroy(other);
+}
+
 /* Nothing in the state can leave the world's bounds: values beyond are refused, motion is
  * clamped, and so every state the step makes is one a snapshot restores. */
 static void test_world_limit(void) {
@@ -457,6 +680,11 @@ int main(int argc, char **argv) {
     RUN(test_ids_and_generations);
     RUN(test_spawn_and_start_errors);
     RUN(test_snapshot_errors_and_fresh_arena);
+    RUN(test_snapshot_layout);
+    RUN(test_snapshot_forged_hints);
+    RUN(test_snapshot_forged_frame);
+    RUN(test_snapshot_forged_cross_references);
+    RUN(test_snapshot_bound_to_weapons);
     RUN(test_world_limit);
     RUN(test_null_and_unknown_inputs);
     return clv_test_report();

@@ -47,6 +47,10 @@ extern "C" {
 /// number in a definition: values beyond are refused, and motion, knockback and damage are
 /// clamped to it, so that the state always stays finite (and a snapshot of it restorable).
 #define CLV_WORLD_LIMIT 1.0e9f
+/// Last frame an arena reaches: clv_arena_step() refuses to go past it (CLV_HIT_ERR_NUMBER) and
+/// clv_arena_restore() refuses a later one, so the frame counter never nears INT64_MAX (2^53
+/// frames at 60 Hz are 4.7 million years; every frame is exact as a double and a Lua number).
+#define CLV_ARENA_MAX_FRAME ((int64_t)1 << 53)
 /// A hitlag or hitstun field set to this is computed from the hit (see docs/hit-rules.md).
 #define CLV_FRAMES_AUTO (-1)
 /// The group value of a hitbox that forms a group of its own (it never shares a hit).
@@ -482,11 +486,17 @@ size_t clv_arena_snapshot_size(const clv_arena *arena);
 /// Writes the whole mutable state into buffer (capacity bytes); *written gets the size used.
 clv_hit_status clv_arena_snapshot(const clv_arena *arena, void *buffer, size_t capacity,
                                   size_t *written);
-/// Restores a snapshot taken from an arena holding the same weapons (at least as many). Events
-/// of the last step are cleared. On error the arena is unchanged.
+/// Restores a snapshot. The arena's first weapons must be those the snapshot was taken with, in
+/// the same order (it may hold more): the snapshot carries a fingerprint of them. Every index,
+/// count, free-slot hint, timer and number is checked against the invariants the arena keeps
+/// (docs/hit-rules.md). Events of the last step are cleared. On error the arena is unchanged.
 clv_hit_status clv_arena_restore(clv_arena *arena, const void *buffer, size_t size);
-/// A 64-bit digest of the state (frame, entities, attacks, hit records); equal states give
-/// equal hashes in every build.
+/// clv_arena_restore(), and on refusal diag (may be NULL) says why ("this arena's weapons
+/// differ from those the snapshot was taken with: ...", "checksum mismatch: ...").
+clv_hit_status clv_arena_restore_diag(clv_arena *arena, const void *buffer, size_t size,
+                                      clv_hit_diag *diag);
+/// A 64-bit digest of the state (frame, the weapons' fingerprint, entities, attacks, hit
+/// records); equal states give equal hashes in every build.
 uint64_t clv_arena_hash(const clv_arena *arena);
 
 #ifdef __cplusplus
