@@ -9,8 +9,9 @@
  * format changed), the second restore is skipped with a note.
  *
  * Invariants: nothing crashes or trips a sanitizer (leaks included); a refused snapshot leaves
- * the arena unchanged (same hash), a restored one steps, snapshots again, and restoring that
- * snapshot gives the same hash. */
+ * the arena unchanged (same hash) and says why; a restored one spawns, starts attacks, steps,
+ * removes and spawns again without an error, snapshots again, and restoring that snapshot gives
+ * the same hash. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,8 +77,8 @@ static void *snapshot(const clv_arena *a, size_t *len) {
 
 /* The header's size and where its checksum sits, and the checksum: each 8-byte word is mixed
  * in with a multiply and a shift, the tail bytes FNV-style. */
-#define SNAP_HEADER 80
-#define SNAP_CHECK_AT 72
+#define SNAP_HEADER 88
+#define SNAP_CHECK_AT 80
 
 static uint64_t mix(uint64_t h, const unsigned char *p, size_t n) {
     for (; n >= 8; n -= 8, p += 8) {
@@ -119,26 +120,73 @@ static void probe_fix(void) {
     clv_arena_destroy(a);
 }
 
+/* A step must succeed, except at the last frame an arena reaches. */
+static void step_checked(clv_arena *a) {
+    clv_hit_status st = clv_arena_step(a);
+    if (st != CLV_HIT_OK &&
+        !(st == CLV_HIT_ERR_NUMBER && clv_arena_frame(a) == CLV_ARENA_MAX_FRAME)) {
+        fprintf(stderr, "fuzz_restore: a restored arena does not step (%s)\n",
+                clv_hit_status_name(st));
+        abort();
+    }
+}
+
+/* What a game does next with a restored arena: every call that uses the free-slot hints, the
+ * records and the attacks, each of which must succeed. */
+static void play_on(clv_arena *a) {
+    clv_entity_id first = {0, 0};
+    bool any = clv_arena_next_entity(a, &first);
+    clv_entity_def ed = clv_default_entity_def();
+    ed.team = 3;
+    clv_entity_id fresh;
+    clv_attack_start_def sd = clv_default_attack_start_def();
+    sd.weapon.index1 = 1;
+    if (clv_arena_spawn(a, &ed, &fresh, NULL) != CLV_HIT_OK) {
+        fprintf(stderr, "fuzz_restore: a restored arena cannot spawn\n");
+        abort();
+    }
+    for (int k = 0; k < 2; k++) {
+        sd.owner = k == 0 ? fresh : first;
+        if ((k == 0 || any) && clv_arena_start_attack(a, &sd, NULL, NULL) != CLV_HIT_OK) {
+            fprintf(stderr, "fuzz_restore: a restored arena cannot start an attack\n");
+            abort();
+        }
+    }
+    for (int f = 0; f < 3; f++) {
+        step_checked(a);
+    }
+    if (any && clv_arena_remove(a, first) != CLV_HIT_OK) {
+        fprintf(stderr, "fuzz_restore: a restored entity cannot be removed\n");
+        abort();
+    }
+    if (clv_arena_spawn(a, &ed, NULL, NULL) != CLV_HIT_OK) {
+        fprintf(stderr, "fuzz_restore: a restored arena cannot spawn after a removal\n");
+        abort();
+    }
+    for (int f = 0; f < 3; f++) {
+        step_checked(a);
+    }
+}
+
 static void restore_and_check(const unsigned char *data, size_t size) {
     clv_arena *a = make_arena();
     clv_arena_step(a);
     uint64_t before = clv_arena_hash(a);
-    if (clv_arena_restore(a, data, size) != CLV_HIT_OK) {
-        if (clv_arena_hash(a) != before) {
-            fprintf(stderr, "fuzz_restore: a refused snapshot changed the arena\n");
+    clv_hit_diag diag;
+    if (clv_arena_restore_diag(a, data, size, &diag) != CLV_HIT_OK) {
+        if (clv_arena_hash(a) != before || diag.message[0] == '\0') {
+            fprintf(stderr, "fuzz_restore: a refused snapshot changed the arena or said nothing\n");
             abort();
         }
     } else {
-        for (int f = 0; f < 6; f++) {
-            clv_arena_step(a);
-        }
+        play_on(a);
         size_t len;
         void *buf = snapshot(a, &len);
         uint64_t h = clv_arena_hash(a);
-        clv_hit_status st = clv_arena_restore(a, buf, len);
+        clv_hit_status st = clv_arena_restore_diag(a, buf, len, &diag);
         if (st != CLV_HIT_OK) {
             fprintf(stderr, "fuzz_restore: a snapshot of a restored arena is refused (%s)\n",
-                    clv_hit_status_name(st));
+                    diag.message);
             abort();
         }
         if (clv_arena_hash(a) != h) {
