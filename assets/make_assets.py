@@ -66,19 +66,31 @@ GLYPHS = """
 """
 
 
+# Letters that reach below the baseline (row 6): nine rows each, the bowl or stem on the
+# x-height rows 2..6 and the tail in rows 7..8, so "g" no longer reads as "9" nor "p" as "P".
+DESCENDERS = {
+    "g": [0x00, 0x00, 0x0F, 0x11, 0x11, 0x11, 0x0F, 0x01, 0x0E],
+    "j": [0x02, 0x00, 0x06, 0x02, 0x02, 0x02, 0x02, 0x12, 0x0C],
+    "p": [0x00, 0x00, 0x1E, 0x11, 0x11, 0x11, 0x1E, 0x10, 0x10],
+    "q": [0x00, 0x00, 0x0F, 0x11, 0x11, 0x11, 0x0F, 0x01, 0x01],
+    "y": [0x00, 0x00, 0x11, 0x11, 0x11, 0x11, 0x0F, 0x01, 0x0E],
+}
+
+
 def font_rows():
     hexes = "".join(GLYPHS.split())
     assert len(hexes) == 95 * 14, len(hexes)
     glyphs = []
     for i in range(95):
         g = hexes[i * 14:(i + 1) * 14]
-        glyphs.append([int(g[k * 2:k * 2 + 2], 16) for k in range(7)])
+        glyphs.append(DESCENDERS.get(chr(32 + i), [int(g[k * 2:k * 2 + 2], 16) for k in range(7)]))
     return glyphs
 
 
 def make_font():
-    # 16 columns x 6 rows of 6x8 cells: characters 32..127 (127 is left empty).
-    cw, ch = 6, 8
+    # 16 columns x 6 rows of 6x10 cells: characters 32..127 (127 is left empty). Capitals stand
+    # on row 6; rows 7-8 hold descenders and row 9 keeps lines apart.
+    cw, ch = 6, 10
     w, h = 16 * cw, 6 * ch
     px = blank(w, h)
     for i, rows in enumerate(font_rows()):

@@ -10,6 +10,8 @@
 #include "cleave/mod.h"
 #include "harness.h"
 
+#define BAR_TOP 480 /* the frame-data bar's band at the bottom of the canvas */
+
 static clv_weapon *fixture_weapon(void) {
     clv_weapon *w = clv_weapon_create(NULL, NULL);
     clv_attack_def ad = clv_default_attack_def();
@@ -49,7 +51,7 @@ static app_canvas make_canvas(void) {
  * rows y0..y1 of c: a check that a name really reached the screen, not just a struct. */
 static bool find_text(const app_canvas *c, const app_font *f, const char *text, uint32_t color,
                       int scale, uint32_t bg, int y0, int y1) {
-    int tw = app_text_width(text, scale), th = 8 * scale;
+    int tw = app_text_width(text, scale), th = app_font_cell_h(f) * scale;
     app_canvas ref = {.w = tw, .h = th, .pitch = tw};
     ref.px = calloc((size_t)tw * (size_t)th, sizeof *ref.px);
     if (ref.px == NULL || tw <= 0) {
@@ -98,7 +100,7 @@ static run_result run_fixture(bool swing, const app_assets *assets) {
             in.spawn_count = 1;
             in.spawn_at[0] = clv_v2(pi.position.x + 36.0f, pi.position.y);
         }
-        in.attack = swing && f == 1;
+        in.attack = swing && f == 1 ? 1 : 0;
         app_game_remember(&g);
         CHECK(app_game_step(&g, &in, err, sizeof err));
     }
@@ -169,7 +171,7 @@ static void test_rewind_restores_earlier_frames(void) {
         memset(&in, 0, sizeof in);
         in.aim = clv_v2(400.0f, 256.0f);
         in.move_x = 1.0f;
-        in.attack = f % 12 == 0;
+        in.attack = f % 12 == 0 ? 1 : 0;
         app_game_remember(&g);
         CHECK(app_game_step(&g, &in, err, sizeof err));
     }
@@ -287,6 +289,20 @@ static void test_inputs_file(void) {
     CHECK(in.spawn_count == 2 && in.spawn_at[0].x == 5.0f && in.spawn_at[1].y == 9.0f);
     app_script_free(&s);
 
+    /* any attack by its number; attack2 is attack 2; zoom is a view request */
+    const char *more = "0 attack\n1 attack 3\n2 attack2\n3 zoom 2\n";
+    write_file("more.inputs", more, strlen(more));
+    CHECK(app_script_load(&s, "more.inputs", err, sizeof err));
+    app_script_input(&s, 0, &in);
+    CHECK(in.attack == 1 && in.zoom == 0);
+    app_script_input(&s, 1, &in);
+    CHECK(in.attack == 3);
+    app_script_input(&s, 2, &in);
+    CHECK(in.attack == 2);
+    app_script_input(&s, 3, &in);
+    CHECK(in.attack == 0 && in.zoom == 2);
+    app_script_free(&s);
+
     struct {
         const char *text, *want;
     } bad[] = {{"0 aim 1\n", "bad.inputs:1: 'aim' takes 2 argument(s), got 1"},
@@ -294,7 +310,10 @@ static void test_inputs_file(void) {
                {"0 move 2 0\n", "bad.inputs:1: move components must be in -1..1"},
                {"x attack\n", "bad.inputs:1: frame must be an integer >= 0 (got 'x')"},
                {"0 weapon 12\n", "bad.inputs:1: weapon slot must be 1..9"},
-               {"0 aim nan 3\n", "bad.inputs:1: 'aim' needs finite numbers"}};
+               {"0 aim nan 3\n", "bad.inputs:1: 'aim' needs finite numbers"},
+               {"0 attack 0\n", "bad.inputs:1: attack number must be 1..999 (name order)"},
+               {"0 attack 1 2\n", "bad.inputs:1: 'attack' takes 0 to 1 argument(s), got 2"},
+               {"0 zoom 5\n", "bad.inputs:1: zoom must be 1..4"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         write_file("bad.inputs", bad[i].text, strlen(bad[i].text));
         CHECK(!app_script_load(&s, "bad.inputs", err, sizeof err));
@@ -460,6 +479,357 @@ static void test_render_title_names_the_attack(void) {
     app_assets_free(&assets);
 }
 
+/* A weapon of n attacks named a1..an, each a blade on frames 2..5 like the fixture's. */
+static clv_weapon *weapon_of_attacks(int n) {
+    clv_weapon *w = clv_weapon_create(NULL, NULL);
+    for (int i = 0; w && i < n; i++) {
+        clv_attack_def ad = clv_default_attack_def();
+        snprintf(ad.name, sizeof ad.name, "a%d", i + 1);
+        ad.frames = 10;
+        int32_t ai = -1;
+        CHECK(clv_weapon_add_attack(w, &ad, &ai, NULL) == CLV_HIT_OK);
+        clv_hitbox_def hd = clv_default_hitbox_def();
+        snprintf(hd.id, sizeof hd.id, "blade%d", i + 1);
+        hd.shape = clv_shape_capsule(10.0f, 0.0f, 50.0f, 0.0f, 6.0f);
+        hd.damage = 7.0f;
+        CHECK(clv_weapon_add_hitbox(w, ai, 2, 5, &hd, NULL) == CLV_HIT_OK);
+    }
+    return w;
+}
+
+static void step_with(app_game *g, int32_t attack) {
+    char err[256];
+    app_input in;
+    memset(&in, 0, sizeof in);
+    in.aim = clv_v2(400.0f, 256.0f);
+    in.attack = attack;
+    CHECK(app_game_step(g, &in, err, sizeof err));
+}
+
+static void draw_default(app_canvas *c, const app_assets *a, const app_game *g, int32_t zoom,
+                         bool overlay) {
+    app_view v;
+    memset(&v, 0, sizeof v);
+    v.slow = 1;
+    v.zoom = zoom;
+    v.overlay = overlay;
+    app_draw_game(c, a, g, &v);
+}
+
+/* Every attack of a weapon starts from an input (not only the first two), and the panel lists
+ * the key of each. */
+static void test_any_attack_starts(void) {
+    app_assets assets;
+    app_assets_load(&assets, CLEAVE_SOURCE_DIR "/assets");
+    char err[256];
+    app_game g;
+    CHECK(app_game_init(&g, 0, 1, -1.0f, err, sizeof err));
+    clv_weapon *w = weapon_of_attacks(3);
+    clv_weapon_id wid;
+    CHECK(clv_arena_add_weapon(g.arena, w, &wid, NULL) == CLV_HIT_OK);
+    CHECK(app_game_set_slot(&g, "three", w, wid, err, sizeof err) == 0);
+    for (int32_t want = 1; want <= 3; want++) {
+        step_with(&g, want);
+        clv_attack_info ai;
+        CHECK(clv_arena_attack(g.arena, g.st.attack, &ai) == CLV_HIT_OK);
+        CHECK(ai.attack == want - 1);
+        for (int f = 0; f < 12; f++) {
+            step_with(&g, 0);
+        }
+    }
+    step_with(&g, 4); /* the weapon has no fourth attack: nothing starts */
+    CHECK(!clv_arena_attack_valid(g.arena, g.st.attack));
+    CHECK(g.st.swings == 3);
+    app_canvas c = make_canvas();
+    draw_default(&c, &assets, &g, 1, false);
+    CHECK(
+        find_text(&c, &assets.font, "keys: J a1  K a2  L a3", 0xFFD0C090u, 1, 0xFF15171Du, 0, 120));
+    free(c.px);
+    app_game_free(&g);
+    clv_weapon_destroy(w);
+    app_assets_free(&assets);
+}
+
+static int log_lines_with(const app_game *g, const char *part, int32_t *count) {
+    int n = 0;
+    for (int i = 0; i < g->st.log_next && i < APP_LOG_LINES; i++) {
+        if (strstr(g->st.log[i].text, part) != NULL) {
+            n++;
+            *count = g->st.log[i].count;
+        }
+    }
+    return n;
+}
+
+/* A blade resting on a target it already hit misses with "rehit" each frame: one line with a
+ * count. The filter shows hits only, one enemy's lines, or everything. */
+static void test_log_folds_and_filters(void) {
+    app_assets assets;
+    app_assets_load(&assets, CLEAVE_SOURCE_DIR "/assets");
+    char err[256];
+    app_game g;
+    CHECK(app_game_init(&g, 0, 1, -1.0f, err, sizeof err));
+    clv_weapon *w = weapon_of_attacks(1);
+    clv_weapon_id wid;
+    CHECK(clv_arena_add_weapon(g.arena, w, &wid, NULL) == CLV_HIT_OK);
+    CHECK(app_game_set_slot(&g, "one", w, wid, err, sizeof err) == 0);
+    app_input in;
+    memset(&in, 0, sizeof in);
+    in.aim = clv_v2(400.0f, 256.0f);
+    in.spawn_count = 1;
+    in.spawn_at[0] = clv_v2(288.0f + 36.0f, 256.0f);
+    CHECK(app_game_step(&g, &in, err, sizeof err));
+    step_with(&g, 1);
+    for (int f = 0; f < 20; f++) {
+        step_with(&g, 0);
+    }
+    int32_t count = 0;
+    CHECK(log_lines_with(&g, " hit blade1", &count) == 1);
+    CHECK(log_lines_with(&g, " rehit ", &count) == 1);
+    CHECK(count == 3); /* frames 3, 4 and 5 of the blade */
+
+    /* the same key far apart in time is a new line */
+    app_game_log_event(&g, APP_LOG_MISS, 9, "k", 0xFFFFFFFFu, "old");
+    g.st.frame += 200;
+    app_game_log_event(&g, APP_LOG_MISS, 9, "k", 0xFFFFFFFFu, "new");
+    CHECK(log_lines_with(&g, "old", &count) == 1 && count == 1);
+    CHECK(log_lines_with(&g, "new", &count) == 1 && count == 1);
+
+    app_log_line hit = {.kind = APP_LOG_HIT, .target = 2},
+                 miss = {.kind = APP_LOG_MISS, .target = 2};
+    CHECK(app_log_visible(&hit, APP_FILTER_HITS, 0) && !app_log_visible(&miss, APP_FILTER_HITS, 0));
+    CHECK(app_log_visible(&miss, APP_FILTER_ENEMY, 2) &&
+          !app_log_visible(&miss, APP_FILTER_ENEMY, 3));
+    CHECK(!app_log_visible(&hit, APP_FILTER_ENEMY, 0));
+    CHECK(app_log_visible(&miss, APP_FILTER_ALL, 0));
+
+    /* on screen: the folded line with its count under "all", not under "hits" */
+    g.st.frame -= 200;
+    app_canvas c = make_canvas();
+    app_view v;
+    memset(&v, 0, sizeof v);
+    v.slow = 1;
+    v.log_filter = APP_FILTER_ALL;
+    app_draw_game(&c, &assets, &g, &v);
+    CHECK(find_text(&c, &assets.font, " x3", 0xFFFFFFFFu, 1, 0xFF15171Du, 0, APP_H));
+    v.log_filter = APP_FILTER_HITS;
+    app_draw_game(&c, &assets, &g, &v);
+    CHECK(!find_text(&c, &assets.font, " x3", 0xFFFFFFFFu, 1, 0xFF15171Du, 0, APP_H));
+    CHECK(find_text(&c, &assets.font, "F: hits", 0xFF70F090u, 1, 0xFF15171Du, 0, APP_H));
+    free(c.px);
+    app_game_free(&g);
+    clv_weapon_destroy(w);
+    app_assets_free(&assets);
+}
+
+static long count_colour(const app_canvas *c, uint32_t colour) {
+    long n = 0;
+    for (size_t i = 0; i < (size_t)c->w * (size_t)c->h; i++) {
+        n += c->px[i] == colour;
+    }
+    return n;
+}
+
+/* Zoomed in, the world is drawn larger around the player and the mouse maps back to the same
+ * world point. */
+static void test_zoom(void) {
+    app_assets assets;
+    app_assets_load(&assets, CLEAVE_SOURCE_DIR "/assets");
+    char err[256];
+    app_game g;
+    CHECK(app_game_init(&g, 0, 1, -1.0f, err, sizeof err));
+    app_view v;
+    memset(&v, 0, sizeof v);
+    v.zoom = 2;
+    v.pan = clv_v2(30.0f, -20.0f);
+    clv_vec2 w = clv_v2(300.0f, 250.0f);
+    clv_vec2 p = app_view_to_screen(&v, &g, w),
+             q = app_view_to_screen(&v, &g, clv_v2(310.0f, 250.0f));
+    CHECK_NEAR(q.x - p.x, 20.0, 1e-4);
+    clv_vec2 back = app_view_to_world(&v, &g, p);
+    CHECK_NEAR(back.x, w.x, 1e-3);
+    CHECK_NEAR(back.y, w.y, 1e-3);
+    v.zoom = 1; /* zoom 1 draws the room where it always was, whatever the pan */
+    p = app_view_to_screen(&v, &g, w);
+    CHECK_NEAR(p.x, w.x, 0.0);
+    CHECK_NEAR(p.y, w.y, 0.0);
+
+    /* the player's hurtbox outline (overlay) is twice as long at 2x */
+    app_canvas c = make_canvas();
+    draw_default(&c, &assets, &g, 1, true);
+    long one = count_colour(&c, 0xFF40FFFFu);
+    draw_default(&c, &assets, &g, 2, true);
+    long two = count_colour(&c, 0xFF40FFFFu);
+    CHECK(one > 20);
+    CHECK(two > one * 16 / 10 && two < one * 24 / 10);
+    free(c.px);
+    app_game_free(&g);
+    app_assets_free(&assets);
+}
+
+static bool glyph_lit(const app_font *f, int ch, int row) {
+    int gi = ch - 32, cell_h = app_font_cell_h(f);
+    for (int i = 0; i < APP_GLYPH_W; i++) {
+        size_t x = (size_t)((gi % 16) * APP_GLYPH_W + i), y = (size_t)((gi / 16) * cell_h + row);
+        if (f->img.rgba[(y * (size_t)f->img.w + x) * 4 + 3] > 127) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* g j p q y reach below the baseline (row 6), where capitals, digits and other lower-case
+ * letters stop. */
+static void test_font_descenders(void) {
+    app_assets assets;
+    app_assets_load(&assets, CLEAVE_SOURCE_DIR "/assets");
+    CHECK(!assets.font.img.placeholder && app_font_cell_h(&assets.font) == 10);
+    if (assets.font.img.placeholder) {
+        return;
+    }
+    for (const char *d = "gjpqy"; *d; d++) {
+        CHECK(glyph_lit(&assets.font, *d, 6) && glyph_lit(&assets.font, *d, 8));
+    }
+    for (const char *d = "aehkmnP9"; *d; d++) {
+        CHECK(glyph_lit(&assets.font, *d, 6) && !glyph_lit(&assets.font, *d, 7));
+    }
+    app_assets_free(&assets);
+}
+
+static bool wrap_keeps_words(const char *text, int cols) {
+    int start[64], len[64];
+    int n = app_wrap_words(text, cols, 64, start, len);
+    bool ok = n <= 64;
+    for (int i = 0; ok && i < n; i++) {
+        int end = start[i] + len[i];
+        ok = len[i] <= cols && (text[end] == '\0' || text[end] == ' ' || text[end] == '\n') &&
+             (start[i] == 0 || text[start[i] - 1] == ' ' || text[start[i] - 1] == '\n');
+    }
+    return ok;
+}
+
+/* The error banner breaks at spaces and newlines; the first line is shown whole. */
+static void test_banner_wraps_at_words(void) {
+    const char *msg = "reload failed, keeping the last good version: mods/scythe/mod.lua:14: "
+                      "attacks.swing.frames[6][2].radius must be > 0 (got -3) and the rest of "
+                      "a long sentence that goes on past two lines of the banner\n"
+                      "stack traceback:\n [C]: in ?";
+    CHECK(wrap_keeps_words(msg, 40));
+    CHECK(wrap_keeps_words(msg, 93));
+    int start[8], len[8];
+    CHECK(app_wrap_words("ab cd\nef", 3, 8, start, len) == 3);
+    CHECK(start[1] == 3 && len[1] == 2 && start[2] == 6 && len[2] == 2);
+    CHECK(app_wrap_words("abcdefgh", 3, 8, start, len) == 3); /* a word longer than a line */
+    CHECK(len[0] == 3 && start[2] == 6 && len[2] == 2);
+
+    /* the last word of a three-line first line reaches the screen */
+    app_assets assets;
+    app_assets_load(&assets, CLEAVE_SOURCE_DIR "/assets");
+    char err[256];
+    app_game g;
+    CHECK(app_game_init(&g, 0, 1, -1.0f, err, sizeof err));
+    app_canvas a = make_canvas(), b = make_canvas();
+    char other[512];
+    snprintf(other, sizeof other, "%s", msg);
+    char *banner_tail = strstr(other, "banner\n");
+    CHECK(banner_tail != NULL);
+    if (banner_tail) {
+        memcpy(banner_tail, "BANNER", 6);
+    }
+    app_view v;
+    memset(&v, 0, sizeof v);
+    v.banner = msg;
+    app_draw_game(&a, &assets, &g, &v);
+    v.banner = other;
+    app_draw_game(&b, &assets, &g, &v);
+    long differ = 0;
+    for (size_t i = 0; i < (size_t)APP_W * APP_H; i++) {
+        differ += a.px[i] != b.px[i];
+    }
+    CHECK(differ > 10);
+    free(a.px);
+    free(b.px);
+    app_game_free(&g);
+    app_assets_free(&assets);
+}
+
+/* Screenshots take the next free number and never replace a file. */
+static void test_screenshot_names(void) {
+    (void)!system("rm -rf shots && mkdir -p shots");
+    write_file("shots/s-000.png", "keep0", 5);
+    write_file("shots/s-001.png", "keep1", 5);
+    write_file("shots/s-003.png", "keep3", 5);
+    int next = 0;
+    char name[64];
+    CHECK(app_claim_free_name("shots/s-%03d.png", &next, name, sizeof name));
+    CHECK(strcmp(name, "shots/s-002.png") == 0 && next == 3);
+    CHECK(app_claim_free_name("shots/s-%03d.png", &next, name, sizeof name));
+    CHECK(strcmp(name, "shots/s-004.png") == 0 && next == 5);
+    char *kept = read_all("shots/s-001.png");
+    CHECK(kept != NULL && strcmp(kept, "keep1") == 0);
+    kept = read_all("shots/s-003.png");
+    CHECK(kept != NULL && strcmp(kept, "keep3") == 0);
+    next = 0;
+    CHECK(!app_claim_free_name("no-such-folder/s-%03d.png", &next, name, sizeof name));
+}
+
+/* While the wielder is frozen in hitlag the attack's frame stands still; the bar counts the
+ * frozen frames, a step at a time, and says "hitlag". */
+static void test_hitlag_on_frame_bar(void) {
+    app_assets assets;
+    app_assets_load(&assets, CLEAVE_SOURCE_DIR "/assets");
+    char err[256];
+    app_game g;
+    CHECK(app_game_init(&g, 0, 1, -1.0f, err, sizeof err));
+    clv_weapon *w = weapon_of_attacks(1);
+    clv_weapon_id wid;
+    CHECK(clv_arena_add_weapon(g.arena, w, &wid, NULL) == CLV_HIT_OK);
+    CHECK(app_game_set_slot(&g, "one", w, wid, err, sizeof err) == 0);
+    app_input in;
+    memset(&in, 0, sizeof in);
+    in.aim = clv_v2(400.0f, 256.0f);
+    in.spawn_count = 1;
+    in.spawn_at[0] = clv_v2(288.0f + 36.0f, 256.0f);
+    CHECK(app_game_step(&g, &in, err, sizeof err));
+    step_with(&g, 1);
+    for (int f = 0; f < 10 && g.st.hits == 0; f++) {
+        step_with(&g, 0);
+    }
+    CHECK(g.st.hits == 1 && g.st.lag_total == 7 && g.st.lag_done == 0);
+    app_canvas prev = make_canvas(), c = make_canvas();
+    draw_default(&prev, &assets, &g, 1, false);
+    CHECK(
+        find_text(&prev, &assets.font, "hitlag 0/7", 0xFFFFD040u, 1, 0xFF15171Du, BAR_TOP, APP_H));
+    for (int k = 1; k <= 7; k++) {
+        clv_attack_info before, after;
+        CHECK(clv_arena_attack(g.arena, g.st.attack, &before) == CLV_HIT_OK);
+        step_with(&g, 0);
+        CHECK(clv_arena_attack(g.arena, g.st.attack, &after) == CLV_HIT_OK);
+        CHECK(after.frame == before.frame); /* frozen */
+        draw_default(&c, &assets, &g, 1, false);
+        char want[32];
+        snprintf(want, sizeof want, "hitlag %d/7", k);
+        CHECK(find_text(&c, &assets.font, want, 0xFFFFD040u, 1, 0xFF15171Du, BAR_TOP, APP_H));
+        long moved = 0;
+        for (size_t y = BAR_TOP; y < APP_H; y++) {
+            for (size_t x = 0; x < 560; x++) {
+                moved += c.px[y * APP_W + x] != prev.px[y * APP_W + x];
+            }
+        }
+        CHECK(moved > 10); /* the bar itself changes at each frozen step */
+        memcpy(prev.px, c.px, (size_t)APP_W * APP_H * sizeof *c.px);
+    }
+    step_with(&g, 0);
+    CHECK(g.st.lag_total == 0);
+    draw_default(&c, &assets, &g, 1, false);
+    CHECK(!find_text(&c, &assets.font, "hitlag", 0xFFFFD040u, 1, 0xFF15171Du, BAR_TOP, APP_H));
+    free(prev.px);
+    free(c.px);
+    app_game_free(&g);
+    clv_weapon_destroy(w);
+    app_assets_free(&assets);
+}
+
 int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_fixture_swing_hits_and_draws);
@@ -469,5 +839,12 @@ int main(int argc, char **argv) {
     RUN(test_hot_reload);
     RUN(test_attack_facts_from_definition);
     RUN(test_render_title_names_the_attack);
+    RUN(test_any_attack_starts);
+    RUN(test_log_folds_and_filters);
+    RUN(test_zoom);
+    RUN(test_font_descenders);
+    RUN(test_banner_wraps_at_words);
+    RUN(test_screenshot_names);
+    RUN(test_hitlag_on_frame_bar);
     return clv_test_report();
 }

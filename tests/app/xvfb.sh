@@ -17,11 +17,22 @@ if [ -z "$wid" ]; then
 fi
 xdotool windowfocus --sync "$wid" 2>/dev/null || true
 sleep 0.5
-# swing with J, then with the left button once that swing is over; choose weapon 4, then the
-# wheel (down = next weapon); overlay on, pause, step twice, step back once, quit.
+# swing with J, then with the left button once that swing is over; the sword's third attack
+# with L; the log filter twice (hits -> enemy -> all) and zoom in once; choose weapon 4, then
+# the wheel (down = next weapon); overlay on, pause, step twice, step back once, quit.
+# (stdout reaches window.log only at exit: the sword's slot is its folder's place in name order)
+sword=$(for m in "$src"/mods/*/mod.lua; do basename "$(dirname "$m")"; done | LC_ALL=C sort |
+    grep -n '^sword$' | cut -d: -f1)
+[ -n "$sword" ] || { echo "FAIL: no sword among the example mods"; kill "$pid"; exit 1; }
 xdotool key --clearmodifiers j
 sleep 1.2
 xdotool mousemove --window "$wid" 450 200 click 1
+sleep 1.2
+xdotool key --clearmodifiers "$sword"
+sleep 0.3
+xdotool key --clearmodifiers l
+sleep 1.2
+xdotool key --clearmodifiers f f equal
 sleep 0.3
 xdotool key --clearmodifiers 4
 sleep 0.3
@@ -38,7 +49,9 @@ rc=$?
 cat window.log
 [ "$rc" -eq 0 ] || { echo "FAIL: exit $rc"; exit 1; }
 grep -q 'overlay=on paused=yes' window.log || { echo "FAIL: the key presses did not arrive"; exit 1; }
-grep -q 'swings=2 ' window.log || { echo "FAIL: expected two swings (J, left button)"; exit 1; }
+grep -q 'swings=3 ' window.log || { echo "FAIL: expected three swings (J, left button, L)"; exit 1; }
+grep -q "zoom=2 log=all last_attack=sword/slash3 " window.log ||
+    { echo "FAIL: L, F or = did not arrive (want zoom=2 log=all last_attack=sword/slash3)"; exit 1; }
 # 4, then one wheel step down: the weapon the app listed fifth at start
 want=$(sed -n 's/^cleave: weapon 5: //p' window.log)
 [ -n "$want" ] || { echo "FAIL: fewer than 5 weapons in the example mods"; exit 1; }

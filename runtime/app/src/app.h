@@ -41,10 +41,16 @@ void app_image_free(app_image *img);
 /// Writes the canvas as a PNG; false on error.
 bool app_canvas_write_png(const app_canvas *c, const char *path);
 
-/// A bitmap font: 16 x 6 cells of 6 x 8 pixels, ASCII 32..127, white glyphs on transparent.
+/// A bitmap font: 16 x 6 cells, ASCII 32..127, white glyphs on transparent. Cells are 6 pixels
+/// wide and a sixth of the image high (10: caps and x-height above the baseline at row 6,
+/// descenders in rows 7-8).
 typedef struct app_font {
     app_image img;
 } app_font;
+
+#define APP_GLYPH_W 6
+/// Height of a cell of f (10 without a font: the boxes drawn instead).
+int app_font_cell_h(const app_font *f);
 
 void app_clear(app_canvas *c, uint32_t color);
 /// Alpha-blended filled rectangle.
@@ -62,7 +68,8 @@ void app_shape(app_canvas *c, const clv_shape *s, float ox, float oy, float scal
 /// 0..255 mixes toward white (hit flash), alpha scales opacity, flip mirrors horizontally.
 void app_blit(app_canvas *c, const app_image *img, int x, int y, int scale, int tint_white,
               int alpha, bool flip);
-/// Text at (x, y), scale >= 1; returns the width in pixels. '\n' starts a new line.
+/// Text at (x, y), scale >= 1; returns the width in pixels. '\n' starts a new line, one cell
+/// height and a pixel lower.
 int app_text(app_canvas *c, const app_font *f, int x, int y, const char *s, uint32_t color,
              int scale);
 /// Text with a 1 px dark shadow, for text over the room.
@@ -100,18 +107,20 @@ clv_shape app_place_shape(const clv_shape *local, clv_vec2 pos, float facing, bo
 #define APP_ROOM_Y1 448.0f
 #define APP_MAX_SLOTS 9
 #define APP_LOG_LINES 64
+#define APP_MAX_FACTS 16          ///< attacks per weapon whose frame data the demo shows
+#define APP_ATTACK_KEYS "JKLUIOP" ///< the keys that start attacks 1..7 (with Shift 8..14)
 #define APP_POPUPS 96
 
 /// Inputs of one simulation frame (from devices, a script or the attract mode).
 typedef struct app_input {
     float move_x, move_y; ///< -1..1 each
     clv_vec2 aim;         ///< world point
-    bool attack;          ///< pressed this frame: primary attack
-    bool attack2;         ///< pressed this frame: the weapon's second attack when it has one
+    int32_t attack;       ///< pressed this frame: start this attack (1-based, name order), 0 none
     int32_t select_slot;  ///< 1..9 to select a weapon slot, 0 = no change
     int32_t cycle;        ///< +1 / -1: next / previous weapon slot
     int32_t spawn_count;  ///< extra enemies to spawn this frame, at spawn_at[0..count)
     clv_vec2 spawn_at[8];
+    int32_t zoom; ///< a view request carried with the frame: zoom 1..4, 0 = keep (not simulated)
 } app_input;
 
 /// A weapon the player can hold: from a mod, or built in C by a test fixture.
@@ -120,7 +129,7 @@ typedef struct app_slot {
     clv_weapon_id id;         ///< in the game's arena
     const clv_weapon *weapon; ///< owned by the mod or fixture; NULL once retired
     int32_t attack_count;
-    app_attack_facts facts[4];
+    app_attack_facts facts[APP_MAX_FACTS];
 } app_slot;
 
 typedef struct app_enemy {
@@ -141,9 +150,17 @@ typedef struct app_popup {
     bool used;
 } app_popup;
 
+typedef enum app_log_kind { APP_LOG_HIT, APP_LOG_MISS, APP_LOG_TICK, APP_LOG_NOTE } app_log_kind;
+
+/// A line of the hit log. Lines of the same kind, hitbox, target and reason close together are
+/// one line with a count, so a blade resting on a target reads "rehit x12", not twelve lines.
 typedef struct app_log_line {
     int64_t frame;
     uint32_t color;
+    int32_t kind;    ///< app_log_kind
+    uint32_t target; ///< index1 of the entity the line is about, 0 for none
+    int32_t count;   ///< repeats folded into this line (1 = once)
+    char key[48];    ///< what makes two lines repeats of each other
     char text[72];
 } app_log_line;
 
@@ -157,6 +174,7 @@ typedef struct app_state {
     clv_attack_id attack; ///< the player's swing in progress
     int32_t attack_slot;  ///< slot of that swing, -1 when none
     int32_t attack_index;
+    int32_t last_slot; ///< slot of the last swing started (with attack_index), -1 before any
     clv_vec2 attack_prev_pos;  ///< last frame's pose of the swing, for the swept area
     int32_t attack_prev_frame; ///< -1 when there is none
     int32_t slot;              ///< selected weapon slot
@@ -167,6 +185,9 @@ typedef struct app_state {
     int32_t log_next;
     app_log_line log[APP_LOG_LINES];
     int32_t enemy_count;
+    /// The player's hitlag: the freeze's length, frames of it passed, frames left (all 0 when
+    /// none was running this frame).
+    int32_t lag_total, lag_done, lag_left;
 } app_state;
 
 typedef struct app_game {
@@ -177,6 +198,8 @@ typedef struct app_game {
     app_slot slots[APP_MAX_SLOTS];
     int32_t slot_count;
     bool log_stdout; ///< print hits and misses as they happen (headless runs)
+    int32_t stdout_filter;  ///< app_log_filter of the lines printed
+    uint32_t stdout_target; ///< the enemy APP_FILTER_ENEMY prints (index1)
     /* rewind history: a ring of (arena snapshot, app_state, enemies) */
     int32_t hist_cap, hist_len, hist_head;
     size_t hist_stride;
@@ -199,10 +222,18 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen);
 void app_game_remember(app_game *g);
 /// Goes back one frame; false when the history is empty.
 bool app_game_rewind(app_game *g);
-/// Appends a line to the hit log panel (and stdout when log_stdout).
+/// Appends a line to the hit log panel (and stdout when log_stdout): a note, not about a target.
 void app_game_log(app_game *g, uint32_t color, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/// Appends a line about a target; a line with the same key among the last few of the recent
+/// frames is counted and moved to the end instead. Printed on stdout (log_stdout) only when new.
+void app_game_log_event(app_game *g, app_log_kind kind, uint32_t target, const char *key,
+                        uint32_t color, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
 #endif
     ;
 
@@ -218,6 +249,21 @@ typedef struct app_assets {
 void app_assets_load(app_assets *a, const char *dir);
 void app_assets_free(app_assets *a);
 
+/// Which lines the hit log shows.
+typedef enum app_log_filter {
+    APP_FILTER_HITS,  ///< hits, effect ticks and notes
+    APP_FILTER_ENEMY, ///< everything about the enemy last under the mouse
+    APP_FILTER_ALL,
+    APP_FILTER_COUNT
+} app_log_filter;
+
+/// true when the filter shows line l; target is the enemy under the mouse (index1, 0 = none).
+bool app_log_visible(const app_log_line *l, app_log_filter filter, uint32_t target);
+/// The filter's name as the panel and --log spell it: "hits", "enemy", "all".
+const char *app_log_filter_name(app_log_filter filter);
+
+#define APP_MAX_ZOOM 4
+
 /// What the timing tools show (not part of the simulation).
 typedef struct app_view {
     bool overlay; ///< H: hitboxes, swept area, hurtboxes, onion skin
@@ -226,12 +272,38 @@ typedef struct app_view {
     const char *banner; ///< an error to show (reload failure), or NULL
     const char *status; ///< a line of status (mods loaded...), or NULL
     bool headless;
+    int32_t zoom;        ///< 1..APP_MAX_ZOOM; 0 reads as 1
+    clv_vec2 pan;        ///< world offset of the view's centre from the player (zoom > 1)
+    int32_t log_filter;  ///< app_log_filter
+    uint32_t log_target; ///< index1 of the enemy the ENEMY filter follows, 0 = none yet
 } app_view;
+
+/// The room's viewport on the canvas: x 0..APP_VIEW_W, y APP_VIEW_Y0..APP_VIEW_Y1.
+#define APP_VIEW_W 576
+#define APP_VIEW_Y0 30
+#define APP_VIEW_Y1 482
+
+/// The world point drawn at canvas point p (the inverse of the view's zoom and pan).
+clv_vec2 app_view_to_world(const app_view *v, const app_game *g, clv_vec2 p);
+/// The canvas point where world point w is drawn.
+clv_vec2 app_view_to_screen(const app_view *v, const app_game *g, clv_vec2 w);
+/// The living enemy whose hurtbox is under world point w (index1), or 0.
+uint32_t app_enemy_at(const app_game *g, clv_vec2 w);
+
+/// Splits text into lines of at most cols characters, breaking at spaces (a word longer than a
+/// line is cut) and at '\n'. Writes up to max_lines (start, length) pairs; returns the number
+/// of lines the whole text needs, which may be more than max_lines.
+int app_wrap_words(const char *text, int cols, int max_lines, int *start, int *len);
 
 void app_draw_game(app_canvas *c, const app_assets *a, const app_game *g, const app_view *v);
 /// The frame-data bar of attack facts at (x, y), w wide; current is the frame to mark or -1.
 void app_draw_frame_bar(app_canvas *c, const app_font *f, int x, int y, int w,
                         const app_attack_facts *facts, int32_t current);
+/// The same bar while the wielder is frozen in hitlag: lag_done of lag_total frames passed (the
+/// attack's own frame does not advance then, so the bar counts the frozen frames itself).
+void app_draw_frame_bar_lag(app_canvas *c, const app_font *f, int x, int y, int w,
+                            const app_attack_facts *facts, int32_t current, int32_t lag_done,
+                            int32_t lag_total);
 
 /* ---- Mods and hot reload ---- */
 
@@ -288,6 +360,11 @@ void app_script_free(app_script *s);
 void app_script_input(app_script *s, int64_t frame, app_input *out);
 /// The built-in attract mode: walks toward the nearest enemy and swings when it is close.
 void app_attract_input(const app_game *g, app_input *out);
+
+/// Creates the first file named by pattern (a printf format with one int, e.g.
+/// "cleave-shot-%03d.png") that does not exist yet, from number *next on, and writes its name
+/// to out; *next moves past it. false when none of the next 1000 names is free.
+bool app_claim_free_name(const char *pattern, int *next, char *out, size_t outlen);
 
 /* ---- Commands ---- */
 

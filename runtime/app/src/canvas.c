@@ -230,7 +230,9 @@ void app_blit(app_canvas *c, const app_image *img, int x, int y, int scale, int 
     }
     for (int j = j0; j < j1; j++) {
         const uint8_t *row = img->rgba + (size_t)(j / scale) * (size_t)img->w * 4;
-        uint32_t *dst = &c->px[(size_t)(y + j) * (size_t)c->pitch + (size_t)x];
+        /* the row's start, indexed by x + i >= 0: a sprite left of the canvas (zoomed in)
+         * must not form a pointer before the pixels */
+        uint32_t *dst_row = &c->px[(size_t)(y + j) * (size_t)c->pitch];
         for (int i = i0; i < i1; i++) {
             int sx = scale == 1 ? i : i / scale;
             if (flip) {
@@ -251,27 +253,32 @@ void app_blit(app_canvas *c, const app_image *img, int x, int y, int scale, int 
                 a = a * al / 255;
             }
             if (a == 255) {
-                dst[i] = 0xFF000000u | (r << 16) | (g << 8) | b;
+                dst_row[x + i] = 0xFF000000u | (r << 16) | (g << 8) | b;
             } else {
-                dst[i] = blend(dst[i], (a << 24) | (r << 16) | (g << 8) | b);
+                dst_row[x + i] = blend(dst_row[x + i], (a << 24) | (r << 16) | (g << 8) | b);
             }
         }
     }
 }
 
+int app_font_cell_h(const app_font *f) {
+    bool boxes = f->img.placeholder || f->img.rgba == NULL;
+    return boxes ? 10 : f->img.h / 6;
+}
+
 int app_text(app_canvas *c, const app_font *f, int x, int y, const char *s, uint32_t color,
              int scale) {
-    int cx = x, w = 0;
+    int cx = x, w = 0, cell_h = app_font_cell_h(f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (*p == '\n') {
             cx = x;
-            y += 9 * scale;
+            y += (cell_h + 1) * scale;
             continue;
         }
         int ch = (*p < 32 || *p > 126) ? '?' : *p;
-        int gi = ch - 32, gx = (gi % 16) * 6, gy = (gi / 16) * 8;
-        for (int j = 0; j < 8; j++) {
-            for (int i = 0; i < 6; i++) {
+        int gi = ch - 32, gx = (gi % 16) * APP_GLYPH_W, gy = (gi / 16) * cell_h;
+        for (int j = 0; j < cell_h; j++) {
+            for (int i = 0; i < APP_GLYPH_W; i++) {
                 bool on;
                 if (f->img.placeholder || f->img.rgba == NULL) {
                     /* No font: a box per character keeps the layout readable as such. */
@@ -289,7 +296,7 @@ int app_text(app_canvas *c, const app_font *f, int x, int y, const char *s, uint
                 }
             }
         }
-        cx += 6 * scale;
+        cx += APP_GLYPH_W * scale;
         if (cx - x > w) {
             w = cx - x;
         }

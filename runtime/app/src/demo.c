@@ -4,8 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <SDL.h>
 
@@ -22,6 +25,8 @@ typedef struct demo_opts {
     const char *assets;
     uint64_t seed;
     float miss_margin;
+    int32_t zoom;
+    int32_t log_filter;
 } demo_opts;
 
 typedef struct demo {
@@ -107,7 +112,13 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
             }
             o->enemies = (int32_t)v;
         } else if (strcmp(a, "--seed") == 0 && has) {
-            o->seed = strtoull(argv[++i], NULL, 10);
+            const char *v = argv[++i];
+            char *end;
+            o->seed = strtoull(v, &end, 10);
+            if (v[0] < '0' || v[0] > '9' || *end) {
+                fprintf(stderr, "cleave: --seed needs a whole number >= 0 (got '%s')\n", v);
+                return false;
+            }
         } else if (strcmp(a, "--miss-margin") == 0 && has) {
             char *end;
             double v = strtod(argv[++i], &end);
@@ -126,6 +137,26 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
             o->mod_dir = argv[++i];
         } else if (strcmp(a, "--assets") == 0 && has) {
             o->assets = argv[++i];
+        } else if (strcmp(a, "--zoom") == 0 && has) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 1 || v > APP_MAX_ZOOM) {
+                fprintf(stderr, "cleave: --zoom needs a whole factor in 1..%d\n", APP_MAX_ZOOM);
+                return false;
+            }
+            o->zoom = (int32_t)v;
+        } else if (strcmp(a, "--log") == 0 && has) {
+            const char *want = argv[++i];
+            o->log_filter = -1;
+            for (int32_t k = 0; k < APP_FILTER_COUNT; k++) {
+                if (strcmp(want, app_log_filter_name((app_log_filter)k)) == 0) {
+                    o->log_filter = k;
+                }
+            }
+            if (o->log_filter < 0) {
+                fprintf(stderr, "cleave: --log needs hits, enemy or all (got '%s')\n", want);
+                return false;
+            }
         } else {
             fprintf(stderr, "cleave demo: unknown or incomplete option '%s'\n", a);
             return false;
@@ -155,11 +186,21 @@ static bool demo_open(demo *d, char *err, size_t errlen) {
         return false;
     }
     d->g.log_stdout = d->o.headless && !d->o.bench;
+    d->g.stdout_filter = d->o.log_filter;
     app_assets_load(&d->assets, d->o.assets ? d->o.assets : app_assets_dir());
     if (d->o.mod_dir) {
         app_mods_add(&d->mods, d->o.mod_dir, &d->g);
     } else {
         app_mods_open(&d->mods, d->o.mods_dir ? d->o.mods_dir : default_mods_dir(), &d->g);
+    }
+    int loaded = 0;
+    for (int32_t i = 0; i < d->mods.count; i++) {
+        loaded += d->mods.e[i].mod != NULL;
+    }
+    if (loaded == 0) {
+        /* nothing to swing: the banner says why (the mod's error, or no mod found) */
+        snprintf(err, errlen, "%.500s", d->mods.banner[0] ? d->mods.banner : "no mod loaded");
+        return false;
     }
     d->surface = SDL_CreateRGBSurfaceWithFormat(0, APP_W, APP_H, 32, SDL_PIXELFORMAT_ARGB8888);
     if (d->surface == NULL) {
@@ -171,6 +212,8 @@ static bool demo_open(demo *d, char *err, size_t errlen) {
     d->cv.h = APP_H;
     d->cv.pitch = d->surface->pitch / 4;
     d->view.slow = 1;
+    d->view.zoom = d->o.zoom > 0 ? d->o.zoom : 1;
+    d->view.log_filter = d->o.log_filter;
     d->view.overlay = d->o.overlay;
     d->view.headless = d->o.headless;
     update_status(d);
@@ -202,10 +245,24 @@ static void demo_close(demo *d) {
     free(d->draw_ns);
 }
 
+/* The view requests an input carries, and the enemy the log's ENEMY filter follows: the one
+ * last under the aim (the mouse, in a window). */
+static void apply_view_input(demo *d, const app_input *in) {
+    if (in->zoom >= 1 && in->zoom <= APP_MAX_ZOOM) {
+        d->view.zoom = in->zoom;
+    }
+    uint32_t under = app_enemy_at(&d->g, in->aim);
+    if (under != 0) {
+        d->view.log_target = under;
+    }
+    d->g.stdout_target = d->view.log_target;
+}
+
 /* The one loop body: steps the simulation 0 or more times, then draws. */
 static bool demo_frame(demo *d, const app_input *in, int steps, bool rewind) {
     char err[256];
     uint64_t t0 = now_ns();
+    apply_view_input(d, in);
     if (rewind) {
         app_game_rewind(&d->g);
     }
@@ -320,6 +377,157 @@ static void no_display(const char *why) {
             why);
 }
 
+bool app_claim_free_name(const char *pattern, int *next, char *out, size_t outlen) {
+    for (int tries = 0; tries < 1000; tries++, (*next)++) {
+        snprintf(out, outlen, pattern, *next);
+        /* O_EXCL: the name is ours even if another program picks the same one meanwhile */
+        int fd = open(out, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd >= 0) {
+            close(fd);
+            (*next)++;
+            return true;
+        }
+        if (errno != EEXIST) {
+            return false;
+        }
+    }
+    return false;
+}
+
+/* What the window's events set between two drawn frames. */
+typedef struct win_input {
+    app_input latched; ///< presses, kept until a simulated frame takes them
+    clv_vec2 mouse;    ///< canvas point
+    bool quit, step_once, back_once;
+    int shot_next;
+} win_input;
+
+static void screenshot(demo *d, win_input *w) {
+    char name[64];
+    if (app_claim_free_name("cleave-shot-%03d.png", &w->shot_next, name, sizeof name) &&
+        app_canvas_write_png(&d->cv, name)) {
+        printf("cleave: screenshot %s\n", name);
+    } else {
+        fprintf(stderr, "cleave: cannot write a screenshot in the current folder\n");
+    }
+}
+
+static void zoom_by(demo *d, int32_t step) {
+    int32_t z = d->view.zoom + step;
+    d->view.zoom = z < 1 ? 1 : (z > APP_MAX_ZOOM ? APP_MAX_ZOOM : z);
+}
+
+static void pan_by(demo *d, float dx, float dy) {
+    float z = (float)(d->view.zoom > 0 ? d->view.zoom : 1);
+    d->view.pan = clv_v2(d->view.pan.x + dx / z, d->view.pan.y + dy / z);
+}
+
+static void on_key(demo *d, win_input *w, SDL_Keycode k, bool shift) {
+    if (k >= SDLK_1 && k <= SDLK_9) {
+        w->latched.select_slot = (int32_t)(k - SDLK_1) + 1;
+        return;
+    }
+    const char *attack = k >= SDLK_a && k <= SDLK_z ? strchr(APP_ATTACK_KEYS, (int)(k - 32)) : NULL;
+    if (attack != NULL) {
+        int32_t keys = (int32_t)strlen(APP_ATTACK_KEYS);
+        w->latched.attack = (int32_t)(attack - APP_ATTACK_KEYS) + 1 + (shift ? keys : 0);
+        return;
+    }
+    switch (k) {
+    case SDLK_ESCAPE:
+        w->quit = true;
+        break;
+    case SDLK_h:
+        d->view.overlay = !d->view.overlay;
+        break;
+    case SDLK_f:
+        d->view.log_filter = (d->view.log_filter + 1) % APP_FILTER_COUNT;
+        break;
+    case SDLK_SPACE:
+        d->view.paused = !d->view.paused;
+        break;
+    case SDLK_PERIOD:
+        d->view.paused = true;
+        w->step_once = true;
+        break;
+    case SDLK_COMMA:
+        d->view.paused = true;
+        w->back_once = true;
+        break;
+    case SDLK_TAB:
+        d->view.slow = d->view.slow >= 8 ? 1 : d->view.slow * 2;
+        break;
+    case SDLK_PLUS:
+    case SDLK_EQUALS:
+    case SDLK_KP_PLUS:
+        zoom_by(d, 1);
+        break;
+    case SDLK_MINUS:
+    case SDLK_KP_MINUS:
+        zoom_by(d, -1);
+        break;
+    case SDLK_0:
+        d->view.zoom = 1;
+        d->view.pan = clv_v2(0.0f, 0.0f);
+        break;
+    case SDLK_LEFT:
+    case SDLK_RIGHT:
+    case SDLK_UP:
+    case SDLK_DOWN:
+        pan_by(d, k == SDLK_LEFT ? -48.0f : (k == SDLK_RIGHT ? 48.0f : 0.0f),
+               k == SDLK_UP ? -48.0f : (k == SDLK_DOWN ? 48.0f : 0.0f));
+        break;
+    case SDLK_F12:
+        screenshot(d, w);
+        break;
+    default:
+        break;
+    }
+}
+
+static void on_event(demo *d, win_input *w, const SDL_Event *ev) {
+    switch (ev->type) {
+    case SDL_QUIT:
+        w->quit = true;
+        break;
+    case SDL_MOUSEMOTION:
+        w->mouse = clv_v2((float)ev->motion.x, (float)ev->motion.y);
+        if (ev->motion.state & SDL_BUTTON_MMASK) {
+            pan_by(d, (float)-ev->motion.xrel, (float)-ev->motion.yrel);
+        }
+        break;
+    case SDL_MOUSEBUTTONDOWN:
+        if (ev->button.button == SDL_BUTTON_LEFT) {
+            w->latched.attack = 1;
+        } else if (ev->button.button == SDL_BUTTON_RIGHT) {
+            w->latched.attack = 2;
+        }
+        break;
+    case SDL_MOUSEWHEEL:
+        if (SDL_GetModState() & KMOD_CTRL) {
+            zoom_by(d, ev->wheel.y > 0 ? 1 : (ev->wheel.y < 0 ? -1 : 0));
+        } else {
+            w->latched.cycle = ev->wheel.y > 0 ? -1 : (ev->wheel.y < 0 ? 1 : w->latched.cycle);
+        }
+        break;
+    case SDL_KEYDOWN:
+        on_key(d, w, ev->key.keysym.sym, (ev->key.keysym.mod & KMOD_SHIFT) != 0);
+        break;
+    default:
+        break;
+    }
+}
+
+static void pace(uint64_t *next) {
+    *next += 16666667ull;
+    uint64_t t = now_ns();
+    if (*next > t) {
+        SDL_Delay((Uint32)((*next - t) / 1000000ull));
+    } else if (t - *next > 100000000ull) {
+        *next = t; /* fell far behind (a debugger, a slow machine): do not rush to catch up */
+    }
+}
+
 static int run_window(demo *d) {
     SDL_Window *win = SDL_CreateWindow("cleave demo", SDL_WINDOWPOS_CENTERED,
                                        SDL_WINDOWPOS_CENTERED, APP_W, APP_H, SDL_WINDOW_RESIZABLE);
@@ -341,117 +549,51 @@ static int run_window(demo *d) {
     }
     SDL_RenderSetLogicalSize(ren, APP_W, APP_H);
 
-    bool quit = false, ok = true;
-    app_input latched;
-    memset(&latched, 0, sizeof latched);
-    clv_vec2 mouse = clv_v2(APP_ROOM_X1, (APP_ROOM_Y0 + APP_ROOM_Y1) * 0.5f);
-    int shots = 0;
+    bool ok = true;
+    win_input w;
+    memset(&w, 0, sizeof w);
+    w.mouse = clv_v2(APP_ROOM_X1, (APP_ROOM_Y0 + APP_ROOM_Y1) * 0.5f);
     uint64_t next = now_ns();
-    while (!quit && ok) {
-        bool step_once = false, back_once = false;
+    while (!w.quit && ok) {
+        w.step_once = w.back_once = false;
         SDL_Event ev;
         while (SDL_PollEvent(&ev)) {
-            switch (ev.type) {
-            case SDL_QUIT:
-                quit = true;
-                break;
-            case SDL_MOUSEMOTION:
-                mouse = clv_v2((float)ev.motion.x, (float)ev.motion.y);
-                break;
-            case SDL_MOUSEBUTTONDOWN:
-                if (ev.button.button == SDL_BUTTON_LEFT) {
-                    latched.attack = true;
-                } else if (ev.button.button == SDL_BUTTON_RIGHT) {
-                    latched.attack2 = true;
-                }
-                break;
-            case SDL_MOUSEWHEEL:
-                latched.cycle = ev.wheel.y > 0 ? -1 : (ev.wheel.y < 0 ? 1 : latched.cycle);
-                break;
-            case SDL_KEYDOWN: {
-                SDL_Keycode k = ev.key.keysym.sym;
-                if (k >= SDLK_1 && k <= SDLK_9) {
-                    latched.select_slot = (int32_t)(k - SDLK_1) + 1;
-                }
-                switch (k) {
-                case SDLK_ESCAPE:
-                    quit = true;
-                    break;
-                case SDLK_j:
-                    latched.attack = true;
-                    break;
-                case SDLK_k:
-                    latched.attack2 = true;
-                    break;
-                case SDLK_h:
-                    d->view.overlay = !d->view.overlay;
-                    break;
-                case SDLK_SPACE:
-                    d->view.paused = !d->view.paused;
-                    break;
-                case SDLK_PERIOD:
-                    d->view.paused = true;
-                    step_once = true;
-                    break;
-                case SDLK_COMMA:
-                    d->view.paused = true;
-                    back_once = true;
-                    break;
-                case SDLK_TAB:
-                    d->view.slow = d->view.slow >= 8 ? 1 : d->view.slow * 2;
-                    break;
-                case SDLK_F12: {
-                    char name[64];
-                    snprintf(name, sizeof name, "cleave-shot-%03d.png", shots++);
-                    if (app_canvas_write_png(&d->cv, name)) {
-                        printf("cleave: screenshot %s\n", name);
-                    }
-                    break;
-                }
-                default:
-                    break;
-                }
-                break;
-            }
-            default:
-                break;
-            }
+            on_event(d, &w, &ev);
         }
         const Uint8 *keys = SDL_GetKeyboardState(NULL);
-        app_input in = latched;
+        app_input in = w.latched;
         in.move_x = (float)(keys[SDL_SCANCODE_D] - keys[SDL_SCANCODE_A]);
         in.move_y = (float)(keys[SDL_SCANCODE_S] - keys[SDL_SCANCODE_W]);
-        in.aim = mouse;
+        in.aim = app_view_to_world(&d->view, &d->g, w.mouse);
         int steps = 0;
         if (d->view.paused) {
-            steps = step_once ? 1 : 0;
+            steps = w.step_once ? 1 : 0;
         } else if (++d->slow_phase >= d->view.slow) {
             d->slow_phase = 0;
             steps = 1;
         }
-        ok = demo_frame(d, &in, steps, back_once);
+        ok = demo_frame(d, &in, steps, w.back_once);
         if (steps > 0) {
-            memset(&latched, 0, sizeof latched); /* presses wait for the next simulated frame */
+            memset(&w.latched, 0, sizeof w.latched); /* presses wait for the next simulated frame */
         }
         SDL_UpdateTexture(tex, NULL, d->surface->pixels, d->surface->pitch);
         SDL_RenderClear(ren);
         SDL_RenderCopy(ren, tex, NULL, NULL);
         SDL_RenderPresent(ren);
         if (d->o.frames > 0 && d->display_frame >= d->o.frames) {
-            quit = true;
+            w.quit = true;
         }
-        next += 16666667ull;
-        uint64_t t = now_ns();
-        if (next > t) {
-            SDL_Delay((Uint32)((next - t) / 1000000ull));
-        } else if (t - next > 100000000ull) {
-            next = t; /* fell far behind (a debugger, a slow machine): do not rush to catch up */
-        }
+        pace(&next);
     }
-    printf("cleave: exit frame=%lld overlay=%s paused=%s slow=%d swings=%d hits=%d weapon=%s\n",
-           (long long)d->g.st.frame, d->view.overlay ? "on" : "off", d->view.paused ? "yes" : "no",
-           (int)d->view.slow, (int)d->g.st.swings, (int)d->g.st.hits,
-           d->g.slot_count > 0 ? d->g.slots[d->g.st.slot].label : "-");
+    const app_state *st = &d->g.st;
+    const app_slot *last = st->last_slot >= 0 ? &d->g.slots[st->last_slot] : NULL;
+    printf("cleave: exit frame=%lld overlay=%s paused=%s slow=%d zoom=%d log=%s "
+           "last_attack=%s/%s swings=%d hits=%d weapon=%s\n",
+           (long long)st->frame, d->view.overlay ? "on" : "off", d->view.paused ? "yes" : "no",
+           (int)d->view.slow, (int)d->view.zoom,
+           app_log_filter_name((app_log_filter)d->view.log_filter), last ? last->label : "-",
+           last && st->attack_index < APP_MAX_FACTS ? last->facts[st->attack_index].name : "-",
+           (int)st->swings, (int)st->hits, d->g.slot_count > 0 ? d->g.slots[st->slot].label : "-");
     if (d->o.screenshot) {
         if (app_canvas_write_png(&d->cv, d->o.screenshot)) {
             printf("cleave: screenshot %s\n", d->o.screenshot);

@@ -15,6 +15,8 @@
 #define RESPAWN_FRAMES 90
 #define HISTORY_FRAMES 600
 #define HISTORY_MAX_ENEMIES 256
+#define FOLD_LINES 12  /* how far back a repeat is looked for in the log */
+#define FOLD_FRAMES 90 /* and how recent that line must be */
 
 typedef struct hist_entry {
     uint8_t *snap;
@@ -61,18 +63,84 @@ bool app_attack_facts_of(const clv_weapon *weapon, int32_t attack, app_attack_fa
     return true;
 }
 
-void app_game_log(app_game *g, uint32_t color, const char *fmt, ...) {
-    app_log_line *l = &g->st.log[g->st.log_next % APP_LOG_LINES];
-    g->st.log_next++;
-    l->frame = g->st.frame;
+bool app_log_visible(const app_log_line *l, app_log_filter filter, uint32_t target) {
+    switch (filter) {
+    case APP_FILTER_HITS:
+        return l->kind != APP_LOG_MISS;
+    case APP_FILTER_ENEMY:
+        return l->kind == APP_LOG_NOTE || (target != 0 && l->target == target);
+    default:
+        return true;
+    }
+}
+
+const char *app_log_filter_name(app_log_filter filter) {
+    static const char *names[APP_FILTER_COUNT] = {"hits", "enemy", "all"};
+    return filter >= 0 && filter < APP_FILTER_COUNT ? names[filter] : "all";
+}
+
+static app_log_line *log_at(app_state *st, int32_t back) {
+    return &st->log[(uint32_t)(st->log_next - back) % APP_LOG_LINES];
+}
+
+/* The recent line with this key, moved to the end of the log, or NULL. */
+static app_log_line *fold_repeat(app_state *st, const char *key) {
+    int32_t have = st->log_next < FOLD_LINES ? st->log_next : FOLD_LINES;
+    for (int32_t back = 1; back <= have; back++) {
+        app_log_line *l = log_at(st, back);
+        if (st->frame - l->frame > FOLD_FRAMES) {
+            return NULL;
+        }
+        if (strcmp(l->key, key) == 0) {
+            app_log_line keep = *l;
+            for (int32_t k = back; k > 1; k--) {
+                *log_at(st, k) = *log_at(st, k - 1);
+            }
+            *log_at(st, 1) = keep;
+            return log_at(st, 1);
+        }
+    }
+    return NULL;
+}
+
+static void log_line(app_game *g, app_log_kind kind, uint32_t target, const char *key,
+                     uint32_t color, const char *fmt, va_list ap) {
+    app_state *st = &g->st;
+    app_log_line *l = key && key[0] ? fold_repeat(st, key) : NULL;
+    bool repeat = l != NULL;
+    if (repeat) {
+        l->count++;
+    } else {
+        l = log_at(st, 0);
+        st->log_next++;
+        memset(l, 0, sizeof *l);
+        l->count = 1;
+        l->kind = (int32_t)kind;
+        l->target = target;
+        snprintf(l->key, sizeof l->key, "%s", key ? key : "");
+    }
+    l->frame = st->frame;
     l->color = color;
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(l->text, sizeof l->text, fmt, ap);
-    va_end(ap);
-    if (g->log_stdout) {
+    if (g->log_stdout && !repeat &&
+        app_log_visible(l, (app_log_filter)g->stdout_filter, g->stdout_target)) {
         printf("%s\n", l->text);
     }
+}
+
+void app_game_log(app_game *g, uint32_t color, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    log_line(g, APP_LOG_NOTE, 0, NULL, color, fmt, ap);
+    va_end(ap);
+}
+
+void app_game_log_event(app_game *g, app_log_kind kind, uint32_t target, const char *key,
+                        uint32_t color, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    log_line(g, kind, target, key, color, fmt, ap);
+    va_end(ap);
 }
 
 static app_popup *popup(app_game *g, clv_vec2 pos, float value, uint32_t color) {
@@ -145,6 +213,7 @@ bool app_game_init(app_game *g, int32_t n_enemies, uint64_t seed, float miss_mar
     g->st.rng = seed ? seed : 0x9E3779B97F4A7C15ull;
     g->st.slot = 0;
     g->st.attack_slot = -1;
+    g->st.last_slot = -1;
     g->st.attack_prev_frame = -1;
     clv_arena_def ad = clv_default_arena_def();
     ad.entity_capacity = n_enemies + 8;
@@ -222,7 +291,7 @@ int32_t app_game_set_slot(app_game *g, const char *label, const clv_weapon *weap
     s->id = id;
     s->weapon = weapon;
     s->attack_count = clv_weapon_attack_count(weapon);
-    for (int32_t a = 0; a < s->attack_count && a < 4; a++) {
+    for (int32_t a = 0; a < s->attack_count && a < APP_MAX_FACTS; a++) {
         app_attack_facts_of(weapon, a, &s->facts[a]);
     }
     return k;
@@ -237,10 +306,10 @@ static void start_swing(app_game *g, const app_input *in) {
         return; /* one swing at a time; no buffering */
     }
     app_slot *s = &g->slots[st->slot];
-    if (s->attack_count <= 0) {
-        return;
+    int32_t which = in->attack - 1;
+    if (which < 0 || which >= s->attack_count) {
+        return; /* the weapon has no such attack: the key list shows the ones it has */
     }
-    int32_t which = (in->attack2 && s->attack_count > 1) ? 1 : 0;
     clv_attack_start_def d = clv_default_attack_start_def();
     d.weapon = s->id;
     d.attack = which;
@@ -255,6 +324,7 @@ static void start_swing(app_game *g, const app_input *in) {
     }
     st->swings++;
     st->attack_slot = st->slot;
+    st->last_slot = st->slot;
     st->attack_index = which;
     st->attack_prev_frame = -1;
 }
@@ -289,8 +359,9 @@ static void react_to_events(app_game *g) {
             p->contact = h->point;
             p->knockback = h->knockback;
         }
-        app_game_log(
-            g, color, "f%lld hit %s @%d -> #%u dmg %.1f kb %.1f lag %d%s%s", (long long)st->frame,
+        app_game_log_event(
+            g, APP_LOG_HIT, h->target.index1, NULL, color,
+            "f%lld hit %s @%d -> #%u dmg %.1f kb %.1f lag %d%s%s", (long long)st->frame,
             hd ? hd->id : "?", (int)h->attack_frame + 1, (unsigned)h->target.index1,
             (double)h->damage,
             (double)sqrtf(h->knockback.x * h->knockback.x + h->knockback.y * h->knockback.y),
@@ -313,9 +384,14 @@ static void react_to_events(app_game *g) {
             hd = clv_arena_hitbox(g->arena, g->slots[st->attack_slot].id, m->attack_index,
                                   m->attack_frame, m->hitbox);
         }
-        app_game_log(g, 0xFF8FA0B8u, "f%lld miss %s @%d -> #%u %s %.1fpx", (long long)st->frame,
-                     hd ? hd->id : "?", (int)m->attack_frame + 1, (unsigned)m->target.index1,
-                     clv_miss_reason_name(m->reason), (double)m->distance);
+        const char *reason = clv_miss_reason_name(m->reason);
+        char key[48];
+        snprintf(key, sizeof key, "miss %.20s #%u %s", hd ? hd->id : "?",
+                 (unsigned)m->target.index1, reason);
+        app_game_log_event(g, APP_LOG_MISS, m->target.index1, key, 0xFF8FA0B8u,
+                           "f%lld miss %s @%d -> #%u %s %.1fpx", (long long)st->frame,
+                           hd ? hd->id : "?", (int)m->attack_frame + 1, (unsigned)m->target.index1,
+                           reason, (double)m->distance);
     }
     const clv_tick_event *ts = clv_arena_ticks(g->arena, &n);
     for (int32_t i = 0; i < n; i++) {
@@ -331,9 +407,46 @@ static void react_to_events(app_game *g) {
         if (t->killed) {
             st->kills++;
         }
-        app_game_log(g, 0xFFE06070u, "f%lld %s tick #%u -%.1f%s", (long long)st->frame, t->name,
-                     (unsigned)t->target.index1, (double)t->damage, t->killed ? " KO" : "");
+        char key[48];
+        snprintf(key, sizeof key, "tick %.20s #%u", t->name, (unsigned)t->target.index1);
+        app_game_log_event(g, APP_LOG_TICK, t->target.index1, t->killed ? NULL : key, 0xFFE06070u,
+                           "f%lld %s tick #%u -%.1f%s", (long long)st->frame, t->name,
+                           (unsigned)t->target.index1, (double)t->damage, t->killed ? " KO" : "");
     }
+}
+
+/* The attack's own frame stands still in hitlag, so the frozen frames are counted here for
+ * the frame-data bar. left is the player's hitlag after this step. */
+static void track_hitlag(app_state *st, int32_t left) {
+    if (st->lag_left > 0) {
+        st->lag_done++; /* this step was frozen */
+        if (left > st->lag_left - 1) {
+            st->lag_total = st->lag_done + left; /* a longer freeze replaced it */
+        }
+    } else if (left > 0) {
+        st->lag_total = left;
+        st->lag_done = 0;
+    } else {
+        st->lag_total = st->lag_done = 0;
+    }
+    st->lag_left = left;
+}
+
+uint32_t app_enemy_at(const app_game *g, clv_vec2 w) {
+    uint32_t best = 0;
+    float best_d = ENEMY_RADIUS + 2.0f; /* a little slack: the mouse is a coarse pointer */
+    for (int32_t i = 0; i < g->st.enemy_count; i++) {
+        clv_entity_info ei;
+        if (clv_arena_entity(g->arena, g->enemies[i].id, &ei) != CLV_HIT_OK || !ei.alive) {
+            continue;
+        }
+        float d = hypotf(ei.position.x - w.x, ei.position.y - w.y);
+        if (d < best_d) {
+            best_d = d;
+            best = g->enemies[i].id.index1;
+        }
+    }
+    return best;
 }
 
 static void keep_in_room(app_game *g, clv_entity_id id, const clv_entity_info *info, float r) {
@@ -399,7 +512,7 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
             clv_arena_attack_valid(g->arena, st->attack) ? PLAYER_SPEED * 0.5f : PLAYER_SPEED;
         clv_arena_set_velocity(g->arena, st->player, clv_v2(mx * speed, my * speed));
     }
-    if (in->attack || in->attack2) {
+    if (in->attack > 0) {
         start_swing(g, in);
     }
 
@@ -463,6 +576,7 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
 
     if (clv_arena_entity(g->arena, st->player, &pi) == CLV_HIT_OK) {
         keep_in_room(g, st->player, &pi, PLAYER_RADIUS);
+        track_hitlag(st, pi.hitlag);
     }
     for (int32_t i = 0; i < st->enemy_count; i++) {
         clv_entity_info ei;

@@ -7,14 +7,18 @@
 
 #include "app.h"
 
-enum { EV_MOVE, EV_AIM, EV_ATTACK, EV_ATTACK2, EV_WEAPON, EV_NEXT, EV_PREV, EV_ENEMY };
+enum { EV_MOVE, EV_AIM, EV_ATTACK, EV_ATTACK2, EV_WEAPON, EV_NEXT, EV_PREV, EV_ENEMY, EV_ZOOM };
 
+/* min_args < args: the last arguments are optional ("attack" is "attack 1"). */
 static const struct {
     const char *name;
-    int kind, args;
-} commands[] = {{"move", EV_MOVE, 2},       {"aim", EV_AIM, 2},       {"attack", EV_ATTACK, 0},
-                {"attack2", EV_ATTACK2, 0}, {"weapon", EV_WEAPON, 1}, {"next", EV_NEXT, 0},
-                {"prev", EV_PREV, 0},       {"enemy", EV_ENEMY, 2}};
+    int kind, min_args, args;
+} commands[] = {
+    {"move", EV_MOVE, 2, 2},       {"aim", EV_AIM, 2, 2},       {"attack", EV_ATTACK, 0, 1},
+    {"attack2", EV_ATTACK2, 0, 0}, {"weapon", EV_WEAPON, 1, 1}, {"next", EV_NEXT, 0, 0},
+    {"prev", EV_PREV, 0, 0},       {"enemy", EV_ENEMY, 2, 2},   {"zoom", EV_ZOOM, 1, 1}};
+
+static bool whole_in(float v, float lo, float hi) { return v >= lo && v <= hi && v == floorf(v); }
 
 static bool parse_number(const char *tok, float *out) {
     char *end;
@@ -81,22 +85,28 @@ bool app_script_load(app_script *s, const char *path, char *err, size_t errlen) 
         if (c < 0) {
             snprintf(err, errlen,
                      "%s:%d: unknown command '%s' (move, aim, attack, attack2, weapon, next, "
-                     "prev, enemy)",
+                     "prev, enemy, zoom)",
                      path, lineno, tok[1]);
             ok = false;
             break;
         }
-        if (nt - 2 != commands[c].args) {
-            snprintf(err, errlen, "%s:%d: '%s' takes %d argument(s), got %d", path, lineno, tok[1],
-                     commands[c].args, nt - 2);
+        int nargs = nt - 2;
+        if (nargs < commands[c].min_args || nargs > commands[c].args) {
+            if (commands[c].min_args == commands[c].args) {
+                snprintf(err, errlen, "%s:%d: '%s' takes %d argument(s), got %d", path, lineno,
+                         tok[1], commands[c].args, nargs);
+            } else {
+                snprintf(err, errlen, "%s:%d: '%s' takes %d to %d argument(s), got %d", path,
+                         lineno, tok[1], commands[c].min_args, commands[c].args, nargs);
+            }
             ok = false;
             break;
         }
         app_script_event ev = {fr, commands[c].kind, 0.0f, 0.0f, 0};
-        if (commands[c].args >= 1 && !parse_number(tok[2], &ev.a)) {
+        if (nargs >= 1 && !parse_number(tok[2], &ev.a)) {
             ok = false;
         }
-        if (ok && commands[c].args >= 2 && !parse_number(tok[3], &ev.b)) {
+        if (ok && nargs >= 2 && !parse_number(tok[3], &ev.b)) {
             ok = false;
         }
         if (!ok) {
@@ -104,8 +114,28 @@ bool app_script_load(app_script *s, const char *path, char *err, size_t errlen) 
             break;
         }
         if (ev.kind == EV_WEAPON) {
-            if (ev.a < 1.0f || ev.a > 9.0f || ev.a != floorf(ev.a)) {
+            if (!whole_in(ev.a, 1.0f, 9.0f)) {
                 snprintf(err, errlen, "%s:%d: weapon slot must be 1..9", path, lineno);
+                ok = false;
+                break;
+            }
+            ev.n = (int32_t)ev.a;
+        }
+        if (ev.kind == EV_ATTACK) {
+            if (nargs == 0) {
+                ev.a = 1.0f;
+            }
+            if (!whole_in(ev.a, 1.0f, 999.0f)) {
+                snprintf(err, errlen, "%s:%d: attack number must be 1..999 (name order)", path,
+                         lineno);
+                ok = false;
+                break;
+            }
+            ev.n = (int32_t)ev.a;
+        }
+        if (ev.kind == EV_ZOOM) {
+            if (!whole_in(ev.a, 1.0f, (float)APP_MAX_ZOOM)) {
+                snprintf(err, errlen, "%s:%d: zoom must be 1..%d", path, lineno, APP_MAX_ZOOM);
                 ok = false;
                 break;
             }
@@ -158,10 +188,13 @@ void app_script_input(app_script *s, int64_t frame, app_input *out) {
             s->aim = clv_v2(e->a, e->b);
             break;
         case EV_ATTACK:
-            out->attack = true;
+            out->attack = e->n;
             break;
         case EV_ATTACK2:
-            out->attack2 = true;
+            out->attack = 2;
+            break;
+        case EV_ZOOM:
+            out->zoom = e->n;
             break;
         case EV_WEAPON:
             out->select_slot = e->n;
@@ -213,9 +246,10 @@ void app_attract_input(const app_game *g, app_input *out) {
         out->move_x = dx / d;
         out->move_y = dy / d;
     }
-    if (d < 64.0f) {
-        out->attack = true;
-        out->attack2 = (g->st.frame / 120) % 2 == 1;
+    if (d < 64.0f && g->st.slot >= 0 && g->st.slot < g->slot_count) {
+        /* every attack of the weapon in turn, two seconds each */
+        int32_t n = g->slots[g->st.slot].attack_count;
+        out->attack = n > 0 ? 1 + (int32_t)((g->st.frame / 120) % n) : 0;
     }
     /* Show every weapon: change every 6 seconds. */
     if (g->st.frame > 0 && g->st.frame % 360 == 0) {
