@@ -16,8 +16,8 @@
  *   handler could loop for ever; xpcall is replaced by one that runs the handler after the
  *   error has unwound, inside an ordinary pcall where the hook is live.
  * - Finalizers run with hooks off too: setmetatable refuses any metatable with a __gc field
- *   (Lua only marks an object for finalization when __gc is present at setmetatable time, and
- *   the userdata metatables of the API are protected).
+ *   and seals what it sets (sandbox_lib.c, with the other library functions a mod could make
+ *   loop in C); the userdata metatables of the API are protected.
  * - Every use of the state by the host goes through lua_pcall: a memory error outside a
  *   protected call would reach the panic function and abort the game.
  */
@@ -215,27 +215,6 @@ static void stop_deadline(clv_sandbox *sb) {
 }
 
 /* ---- Replacements for base functions ---- */
-
-/* setmetatable(t, mt) as the base library has it, refusing finalizers. */
-static int sb_setmetatable(lua_State *L) {
-    int t = lua_type(L, 2);
-    luaL_checktype(L, 1, LUA_TTABLE);
-    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
-    if (t == LUA_TTABLE) {
-        lua_pushliteral(L, "__gc");
-        int gc = lua_rawget(L, 2);
-        lua_pop(L, 1);
-        if (gc != LUA_TNIL) {
-            return luaL_error(L, "__gc metamethods are not allowed in mods");
-        }
-    }
-    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL) {
-        return luaL_error(L, "cannot change a protected metatable");
-    }
-    lua_settop(L, 2);
-    lua_setmetatable(L, 1);
-    return 1;
-}
 
 /* collectgarbage("count") only: the rest would let a mod steer the host's pauses. */
 static int sb_collectgarbage(lua_State *L) {
@@ -506,8 +485,7 @@ static int build_environment(lua_State *L) {
         lua_pushnil(L);
         lua_setfield(L, -2, *name);
     }
-    lua_pushcfunction(L, sb_setmetatable);
-    lua_setfield(L, -2, "setmetatable");
+    clv_sandbox_open_lib(L);
     wrap_field(L, "load", sb_load);
     lua_pushcfunction(L, sb_collectgarbage);
     lua_setfield(L, -2, "collectgarbage");

@@ -1,5 +1,5 @@
-/* Shared by the sandbox's own files (sandbox.c, sandbox_lua.c, lpattern_guard.c); not part of
- * the contract other parts build on. */
+/* Shared by the sandbox's own files (sandbox.c, sandbox_lib.c, sandbox_lua.c,
+ * lpattern_guard.c); not part of the contract other parts build on. */
 #ifndef CLEAVE_LUA_SANDBOX_INTERNAL_H
 #define CLEAVE_LUA_SANDBOX_INTERNAL_H
 
@@ -23,5 +23,10 @@ const char *clv_sandbox_push_timeout(lua_State *L, int level);
 /// Replaces find, match, gmatch and gsub of the table on top of the stack by versions whose
 /// matching stops at the sandbox deadline and whose recursion is bounded.
 void clv_sandbox_open_patterns(lua_State *L);
+
+/// Replaces, in the global table on top of the stack, setmetatable and the library functions
+/// whose loops a mod could make long in C (table.insert, remove, move; string.rep) by versions
+/// that check the deadline or refuse what would loop (sandbox_lib.c).
+void clv_sandbox_open_lib(lua_State *L);
 
 #endif

@@ -1,0 +1,221 @@
+/* Library functions of the sandbox whose stock versions a mod could make loop in C, where the
+ * count hook never fires, and the sandbox's setmetatable.
+ *
+ * - table.move, table.insert and table.remove loop over a range the mod chooses (a range of
+ *   2^63 elements, or a length forged with __len), touching no memory: neither the deadline nor
+ *   the memory budget would stop them. These versions look at the deadline every CHECK_EVERY
+ *   elements. string.rep of an empty string and separator loops n times to copy nothing; it
+ *   returns at once here.
+ * - A metatable's fields are read when setmetatable is called: the sandbox sets a copy of
+ *   its metafields (a "sealed" metatable) whose __metatable is the mod's table, so
+ *   getmetatable still answers the mod's table while later writes to it cannot change what Lua
+ *   runs. That is what makes the checks below hold for good: __gc is refused (finalizers run
+ *   with hooks off), __call must be a function (Lua resolves a chain of callable tables in C,
+ *   moving every argument at each step: quadratic, minutes before "stack overflow"), and
+ *   __mode may not hold 'k' (weak-keyed tables are ephemerons, which the collector marks in
+ *   repeated passes: an adversarial chain of them makes every cycle quadratic).
+ */
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lualib.h>
+
+#include "sandbox_internal.h"
+
+#define CHECK_EVERY 1024
+
+/* Raises the sandbox's timeout error when the deadline has passed (every CHECK_EVERY calls). */
+static void check_deadline(lua_State *L, lua_Unsigned i) {
+    if (i % CHECK_EVERY == 0 && clv_sandbox_expired(L)) {
+        clv_sandbox_push_timeout(L, 1);
+        lua_error(L);
+    }
+}
+
+/* The length of the table argument 1, read as the table library does (__len honoured). */
+static lua_Integer table_length(lua_State *L) {
+    if (lua_type(L, 1) != LUA_TTABLE) {
+        luaL_checktype(L, 1, LUA_TTABLE);
+    }
+    return luaL_len(L, 1);
+}
+
+/* table.insert(t, [pos,] value) */
+static int sb_insert(lua_State *L) {
+    lua_Integer e = table_length(L);
+    e = (lua_Integer)((lua_Unsigned)e + 1u); /* first empty slot, wrapping as stock Lua does */
+    lua_Integer pos;
+    switch (lua_gettop(L)) {
+    case 2:
+        pos = e;
+        break;
+    case 3:
+        pos = luaL_checkinteger(L, 2);
+        luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2, "position out of bounds");
+        for (lua_Integer i = e; i > pos; i--) {
+            check_deadline(L, (lua_Unsigned)(e - i));
+            lua_geti(L, 1, i - 1);
+            lua_seti(L, 1, i);
+        }
+        break;
+    default:
+        return luaL_error(L, "wrong number of arguments to 'insert'");
+    }
+    lua_seti(L, 1, pos);
+    return 0;
+}
+
+/* table.remove(t [, pos]) */
+static int sb_remove(lua_State *L) {
+    lua_Integer size = table_length(L);
+    lua_Integer pos = luaL_optinteger(L, 2, size);
+    if (pos != size) {
+        luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2,
+                      "position out of bounds");
+    }
+    lua_geti(L, 1, pos);
+    lua_Unsigned moved = 0;
+    for (; pos < size; pos++) {
+        check_deadline(L, ++moved);
+        lua_geti(L, 1, pos + 1);
+        lua_seti(L, 1, pos);
+    }
+    lua_pushnil(L);
+    lua_seti(L, 1, pos);
+    return 1;
+}
+
+/* table.move(a1, f, e, t [, a2]) */
+static int sb_move(lua_State *L) {
+    lua_Integer f = luaL_checkinteger(L, 2);
+    lua_Integer e = luaL_checkinteger(L, 3);
+    lua_Integer t = luaL_checkinteger(L, 4);
+    int tt = lua_isnoneornil(L, 5) ? 1 : 5;
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, tt, LUA_TTABLE);
+    if (e >= f) {
+        luaL_argcheck(L, f > 0 || e < LUA_MAXINTEGER + f, 3, "too many elements to move");
+        lua_Integer n = e - f + 1;
+        luaL_argcheck(L, t <= LUA_MAXINTEGER - n + 1, 4, "destination wrap around");
+        bool forward = t > e || t <= f || (tt != 1 && !lua_compare(L, 1, tt, LUA_OPEQ));
+        for (lua_Integer i = 0; i < n; i++) {
+            check_deadline(L, (lua_Unsigned)i + 1u);
+            lua_Integer k = forward ? i : n - 1 - i;
+            lua_geti(L, 1, f + k);
+            lua_seti(L, tt, t + k);
+        }
+    }
+    lua_pushvalue(L, tt);
+    return 1;
+}
+
+/* string.rep(s, n [, sep]): the empty result of an empty string and separator at once. */
+static int sb_rep(lua_State *L) {
+    size_t l, lsep;
+    luaL_checklstring(L, 1, &l);
+    luaL_checkinteger(L, 2);
+    luaL_optlstring(L, 3, "", &lsep);
+    if (l + lsep == 0) {
+        lua_pushliteral(L, "");
+        return 1;
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* ---- setmetatable ---- */
+
+/* Marks a sealed metatable built for a mod's table without a __metatable of its own; a mod
+ * never holds a sealed metatable, so it never sees this key. */
+static const char sealed_key = 0;
+
+/* Raises when metafield `name` with the value on top may not be set in a mod. */
+static void check_metafield(lua_State *L, const char *name) {
+    if (strcmp(name, "__gc") == 0) {
+        luaL_error(L, "__gc metamethods are not allowed in mods");
+    } else if (strcmp(name, "__call") == 0 && lua_type(L, -1) != LUA_TFUNCTION) {
+        luaL_error(L, "__call must be a function in mods (got %s)", luaL_typename(L, -1));
+    } else if (strcmp(name, "__mode") == 0 && lua_type(L, -1) == LUA_TSTRING &&
+               strchr(lua_tostring(L, -1), 'k') != NULL) {
+        luaL_error(L, "weak keys (__mode with 'k') are not allowed in mods");
+    }
+}
+
+/* Pushes the sealed copy of the metafields of the table at mt. */
+static void push_sealed(lua_State *L, int mt) {
+    lua_createtable(L, 0, 4);
+    int sealed = lua_gettop(L);
+    bool protects = false;
+    lua_Unsigned n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, mt)) {
+        check_deadline(L, ++n);
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        if (k != NULL && k[0] == '_' && k[1] == '_') {
+            check_metafield(L, k);
+            protects = protects || strcmp(k, "__metatable") == 0;
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, sealed);
+        } else {
+            lua_pop(L, 1);
+        }
+    }
+    if (!protects) {
+        lua_pushvalue(L, mt);
+        lua_setfield(L, sealed, "__metatable");
+        lua_pushboolean(L, 1);
+        lua_rawsetp(L, sealed, &sealed_key);
+    }
+}
+
+/* Is the metatable of the table at 1 one the mod may not replace? */
+static bool metatable_protected(lua_State *L) {
+    if (!lua_getmetatable(L, 1)) {
+        return false;
+    }
+    bool sealed_by_us = lua_rawgetp(L, -1, &sealed_key) == LUA_TBOOLEAN;
+    lua_pop(L, 2);
+    return !sealed_by_us && luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL;
+}
+
+/* setmetatable(t, mt) for mods: mt's metafields are checked and sealed (see the top). */
+static int sb_setmetatable(lua_State *L) {
+    int t = lua_type(L, 2);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+    lua_settop(L, 2);
+    if (metatable_protected(L)) {
+        return luaL_error(L, "cannot change a protected metatable");
+    }
+    if (t == LUA_TTABLE) {
+        push_sealed(L, 2);
+    } else {
+        lua_pushnil(L);
+    }
+    lua_setmetatable(L, 1);
+    lua_settop(L, 1);
+    return 1;
+}
+
+void clv_sandbox_open_lib(lua_State *L) {
+    lua_pushcfunction(L, sb_setmetatable);
+    lua_setfield(L, -2, "setmetatable");
+
+    lua_getfield(L, -1, LUA_TABLIBNAME);
+    lua_pushcfunction(L, sb_insert);
+    lua_setfield(L, -2, "insert");
+    lua_pushcfunction(L, sb_remove);
+    lua_setfield(L, -2, "remove");
+    lua_pushcfunction(L, sb_move);
+    lua_setfield(L, -2, "move");
+    lua_pop(L, 1);
+
+    lua_getfield(L, -1, LUA_STRLIBNAME);
+    lua_getfield(L, -1, "rep");
+    lua_pushcclosure(L, sb_rep, 1);
+    lua_setfield(L, -2, "rep");
+    lua_pop(L, 1);
+}
