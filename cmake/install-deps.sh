@@ -24,6 +24,7 @@ for group in "$@"; do
     test)
         want lua-busted has busted
         want python3 has python3
+        want luarocks has luarocks
         ;;
     bench)
         want libbox2d-dev hdr /usr/include/box2d/box2d.h
