@@ -10,8 +10,10 @@
  *   sb:close()                     --> closes the state (memory() is then 0)
  *
  * Values cross the boundary as copies: nil, booleans, numbers, strings and plain tables of
- * those (no metatable, at most COPY_DEPTH deep and COPY_COUNT values). Nothing is shared, so a
- * mod can never hold a host table, nor the host a mod's.
+ * those (no metatable, at most COPY_DEPTH deep). A copy is charged to the mod's memory budget
+ * by its bytes: it may take at most what the mod could still allocate, so 40 references to one
+ * large string cannot make the host allocate 40 times the mod's budget. Nothing is shared, so
+ * a mod can never hold a host table, nor the host a mod's.
  *
  * The two states are separate Lua universes. While the sandbox runs, the host state is only
  * read with operations that cannot raise (raw reads into stack room reserved beforehand),
@@ -28,7 +30,11 @@
 
 #define SANDBOX_TYPE "cleave.Sandbox"
 #define COPY_DEPTH 32
-#define COPY_COUNT 1000000
+/* What a copy costs, close to what Lua allocates for it: a slot per value, a header per string
+ * and table. */
+#define COPY_VALUE_BYTES 16
+#define COPY_STRING_BYTES 24
+#define COPY_TABLE_BYTES 56
 #define ERR_SIZE 4096
 
 typedef struct lsandbox {
@@ -47,11 +53,41 @@ static clv_sandbox *check_open(lua_State *L) {
 
 /* ---- Copies ---- */
 
+/* The bytes a copy may take and has taken so far. */
+typedef struct copy_budget {
+    size_t limit;
+    size_t used;
+} copy_budget;
+
+/* A budget of what the sandbox's allocator would still grant. */
+static copy_budget budget_of(const clv_sandbox *sb) {
+    copy_budget b = {0, 0};
+    size_t cap = clv_sandbox_get_limits(sb).memory_bytes, now = clv_sandbox_bytes(sb);
+    b.limit = now < cap ? cap - now : 0;
+    return b;
+}
+
+/* Charges n bytes; false when the budget cannot take them. */
+static bool charge(copy_budget *b, size_t n) {
+    if (n > b->limit - b->used) {
+        b->used = b->limit;
+        return false;
+    }
+    b->used += n;
+    return true;
+}
+
 /* Why the value at idx of state L cannot be copied, or NULL when it can. Raw reads only. */
-static const char *uncopyable(lua_State *L, int idx, int depth, long *count) {
+static const char *uncopyable(lua_State *L, int idx, int depth, copy_budget *budget) {
     idx = lua_absindex(L, idx);
-    if (++*count > COPY_COUNT) {
-        return "too many values to copy";
+    size_t bytes = COPY_VALUE_BYTES;
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        bytes += COPY_STRING_BYTES + lua_rawlen(L, idx);
+    } else if (lua_type(L, idx) == LUA_TTABLE) {
+        bytes += COPY_TABLE_BYTES;
+    }
+    if (!charge(budget, bytes)) {
+        return "value larger than what is left of the mod's memory limit";
     }
     switch (lua_type(L, idx)) {
     case LUA_TNIL:
@@ -75,9 +111,9 @@ static const char *uncopyable(lua_State *L, int idx, int depth, long *count) {
     while (lua_next(L, idx)) {
         int kt = lua_type(L, -2);
         const char *why =
-            kt == LUA_TTABLE ? "table used as a key" : uncopyable(L, -2, depth + 1, count);
+            kt == LUA_TTABLE ? "table used as a key" : uncopyable(L, -2, depth + 1, budget);
         if (why == NULL) {
-            why = uncopyable(L, -1, depth + 1, count);
+            why = uncopyable(L, -1, depth + 1, budget);
         }
         if (why != NULL) {
             lua_pop(L, 2);
@@ -151,9 +187,9 @@ static int push_results(lua_State *L, clv_sandbox *sb, int base) {
         lua_settop(S, base);
         return push_failure(L, "not enough memory");
     }
-    long count = 0;
+    copy_budget budget = budget_of(sb);
     for (int i = 1; i <= n; i++) {
-        const char *why = uncopyable(S, base + i, 0, &count);
+        const char *why = uncopyable(S, base + i, 0, &budget);
         if (why != NULL) {
             char msg[160];
             snprintf(msg, sizeof msg, "cannot copy result %d out of the sandbox (%s)", i, why);
@@ -300,9 +336,9 @@ static int l_call(lua_State *L) {
     const char *name = luaL_checkstring(L, 2);
     int nargs = lua_gettop(L) - 2;
     luaL_checkstack(L, COPY_ROOM, "too many arguments");
-    long count = 0;
+    copy_budget budget = budget_of(sb);
     for (int i = 3; i <= lua_gettop(L); i++) {
-        const char *why = uncopyable(L, i, 0, &count);
+        const char *why = uncopyable(L, i, 0, &budget);
         if (why != NULL) {
             return luaL_error(L, "bad argument #%d to 'call' (cannot copy a %s into a sandbox)",
                               i - 1, why);
