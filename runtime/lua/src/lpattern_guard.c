@@ -546,10 +546,8 @@ static int guarded_gmatch(lua_State *L) {
     size_t init = start_index(luaL_optinteger(L, 3, 1), ls);
     lua_settop(L, 2);
     gmatch_state *g = lua_newuserdatauv(L, sizeof *g, 0);
-    if (init > ls + 1) {
-        init = ls + 1;
-    }
-    g->next = s + init - 1;
+    /* a start past the end matches nothing, not even the empty string there */
+    g->next = init > ls + 1 ? NULL : s + init - 1;
     g->last_end = NULL;
     lua_pushcclosure(L, gmatch_step, 3);
     return 1;
