@@ -34,3 +34,102 @@ describe("arena:restore inside a callback", function()
     assert.are_not.equal(b:hash(), a:hash())
   end)
 end)
+
+describe("sandbox sources", function()
+  it("refuses a source over 4 MiB, from the host and from load()", function()
+    local sb = assert(sandbox.new { memory = 64 << 20, load_ms = 5000 })
+    local big = ("-"):rep(4 * 1024 * 1024 + 1)
+    local ok, msg = sb:run(big, "=big")
+    assert.is_nil(ok)
+    assert.are.equal("big: source larger than 4194304 bytes", msg)
+    local ok2, a, b = sb:run("return load(('-'):rep(4 * 1024 * 1024 + 1))")
+    assert.is_true(ok2)
+    assert.is_nil(a)
+    assert.are.equal("load: source larger than 4194304 bytes", b)
+  end)
+
+  it("stops a source that parses slowly at the load deadline", function()
+    -- 80,000 elseif branches parse in seconds (quadratic in stock Lua); the deadline stops the
+    -- parser between two 1 KiB pieces of the source.
+    local parts = { "local x = 0 if x == 0 then x = 1" }
+    for i = 1, 80000 do parts[#parts + 1] = " elseif x == " .. i .. " then x = " .. i end
+    parts[#parts + 1] = " end return x"
+    local src = table.concat(parts)
+    local sb = assert(sandbox.new { memory = 64 << 20, load_ms = 30 })
+    local t0 = os.clock()
+    local ok, msg = sb:run(src, "=slow")
+    local cpu = os.clock() - t0
+    assert.is_nil(ok)
+    assert.are.equal("slow: time limit exceeded (30 ms per load)", msg)
+    assert.is_true(cpu < 1.0, cpu) -- CPU time; unbounded it took seconds
+    -- load() inside the mod: the same deadline, the error at the line of the load
+    local sb2 = assert(sandbox.new { memory = 64 << 20, load_ms = 5000, callback_ms = 30 })
+    assert(sb2:run("function parse(s) local f, e = load(s) return e end", "=setup"))
+    local ok3, m3 = sb2:call("parse", src)
+    assert.is_nil(ok3)
+    assert.are.equal("setup:1: time limit exceeded (30 ms per callback)", m3)
+  end)
+
+  it("parses a good source in pieces as before", function()
+    local sb = assert(sandbox.new {})
+    local body = {}
+    for i = 1, 3000 do body[#body + 1] = "x = x + " .. i end
+    local ok, v = sb:run("x = 0 " .. table.concat(body, "\n") .. " return x, load('return ...', 'n')(5)")
+    assert.is_true(ok, v)
+    assert.are.equal(3000 * 3001 // 2, v)
+    local _, f, e = sb:run("return load('x = ')")
+    assert.is_nil(f)
+    assert.are.equal([[[string "x = "]:1: unexpected symbol near <eof>]], e)
+  end)
+end)
+
+describe("cleave.sandbox copies", function()
+  it("charges the bytes of a result to the mod's memory limit", function()
+    local sb = assert(sandbox.new { memory = 80 << 20, load_ms = 5000 })
+    local ok, msg = sb:run("local s = ('x'):rep(30 << 20) local t = {} for i = 1, 40 do t[i] = s end return t")
+    assert.is_nil(ok)
+    assert.are.equal("cannot copy result 1 out of the sandbox (value larger than what is left of the mod's memory limit)", msg)
+    local ok2, t = sb:run("return { ('y'):rep(1000), 'z' }")
+    assert.is_true(ok2)
+    assert.are.equal(1000, #t[1])
+  end)
+end)
+
+describe("coroutine.wrap in a sandbox", function()
+  it("reports a recursion's error with its position once", function()
+    local sb = assert(sandbox.new {})
+    local ok, msg = sb:run("local function f() return coroutine.wrap(f)() end f()", "=mod")
+    assert.is_nil(ok)
+    local _, count = msg:gsub("mod:1: ", "")
+    assert.are.equal(1, count, msg)
+    assert.matches("stack overflow", msg)
+  end)
+
+  it("still wraps like stock Lua", function()
+    local sb = assert(sandbox.new {})
+    assert.are.same({ true, 1, 2, "done" }, { sb:run([[
+      local g = coroutine.wrap(function(a) local b = coroutine.yield(a) coroutine.yield(b) return "done" end)
+      return g(1), g(2), g()]]) })
+    local ok, msg = sb:run("local g = coroutine.wrap(function() error('boom') end) g()", "=w")
+    assert.is_nil(ok)
+    assert.are.equal("w:1: boom", msg)
+    ok, msg = sb:run("local g = coroutine.wrap(function() end) g() g()", "=w")
+    assert.are.equal("w:1: cannot resume dead coroutine", msg)
+    ok, msg = sb:run("local g = coroutine.wrap(function() error({}) end) g()", "=w")
+    assert.are.equal("w:1: (error object is a table value)", msg)
+  end)
+end)
+
+describe("guarded gmatch", function()
+  it("yields nothing from a start past the end, as stock Lua", function()
+    local sb = assert(sandbox.new {})
+    local src = "local n = 0 for _ in ('abc'):gmatch('', %d) do n = n + 1 end return n"
+    for _, init in ipairs { 4, 5, 100, -1, -10 } do
+      local ok, n = sb:run(src:format(init))
+      assert.is_true(ok, n)
+      local stock = 0
+      for _ in ("abc"):gmatch("", init) do stock = stock + 1 end
+      assert.are.equal(stock, n, "init " .. init)
+    end
+  end)
+end)

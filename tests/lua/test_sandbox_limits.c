@@ -2,7 +2,7 @@
  * runs the mod (a thread kept off the CPU is not charged), wall-clock time is only a far
  * backstop, and every reproduction of a long C loop ends within its budget plus 1 ms of CPU
  * time or is refused. Time is measured as the thread's CPU time, never as wall-clock time. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -115,10 +115,38 @@ static void test_loop_stops_on_cpu_time(void) {
     clv_sandbox_destroy(sb);
 }
 
+/* A FIFO (which would block a reader until a writer comes) and a device are refused at once;
+ * SIGALRM turns a hang into a failure. */
+static void test_only_regular_files(void) {
+    clv_sandbox *sb = sandbox_with(250, 2);
+    if (sb == NULL) {
+        return;
+    }
+    const char *tmp = getenv("TMPDIR");
+    char dir[256], fifo[300];
+    snprintf(dir, sizeof dir, "%s/clv_sblim_XXXXXX", tmp != NULL && *tmp ? tmp : P_tmpdir);
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(fifo, sizeof fifo, "%s/mod.lua", dir);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    char err[600], want[600];
+    alarm(20);
+    CHECK(!clv_sandbox_run_file(sb, fifo, 0, err, sizeof err));
+    snprintf(want, sizeof want, "%s: not a regular file", fifo);
+    CHECK(contains(err, want));
+    CHECK(!clv_sandbox_run_file(sb, "/dev/zero", 0, err, sizeof err));
+    CHECK(contains(err, "/dev/zero: not a regular file"));
+    alarm(0);
+    CHECK(lua_gettop(clv_sandbox_state(sb)) == 0);
+    remove(fifo);
+    rmdir(dir);
+    clv_sandbox_destroy(sb);
+}
+
 int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_time_off_cpu_is_not_charged);
     RUN(test_wall_clock_backstop);
     RUN(test_loop_stops_on_cpu_time);
+    RUN(test_only_regular_files);
     return clv_test_report();
 }

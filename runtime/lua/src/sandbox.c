@@ -23,10 +23,14 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <ctype.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -228,7 +232,57 @@ static int sb_collectgarbage(lua_State *L) {
     return 1;
 }
 
-/* load(chunk [, chunkname [, mode [, env]]]) in text mode only. */
+/* ---- Parsing under the deadline ---- */
+
+/* The parser reads its source in pieces this long; the deadline is looked at between pieces,
+ * so a source that parses slowly (some grow quadratically) is stopped within one piece. */
+#define PARSE_PIECE 1024
+
+/* The next piece of s (len bytes, *pos read so far), or NULL at the end; raises the timeout
+ * error once the deadline has passed. */
+static const char *next_piece(lua_State *L, const char *s, size_t len, size_t *pos, size_t *size) {
+    if (clv_sandbox_expired(L)) {
+        clv_sandbox_push_timeout(L, 1);
+        lua_error(L);
+    }
+    if (*pos >= len) {
+        *size = 0;
+        return NULL;
+    }
+    *size = len - *pos < PARSE_PIECE ? len - *pos : PARSE_PIECE;
+    const char *piece = s + *pos;
+    *pos += *size;
+    return piece;
+}
+
+typedef struct source_reader {
+    const char *s;
+    size_t len;
+    size_t pos;
+} source_reader;
+
+static const char *read_source(lua_State *L, void *data, size_t *size) {
+    source_reader *r = data;
+    return next_piece(L, r->s, r->len, &r->pos, size);
+}
+
+/* The reader load() gets for a string chunk: upvalues the string and the bytes read. */
+static int string_pieces(lua_State *L) {
+    size_t len, size;
+    const char *s = lua_tolstring(L, lua_upvalueindex(1), &len);
+    size_t pos = (size_t)lua_tointeger(L, lua_upvalueindex(2));
+    const char *piece = next_piece(L, s, len, &pos, &size);
+    lua_pushinteger(L, (lua_Integer)pos);
+    lua_replace(L, lua_upvalueindex(2));
+    if (piece == NULL) {
+        return 0;
+    }
+    lua_pushlstring(L, piece, size);
+    return 1;
+}
+
+/* load(chunk [, chunkname [, mode [, env]]]) in text mode only; a string chunk is parsed in
+ * pieces under the deadline and at most CLV_SANDBOX_MAX_SOURCE bytes long. */
 static int sb_load(lua_State *L) {
     if (!lua_isnoneornil(L, 3)) {
         const char *mode = luaL_checkstring(L, 3);
@@ -243,6 +297,21 @@ static int sb_load(lua_State *L) {
     }
     lua_pushliteral(L, "t");
     lua_replace(L, 3);
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        if (lua_rawlen(L, 1) > CLV_SANDBOX_MAX_SOURCE) {
+            lua_pushnil(L);
+            lua_pushfstring(L, "load: source larger than %d bytes", CLV_SANDBOX_MAX_SOURCE);
+            return 2;
+        }
+        if (lua_isnil(L, 2)) { /* the name stock load gives a string chunk: the string */
+            lua_pushvalue(L, 1);
+            lua_replace(L, 2);
+        }
+        lua_pushvalue(L, 1);
+        lua_pushinteger(L, 0);
+        lua_pushcclosure(L, string_pieces, 2);
+        lua_replace(L, 1);
+    }
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
@@ -292,17 +361,69 @@ static int sb_co_create(lua_State *L) {
     return 1;
 }
 
-static int sb_co_wrap(lua_State *L) {
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
-    if (lua_getupvalue(L, -1, 1) != NULL) {
-        lua_State *co = lua_tothread(L, -1);
-        if (co != NULL) {
-            arm_hook(co);
-        }
-        lua_pop(L, 1);
+/* Does msg start with a position ("chunk:line: ")? */
+static bool has_position(const char *msg) {
+    const char *colon = strchr(msg, ':');
+    const char *nl = strchr(msg, '\n');
+    if (colon == NULL || (nl != NULL && nl < colon) || !isdigit((unsigned char)colon[1])) {
+        return false;
     }
+    const char *p = colon + 1;
+    while (isdigit((unsigned char)*p)) {
+        p++;
+    }
+    return p[0] == ':' && p[1] == ' ';
+}
+
+/* The function coroutine.wrap returns: resumes its coroutine (upvalue 1). Stock Lua adds the
+ * caller's position to every error passing through, so an error of nested wraps (a recursion
+ * ends in one after 200 levels) carried "mod:1: " 200 times; here a position is added only to
+ * a message that has none. */
+static int sb_wrapped(lua_State *L) {
+    lua_State *co = lua_tothread(L, lua_upvalueindex(1));
+    int n = lua_gettop(L);
+    if (lua_status(co) == LUA_OK && lua_gettop(co) == 0) {
+        return luaL_error(L, "cannot resume dead coroutine");
+    }
+    if (!lua_checkstack(co, n)) {
+        return luaL_error(L, "too many arguments to resume");
+    }
+    lua_xmove(L, co, n);
+    int nres;
+    int status = lua_resume(co, L, n, &nres);
+    if (status == LUA_OK || status == LUA_YIELD) {
+        if (!lua_checkstack(L, nres + 1)) {
+            lua_pop(co, nres);
+            return luaL_error(L, "too many results to resume");
+        }
+        lua_xmove(co, L, nres);
+        return nres;
+    }
+    if (lua_status(co) != LUA_OK) { /* an error inside: close its to-be-closed variables */
+#if LUA_VERSION_RELEASE_NUM >= 50406
+        status = lua_closethread(co, L);
+#else
+        status = lua_resetthread(co);
+#endif
+    }
+    lua_xmove(co, L, 1);
+    if (status != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING &&
+        !has_position(lua_tostring(L, -1))) {
+        luaL_where(L, 1);
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+    }
+    return lua_error(L);
+}
+
+/* coroutine.wrap(f), its coroutine hooked like every other. */
+static int sb_co_wrap(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_State *co = lua_newthread(L);
+    arm_hook(co);
+    lua_pushvalue(L, 1);
+    lua_xmove(L, co, 1);
+    lua_pushcclosure(L, sb_wrapped, 1);
     return 1;
 }
 
@@ -518,7 +639,8 @@ static int build_environment(lua_State *L) {
 
     lua_getfield(L, -1, LUA_COLIBNAME);
     wrap_field(L, "create", sb_co_create);
-    wrap_field(L, "wrap", sb_co_wrap);
+    lua_pushcfunction(L, sb_co_wrap);
+    lua_setfield(L, -2, "wrap");
     lua_pop(L, 1);
 
     /* The module table mods see must not hand out more sandboxes, each with its own budget:
@@ -595,7 +717,9 @@ static bool protected_call(clv_sandbox *sb, int nargs, int nresults, double ms, 
     }
     lua_pushcfunction(L, message_handler);
     lua_insert(L, func);
-    start_deadline(sb, ms, phase);
+    if (!sb->timing) { /* a run's deadline starts before its source is parsed */
+        start_deadline(sb, ms, phase);
+    }
     sb->busy++;
     sb->oom_noted = false;
     sb->oom_where[0] = '\0';
@@ -748,11 +872,21 @@ bool clv_sandbox_run(clv_sandbox *sb, const char *source, size_t len, const char
         write_err(err, errlen, "not enough memory");
         return false;
     }
-    int status = luaL_loadbufferx(L, source, len, chunkname, "t");
+    char name[64];
+    chunk_display(chunkname, name, sizeof name);
+    if (len > CLV_SANDBOX_MAX_SOURCE) {
+        if (err != NULL && errlen > 0) {
+            snprintf(err, errlen, "%s: source larger than %d bytes", name, CLV_SANDBOX_MAX_SOURCE);
+        }
+        return false;
+    }
+    /* Parsing and running share the load deadline. */
+    start_deadline(sb, sb->limits.load_ms, "load");
+    source_reader reader = {source, len, 0};
+    int status = lua_load(L, read_source, &reader, chunkname, "t");
     if (status != LUA_OK) {
+        stop_deadline(sb);
         const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "load failed";
-        char name[64];
-        chunk_display(chunkname, name, sizeof name);
         if (err != NULL && errlen > 0) {
             if (strncmp(msg, name, strlen(name)) == 0) {
                 snprintf(err, errlen, "%s", msg);
@@ -768,11 +902,27 @@ bool clv_sandbox_run(clv_sandbox *sb, const char *source, size_t len, const char
 
 bool clv_sandbox_run_file(clv_sandbox *sb, const char *path, int nresults, char *err,
                           size_t errlen) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
+    /* O_NONBLOCK: opening a FIFO for reading would wait for a writer; only a regular file is
+     * read, so a FIFO or a device never blocks the game. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         if (err != NULL && errlen > 0) {
             snprintf(err, errlen, "%s: cannot open the file", path);
         }
+        return false;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        if (err != NULL && errlen > 0) {
+            snprintf(err, errlen, "%s: not a regular file", path);
+        }
+        return false;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (f == NULL) {
+        close(fd);
+        write_err(err, errlen, "not enough memory");
         return false;
     }
     size_t cap = 4096, len = 0;
@@ -780,11 +930,20 @@ bool clv_sandbox_run_file(clv_sandbox *sb, const char *path, int nresults, char 
     bool ok = buf != NULL;
     while (ok) {
         if (len == cap) {
-            /* A source larger than the memory budget could never load: stop reading early. */
+            /* A source larger than the memory budget or the source limit could never load:
+             * stop reading early. */
             if (cap >= sb->limits.memory_bytes) {
                 ok = false;
                 if (err != NULL && errlen > 0) {
                     snprintf(err, errlen, "%s: file larger than the mod's memory limit", path);
+                }
+                break;
+            }
+            if (cap > CLV_SANDBOX_MAX_SOURCE) {
+                ok = false;
+                if (err != NULL && errlen > 0) {
+                    snprintf(err, errlen, "%s: source larger than %d bytes", path,
+                             CLV_SANDBOX_MAX_SOURCE);
                 }
                 break;
             }

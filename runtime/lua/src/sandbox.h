@@ -38,6 +38,10 @@ lua_State *clv_sandbox_state(clv_sandbox *sb);
 /// Bytes currently allocated by the sandbox's state.
 size_t clv_sandbox_bytes(const clv_sandbox *sb);
 
+/// Largest source a sandbox parses, in bytes: clv_sandbox_run, clv_sandbox_run_file and a mod's
+/// load() refuse a longer one. Parsing also runs under the load deadline.
+#define CLV_SANDBOX_MAX_SOURCE (4 * 1024 * 1024)
+
 /// Loads text-mode Lua source (binary chunks refused) named `chunkname` ("@mods/x/mod.lua")
 /// and runs it under the load deadline, leaving nresults values on the sandbox stack.
 /// Returns true on success; on failure writes "file:line: message" (with a traceback after a
@@ -45,7 +49,8 @@ size_t clv_sandbox_bytes(const clv_sandbox *sb);
 bool clv_sandbox_run(clv_sandbox *sb, const char *source, size_t len, const char *chunkname,
                      int nresults, char *err, size_t errlen);
 
-/// Like clv_sandbox_run, reading the file at path (chunkname "@path").
+/// Like clv_sandbox_run, reading the file at path (chunkname "@path"). Only a regular file is
+/// read; it is opened without blocking, so a FIFO or a device is refused, never waited on.
 bool clv_sandbox_run_file(clv_sandbox *sb, const char *path, int nresults, char *err,
                           size_t errlen);
 
