@@ -38,6 +38,14 @@ if [ "$app" = 1 ]; then
         fail "the installed cleave check failed: $(cat "$work/check.txt")"
     grep -q board "$work/check.txt" || fail "cleave check printed no frame table"
     echo "bin/cleave check: $(wc -l <"$work/check.txt") lines"
+    # The installed demo reads the installed mods, not the source tree's: without sword there,
+    # it must not list a sword.
+    rm -r "$prefix/share/cleave/mods/sword"
+    (cd "$work" && "$prefix/bin/cleave" demo --headless --frames 5) >"$work/demo.txt" 2>&1 ||
+        fail "the installed demo failed: $(cat "$work/demo.txt")"
+    grep -q ': plank$' "$work/demo.txt" || fail "the installed demo listed no plank"
+    ! grep -q ': sword$' "$work/demo.txt" || fail "the installed demo read the source tree's mods"
+    echo "bin/cleave demo: $(grep -c ': weapon ' "$work/demo.txt") weapons from share/cleave/mods"
 fi
 
 echo "== find_package(cleave)"

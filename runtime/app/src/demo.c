@@ -55,13 +55,32 @@ static bool file_exists(const char *p) {
     return stat(p, &sb) == 0;
 }
 
+/* An installed cleave finds its data beside it (<prefix>/bin/../share/cleave/<sub>), wherever
+ * the prefix was moved; NULL when there is none (a build in its tree). */
+static const char *installed_dir(char *buf, size_t len, const char *sub) {
+    char exe[4000];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash == NULL) {
+        return NULL;
+    }
+    *slash = '\0';
+    snprintf(buf, len, "%s/../share/cleave/%s", exe, sub);
+    return file_exists(buf) ? buf : NULL;
+}
+
 const char *app_assets_dir(void) {
+    static char installed[4096];
     const char *env = getenv("CLEAVE_ASSETS");
     if (env && env[0]) {
         return env;
     }
     if (file_exists("assets/font.png")) {
         return "assets";
+    }
+    if (installed_dir(installed, sizeof installed, "assets")) {
+        return installed;
     }
 #ifdef CLEAVE_DATA_DIR
     return CLEAVE_DATA_DIR "/assets";
@@ -71,8 +90,12 @@ const char *app_assets_dir(void) {
 }
 
 static const char *default_mods_dir(void) {
+    static char installed[4096];
     if (file_exists("mods")) {
         return "mods";
+    }
+    if (installed_dir(installed, sizeof installed, "mods")) {
+        return installed;
     }
 #ifdef CLEAVE_DATA_DIR
     return CLEAVE_DATA_DIR "/mods";
