@@ -95,12 +95,6 @@ static clv_hit_status integrate(clv_arena *a) {
         if (e->hitstun > 0) {
             e->hitstun--;
         }
-        if (e->state_frames > 0) {
-            e->state_frames--;
-            if (e->state_frames == 0) {
-                a->vit[s].state = CLV_HURT_NORMAL;
-            }
-        }
         if (e->vel.x != 0.0f || e->vel.y != 0.0f) {
             e->pos.x = clv__clamp_world(e->pos.x + e->vel.x);
             e->pos.y = clv__clamp_world(e->pos.y + e->vel.y);
@@ -1144,6 +1138,22 @@ static clv_hit_status apply_and_emit(clv_arena *a) {
     return CLV_HIT_OK;
 }
 
+/* ---- 9. timed hurt states ----
+ * Counted down after the hits, so that a state set between steps for n frames covers the next
+ * n frames' hits (n = 1 included); an entity frozen on this frame waits. */
+static void count_states(clv_arena *a) {
+    for (int32_t s = 0; s < a->ent_count; s++) {
+        clv__entity *e = &a->ent[s];
+        if (!e->used || e->frozen || e->state_frames == 0) {
+            continue;
+        }
+        e->state_frames--;
+        if (e->state_frames == 0) {
+            a->vit[s].state = CLV_HURT_NORMAL;
+        }
+    }
+}
+
 static clv_hit_status rules(clv_arena *a) {
     if (a->cand_count > 1) {
         qsort(a->cand, (size_t)a->cand_count, sizeof *a->cand, cmp_cand);
@@ -1187,6 +1197,9 @@ clv_hit_status clv_arena_step(clv_arena *a) {
     uint64_t t4 = clock_now(a);
     if (st == CLV_HIT_OK) {
         st = rules(a);
+    }
+    if (st == CLV_HIT_OK) {
+        count_states(a);
     }
     uint64_t t5 = clock_now(a);
     a->profile.integrate = t1 - t0;

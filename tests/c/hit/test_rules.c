@@ -296,13 +296,51 @@ static void test_invincible_vs_intangible(void) {
         }
         hits += n;
     }
-    /* intangible for 3 frames counted from the next step: frames 1 and 2 pass through; the
-     * state is back to normal on frame 3, where the lingering hitbox connects */
-    CHECK(intangible == 2);
+    /* intangible for 3 frames counted from the next step: frames 1, 2 and 3 pass through; the
+     * state is back to normal on frame 4, where the lingering hitbox connects */
+    CHECK(intangible == 3);
     CHECK(hits == 1);
-    CHECK(hit_frame == 3);
+    CHECK(hit_frame == 4);
     CHECK_NEAR(hp_of(&w, e), 90.0f, 0.0f);
     clv_arena_destroy(w.arena);
+}
+
+/* A timed state set between steps covers exactly the next n frames, n = 1 included: a hitbox on
+ * frames 1-3 over an enemy made intangible for 1 frame misses on frame 1 and hits on frame 2.
+ */
+static void test_timed_state_covers_n_frames(void) {
+    clv_attack_def atk = attack_def("linger", 3);
+    atk.rehit = 1;
+    clv_hitbox_def b = box_capsule("field", -30, 0, 30, 0, 20);
+    b.damage = 10;
+    int32_t first = 0, last = 2;
+    world w = make_world(&atk, &b, &first, &last, 1);
+    clv_entity_id e = spawn_at(&w, 10, 0, 6);
+    CHECK(clv_arena_set_state(w.arena, e, CLV_HURT_INTANGIBLE, 1) == CLV_HIT_OK);
+    swing(&w);
+    CHECK(step_hits(&w, NULL) == 0);
+    CHECK(count_misses(&w, CLV_MISS_INTANGIBLE) == 1);
+    clv_entity_info info;
+    CHECK(clv_arena_entity(w.arena, e, &info) == CLV_HIT_OK);
+    CHECK(info.state == CLV_HURT_NORMAL && info.state_frames == 0);
+    CHECK(step_hits(&w, NULL) == 1);
+    CHECK(clv_arena_hits(w.arena, NULL)[0].frame == 2);
+    CHECK_NEAR(hp_of(&w, e), 90.0f, 0.0f);
+    clv_arena_destroy(w.arena);
+
+    for (int n = 1; n <= 3; n++) {
+        w = make_world(&atk, &b, &first, &last, 1);
+        e = spawn_at(&w, 10, 0, 6);
+        CHECK(clv_arena_set_state(w.arena, e, CLV_HURT_INTANGIBLE, n) == CLV_HIT_OK);
+        swing(&w);
+        int passed = 0;
+        for (int f = 0; f < 3; f++) {
+            step_hits(&w, NULL);
+            passed += count_misses(&w, CLV_MISS_INTANGIBLE);
+        }
+        CHECK(passed == n);
+        clv_arena_destroy(w.arena);
+    }
 }
 
 /* Lockout: after group 0 hits, group 1 of the same swing must wait `lockout` frames. */
@@ -682,6 +720,7 @@ int main(int argc, char **argv) {
     RUN(test_group_hits_once);
     RUN(test_precedence_blade_over_handle);
     RUN(test_max_hits_nearest_two);
+    RUN(test_timed_state_covers_n_frames);
     RUN(test_rehit_every_10_frames);
     RUN(test_invincible_vs_intangible);
     RUN(test_lockout);
