@@ -42,7 +42,7 @@ bench:
 	@echo "figures: $(BENCH_OUT)/bench.jsonl"
 
 clean:
-	rm -rf build build-asan build-bench
+	rm -rf build build-asan build-bench build-ci
 
 # libFuzzer targets under ASan + UBSan, built with clang in build-fuzz; each runs FUZZ_SECONDS.
 FUZZ_SECONDS ?= 30

@@ -32,6 +32,7 @@ for part in "$@"; do
 done
 
 rm -rf "$build" "$empty_pc"
+mkdir -p "$(dirname "$build")"
 if [ -n "$env_pc" ]; then
     mkdir -p "$empty_pc"
     export PKG_CONFIG_LIBDIR="$empty_pc"
