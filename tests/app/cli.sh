@@ -67,5 +67,107 @@ echo "$out" | tail -2
 echo "$out" | grep -q ' hit ' || { echo "FAIL: attract mode never hit"; fail=1; }
 "$png" check attract.png 960 540 || fail=1
 
+# Command-line mistakes: each gives one line on stderr and its exit status (docs/demo.md):
+# 2 for a mistake in the command line itself, 1 for a file or mod that cannot be used.
+mkdir -p empty_dir
+mistake() { # expected-status command...
+    want=$1; shift
+    "$cleave" "$@" > /dev/null 2> mistake.err
+    rc=$?
+    lines=$(wc -l < mistake.err)
+    if [ "$rc" -ne "$want" ] || [ "$lines" -ne 1 ]; then
+        echo "FAIL: cleave $* exited $rc (want $want) with $lines lines: $(cat mistake.err)"; fail=1
+    fi
+}
+plank="$src/mods/plank"
+mistake 2 bogus
+mistake 2 check
+mistake 2 check --bogus
+mistake 2 check "$plank" extra
+mistake 1 check nosuch
+mistake 2 render
+mistake 2 render "$plank" --out
+mistake 2 render "$plank" --bogus --out m.png
+mistake 2 render "$plank" --frames x --out m.png
+mistake 2 render "$plank" --frames 5-3 --out m.png
+mistake 1 render "$plank" --frames 3-50 --out m.png
+mistake 1 render nosuch --out m.png
+mistake 1 render "$plank" --weapon nope --out m.png
+mistake 1 render "$plank" --attack nope --out m.png
+mistake 2 demo --headless --frames
+mistake 2 demo --headless --frames 1x
+mistake 2 demo --headless --enemies -1
+mistake 2 demo --headless --seed x
+mistake 2 demo --headless --miss-margin x
+mistake 2 demo --bogus
+mistake 1 demo --headless --frames 10 --inputs nosuch.inputs --mods "$src/mods"
+mistake 1 demo --headless --frames 10 --mod nosuch
+mistake 1 demo --headless --frames 10 --mods empty_dir
+mistake 1 demo --headless --frames 10 --mods nosuch_dir
+"$cleave" demo --headless --frames 10 --mods empty_dir 2>&1 | grep -q 'no mod found in empty_dir' ||
+    { echo "FAIL: --mods empty_dir does not say that no mod was found"; fail=1; }
+# a mod.lua given in place of its folder is read from its folder
+out=$("$cleave" check "$plank/mod.lua") && echo "$out" | grep -q '^mod plank ' ||
+    { echo "FAIL: check of plank/mod.lua: '$out'"; fail=1; }
+
+# Hostile mods: a FIFO in place of mod.lua or of an asset is refused, never waited on.
+# (made afresh: copying onto the FIFO left by an earlier run would wait for a reader)
+rm -rf fifo_mod fifo_assets && mkdir fifo_mod fifo_assets && mkfifo fifo_mod/mod.lua
+for f in "$src"/assets/*.png; do [ "${f##*/}" = font.png ] || cp "$f" fifo_assets/; done
+mkfifo fifo_assets/font.png
+out=$(timeout 20 "$cleave" check fifo_mod 2>&1)
+rc=$?
+[ "$rc" -eq 1 ] && echo "$out" | grep -q 'mod.lua is not a regular file' ||
+    { echo "FAIL: check of a FIFO mod.lua exited $rc: '$out'"; fail=1; }
+out=$(timeout 20 "$cleave" demo --headless --frames 5 --assets fifo_assets --mod "$plank" 2>&1)
+rc=$?
+[ "$rc" -eq 0 ] && echo "$out" | grep -q 'font.png: not a regular file; using a placeholder' ||
+    { echo "FAIL: demo with a FIFO font exited $rc: '$out'"; fail=1; }
+
+# A weapon key with a NUL byte, and names that would drive the terminal, are refused with the
+# byte escaped; nothing the mod wrote reaches the terminal raw.
+stick='local w = cleave.weapon { attacks = { swing = { length = LEN, hitboxes = {
+  { id = "tip", frames = { 1, LEN }, ax = 0, ay = 0, bx = 30, by = 0, radius = 4 } } } } }'
+hostile() { # folder name-expression weapons-expression
+    mkdir -p "$1"
+    { echo "$stick" | sed 's/LEN/4/g'
+      printf '%s\n' "return { name = $2, version = '1', weapons = $3 }"; } > "$1/mod.lua"
+}
+hostile nul_key '"nulkey"' '{ ["a\0b"] = w }'
+hostile esc_name '"\27[2J\nforged"' '{ w = w }'
+for cmd in "check nul_key" "render nul_key --out n.png" "demo --headless --frames 5 --mod nul_key" \
+           "check esc_name" "render esc_name --out n.png" "demo --headless --frames 5 --mod esc_name"; do
+    # shellcheck disable=SC2086
+    "$cleave" $cmd > hostile.out 2>&1
+    rc=$?
+    [ "$rc" -eq 1 ] || { echo "FAIL: cleave $cmd exited $rc"; fail=1; }
+    if [ "$(wc -l < hostile.out)" -ne 1 ] || tr -d '\n' < hostile.out | LC_ALL=C grep -q '[[:cntrl:]]'; then
+        echo "FAIL: cleave $cmd printed control bytes or several lines:"; od -c hostile.out | head; fail=1
+    fi
+    case $cmd in
+    *nul_key*) grep -q 'weapon name "a\\0b" holds a NUL byte' hostile.out ;;
+    *) grep -q 'name "\\27\[2J\\10forged" holds a control byte (\\27 at byte 1)' hostile.out ;;
+    esac || { echo "FAIL: cleave $cmd: '$(cat hostile.out)'"; fail=1; }
+done
+
+# One weapon under 900 names: listed once with its frame data, each other name on one line.
+names=$(seq 1 900 | sed 's/.*/n& = w/' | tr '\n' ',')
+hostile aliases '"aliases"' "{ $names }"
+out=$("$cleave" check aliases) || { echo "FAIL: check aliases exited $?"; fail=1; }
+[ "$(echo "$out" | grep -c 'startup')" -eq 1 ] && [ "$(echo "$out" | wc -l)" -eq 904 ] &&
+    [ "$(echo "$out" | grep -c 'the same weapon as n1$')" -eq 899 ] ||
+    { echo "FAIL: check aliases printed $(echo "$out" | wc -l) lines"; echo "$out" | head; fail=1; }
+
+# A long attack: a sheet shows at most 256 frames; --frames picks them.
+mkdir -p long_mod
+{ echo "$stick" | sed 's/LEN/20000/g'
+  echo "return { name = 'long', version = '1', weapons = { w = w } }"; } > long_mod/mod.lua
+mistake 1 render long_mod --out long.png
+grep -q "has 20000 frames; a sheet shows at most 256: pick them with --frames" mistake.err ||
+    { echo "FAIL: '$(cat mistake.err)'"; fail=1; }
+out=$("$cleave" render long_mod --frames 19745-20000 --out long.png)
+[ "$out" = "cleave: long.png: 256 frames, 1152x4692 pixels" ] && "$png" check long.png 1152 4692 ||
+    { echo "FAIL: render of frames 19745-20000: '$out'"; fail=1; }
+
 [ "$fail" -eq 0 ] && echo "ok: $count mods"
 exit "$fail"

@@ -1,8 +1,12 @@
 /* PNG in and out through Debian's libstb, and the placeholder shown when an asset is bad. */
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "app.h"
 
@@ -101,19 +105,41 @@ static unsigned char *read_file(FILE *f, size_t *size, const char **why) {
     return b;
 }
 
+/* The file at path opened for reading only when it is a regular file, and without blocking: a
+ * FIFO or a device in an asset's place would otherwise stop the app on open or read. NULL with
+ * *why set otherwise. */
+static FILE *open_regular(const char *path, const char **why) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0) {
+        *why = "cannot open (missing?)";
+        return NULL;
+    }
+    struct stat sb;
+    FILE *f = NULL;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        *why = "not a regular file";
+    } else if ((f = fdopen(fd, "rb")) == NULL) {
+        *why = "cannot open";
+    }
+    if (f == NULL) {
+        close(fd);
+    }
+    return f;
+}
+
 bool app_image_load(const char *path, int w, int h, app_image *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
+    const char *why = NULL;
+    FILE *f = open_regular(path, &why);
     if (f == NULL) {
         if (err) {
-            snprintf(err, errlen, "%s: cannot open (missing?); using a placeholder", path);
+            snprintf(err, errlen, "%s: %s; using a placeholder", path, why);
         }
         placeholder(out, w, h);
         return false;
     }
     size_t size = 0;
     int iw = 0, ih = 0, n = 0;
-    const char *why = NULL;
     unsigned char *bytes = read_file(f, &size, &why);
     fclose(f);
     stbi_uc *px = NULL;

@@ -8,7 +8,8 @@ static void usage(FILE *f) {
     fprintf(f, "usage: cleave demo [--headless --frames N [--inputs FILE] --screenshot out.png]\n"
                "                   [--enemies N] [--bench] [--mods DIR | --mod DIR] [--overlay]\n"
                "                   [--seed N] [--miss-margin PX] [--assets DIR] [--quit-after N]\n"
-               "       cleave render <mod folder> [--weapon NAME] [--attack NAME] --out sheet.png\n"
+               "       cleave render <mod folder> [--weapon NAME] [--attack NAME] [--frames A-B]\n"
+               "                     --out sheet.png\n"
                "       cleave check <mod folder>\n"
                "See docs/demo.md.\n");
 }
@@ -31,7 +32,8 @@ int main(int argc, char **argv) {
         usage(stdout);
         return 0;
     }
-    fprintf(stderr, "cleave: unknown command '%s'\n", argv[1]);
-    usage(stderr);
+    fprintf(stderr,
+            "cleave: unknown command '%s' (commands: demo, render, check; see cleave --help)\n",
+            argv[1]);
     return 2;
 }

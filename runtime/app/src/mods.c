@@ -49,15 +49,31 @@ static void weapon_label(char *out, size_t n, const char *mod, const char *weapo
     }
 }
 
-/* Loads e->dir; on success the new mod's weapons take (or replace) their slots. */
-static bool load_entry(app_mods *m, app_mod_entry *e, app_game *g) {
+/* Slots still holding a weapon of old that next (which replaces it) did not take over are
+ * marked retired: old is about to be freed. */
+static void retire_slots(app_game *g, const clv_mod *old) {
+    for (int32_t s = 0; s < g->slot_count; s++) {
+        for (int32_t i = 0; i < clv_mod_weapon_count(old); i++) {
+            if (g->slots[s].weapon == clv_mod_weapon(old, i)) {
+                g->slots[s].weapon = NULL;
+            }
+        }
+    }
+}
+
+/* Loads e->dir; on success the new mod's weapons take (or replace) their slots and the version
+ * it replaces is freed at once: the arena holds its own copy of every weapon, so swings in
+ * flight finish with the old data, and nothing else refers to the old mod. Errors go to
+ * e->error and the banner, and to stderr when report is set. */
+static bool load_entry(app_mods *m, app_mod_entry *e, app_game *g, bool report) {
     char err[512] = "";
     clv_mod *mod = clv_mod_load(e->dir, err, sizeof err);
     clv_weapon_id ids[APP_MAX_SLOTS * 2];
     if (mod != NULL) {
         if (clv_mod_weapon_count(mod) > (int32_t)(sizeof ids / sizeof ids[0])) {
-            snprintf(err, sizeof err, "%.400s: too many weapons (%d)", e->dir,
-                     (int)clv_mod_weapon_count(mod));
+            char dir[420];
+            snprintf(err, sizeof err, "%s: too many weapons (%d)",
+                     clv_mod_escape(e->dir, dir, sizeof dir), (int)clv_mod_weapon_count(mod));
             clv_mod_free(mod);
             mod = NULL;
         } else if (!clv_mod_add_weapons(mod, g->arena, ids, err, sizeof err)) {
@@ -69,7 +85,9 @@ static bool load_entry(app_mods *m, app_mod_entry *e, app_game *g) {
         snprintf(e->error, sizeof e->error, "%s", err[0] ? err : "unknown error");
         snprintf(m->banner, sizeof m->banner, "%s%s",
                  e->mod ? "reload failed, keeping the last good version: " : "", e->error);
-        fprintf(stderr, "cleave: %s\n", m->banner);
+        if (report || e->mod != NULL) {
+            fprintf(stderr, "cleave: %s\n", m->banner);
+        }
         return false;
     }
     snprintf(e->name, sizeof e->name, "%s", clv_mod_name(mod));
@@ -81,16 +99,10 @@ static bool load_entry(app_mods *m, app_mod_entry *e, app_game *g) {
         }
     }
     if (e->mod != NULL) {
-        /* Swings in flight use the arena's copy of the old weapons; the old mod stays until
-         * exit so nothing refers to freed memory. */
-        if (e->retired_count < (int32_t)(sizeof e->retired / sizeof e->retired[0])) {
-            e->retired[e->retired_count++] = e->mod;
-        } else {
-            clv_mod_free(e->retired[0]);
-            memmove(e->retired, e->retired + 1, sizeof e->retired - sizeof e->retired[0]);
-            e->retired[e->retired_count - 1] = e->mod;
-        }
-        printf("cleave: reloaded %s\n", e->dir);
+        retire_slots(g, e->mod);
+        clv_mod_free(e->mod);
+        char dir[520];
+        printf("cleave: reloaded %s\n", clv_mod_escape(e->dir, dir, sizeof dir));
         if (strstr(m->banner, e->dir) != NULL || strstr(m->banner, e->name) != NULL) {
             m->banner[0] = '\0';
         }
@@ -100,16 +112,29 @@ static bool load_entry(app_mods *m, app_mod_entry *e, app_game *g) {
     return true;
 }
 
-bool app_mods_add(app_mods *m, const char *dir, app_game *g) {
+static bool add_entry(app_mods *m, const char *dir, app_game *g, bool report) {
     if (m->count >= APP_MAX_MODS) {
-        fprintf(stderr, "cleave: more than %d mods; %s skipped\n", APP_MAX_MODS, dir);
+        char shown[520];
+        fprintf(stderr, "cleave: more than %d mods; %s skipped\n", APP_MAX_MODS,
+                clv_mod_escape(dir, shown, sizeof shown));
         return false;
     }
     app_mod_entry *e = &m->e[m->count++];
     memset(e, 0, sizeof *e);
     snprintf(e->dir, sizeof e->dir, "%s", dir);
     e->stamp = folder_stamp(dir);
-    return load_entry(m, e, g);
+    return load_entry(m, e, g, report);
+}
+
+/* A single mod's first load does not print its error: the caller fails with it (the banner). */
+bool app_mods_add(app_mods *m, const char *dir, app_game *g) { return add_entry(m, dir, g, false); }
+
+static int32_t loaded_count(const app_mods *m) {
+    int32_t n = 0;
+    for (int32_t i = 0; i < m->count; i++) {
+        n += m->e[i].mod != NULL;
+    }
+    return n;
 }
 
 static int cmp_names(const void *a, const void *b) {
@@ -117,10 +142,11 @@ static int cmp_names(const void *a, const void *b) {
 }
 
 void app_mods_open(app_mods *m, const char *root, app_game *g) {
+    char shown[520];
+    clv_mod_escape(root, shown, sizeof shown);
     DIR *d = opendir(root);
     if (d == NULL) {
-        snprintf(m->banner, sizeof m->banner, "no mods folder at %s", root);
-        fprintf(stderr, "cleave: %s\n", m->banner);
+        snprintf(m->banner, sizeof m->banner, "no mods folder at %s", shown);
         return;
     }
     char names[APP_MAX_MODS * 2][128];
@@ -144,8 +170,14 @@ void app_mods_open(app_mods *m, const char *root, app_game *g) {
         char dir[700];
         int w = snprintf(dir, sizeof dir, "%s/%s", root, names[i]);
         if (w > 0 && (size_t)w < sizeof dir) {
-            app_mods_add(m, dir, g);
+            add_entry(m, dir, g, true);
         }
+    }
+    if (n == 0) {
+        snprintf(m->banner, sizeof m->banner,
+                 "no mod found in %s (a mod is a folder holding mod.lua)", shown);
+    } else if (loaded_count(m) == 0) {
+        snprintf(m->banner, sizeof m->banner, "no mod of %s loaded", shown);
     }
 }
 
@@ -156,7 +188,7 @@ bool app_mods_poll(app_mods *m, app_game *g) {
         int64_t s = folder_stamp(e->dir);
         if (s != e->stamp) {
             e->stamp = s;
-            load_entry(m, e, g);
+            load_entry(m, e, g, true);
             changed = true;
         }
     }
@@ -172,6 +204,7 @@ void app_mods_callbacks(app_mods *m, app_game *g) {
         char err[512] = "";
         if (!clv_mod_run_callbacks(e->mod, g->arena, err, sizeof err)) {
             if (strcmp(e->error, err) != 0) {
+                /* the loader escaped err; e->name passed the name check */
                 fprintf(stderr, "cleave: %s: callback error: %s\n", e->name, err);
                 snprintf(e->error, sizeof e->error, "%s", err);
             }
@@ -183,9 +216,6 @@ void app_mods_callbacks(app_mods *m, app_game *g) {
 void app_mods_close(app_mods *m) {
     for (int32_t i = 0; i < m->count; i++) {
         clv_mod_free(m->e[i].mod);
-        for (int32_t k = 0; k < m->e[i].retired_count; k++) {
-            clv_mod_free(m->e[i].retired[k]);
-        }
     }
     memset(m, 0, sizeof *m);
 }

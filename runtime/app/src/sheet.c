@@ -1,9 +1,11 @@
 /* `cleave render` (a sprite sheet of an attack with its hitboxes and frame-data bar) and
  * `cleave check` (validate a mod and print its frame data). */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "app.h"
 #include "cleave/mod.h"
@@ -14,7 +16,27 @@ typedef struct picked {
     clv_weapon_id wid;
     const clv_weapon *weapon;
     const char *weapon_name;
+    const clv_weapon *arena_weapon; /* the weapon wid names */
 } picked;
+
+/* Most frames one sheet shows; a longer attack is rendered a range at a time (--frames). */
+#define RENDER_MAX_FRAMES 256
+
+/* The mod folder an argument names: the folder itself, or the folder of a mod.lua given in its
+ * place. */
+static const char *mod_folder(const char *arg, char *buf, size_t n) {
+    size_t len = strlen(arg);
+    struct stat sb;
+    if (len >= 7 && strcmp(arg + len - 7, "mod.lua") == 0 && (len == 7 || arg[len - 8] == '/') &&
+        stat(arg, &sb) == 0 && S_ISREG(sb.st_mode) && len < n) {
+        if (len == 7) {
+            return ".";
+        }
+        snprintf(buf, n, "%.*s", (int)(len - 8 > 0 ? len - 8 : 1), arg);
+        return buf;
+    }
+    return arg;
+}
 
 static bool open_mod(const char *dir, picked *p) {
     memset(p, 0, sizeof *p);
@@ -24,7 +46,10 @@ static bool open_mod(const char *dir, picked *p) {
         fprintf(stderr, "%s\n", err[0] ? err : "cannot load the mod");
         return false;
     }
-    p->arena = clv_arena_create(NULL, NULL);
+    /* the arena's copies of the weapons count against the mod's memory budget */
+    clv_arena_def def = clv_default_arena_def();
+    def.allocator = clv_mod_allocator(p->mod);
+    p->arena = clv_arena_create(&def, NULL);
     if (p->arena == NULL) {
         fprintf(stderr, "cleave: out of memory\n");
         return false;
@@ -35,10 +60,15 @@ static bool open_mod(const char *dir, picked *p) {
 static bool pick_weapon(picked *p, int32_t index) {
     p->weapon = clv_mod_weapon(p->mod, index);
     p->weapon_name = clv_mod_weapon_name(p->mod, index);
+    if (p->weapon == p->arena_weapon) {
+        return true; /* the same weapon under another name: already in the arena */
+    }
+    p->arena_weapon = p->weapon;
     clv_hit_diag diag;
     if (p->weapon == NULL ||
         clv_arena_add_weapon(p->arena, p->weapon, &p->wid, &diag) != CLV_HIT_OK) {
-        fprintf(stderr, "cleave: weapon %d cannot be used\n", (int)index);
+        fprintf(stderr, "cleave: weapon %d cannot be used (%s)\n", (int)index,
+                p->weapon != NULL ? diag.message : "no such weapon");
         return false;
     }
     return true;
@@ -112,17 +142,23 @@ static bool same_hit_listed(const picked *p, int32_t attack, int32_t fr, const c
     }
 }
 
+/* Text a mod gave, made safe for a terminal (see clv_mod_escape). */
+#define SHOWN(s, buf) clv_mod_escape((s), (buf), sizeof(buf))
+
 static void check_attack(const picked *p, int32_t attack) {
     app_attack_facts f;
-    if (!app_attack_facts_of(p->weapon, attack, &f)) {
-        printf("  %s: cannot read its definition\n", f.name);
+    char name[CLV_HIT_NAME_MAX * 4], id[CLV_HIT_NAME_MAX * 4];
+    bool ok = app_attack_facts_of(p->weapon, attack, &f);
+    SHOWN(f.name, name);
+    if (!ok) {
+        printf("  %s: cannot read its definition\n", name);
         return;
     }
     if (f.active_first < 0) {
-        printf("  %s: %d frames, no hitbox\n", f.name, (int)f.frames);
+        printf("  %s: %d frames, no hitbox\n", name, (int)f.frames);
         return;
     }
-    printf("  %s: %d frames  startup %d  active %d-%d (%d frames)  recovery %d\n", f.name,
+    printf("  %s: %d frames  startup %d  active %d-%d (%d frames)  recovery %d\n", name,
            (int)f.frames, (int)f.startup, (int)f.active_first + 1, (int)f.active_last + 1,
            (int)f.active_count, (int)f.recovery);
     printf("    %-12s %-7s %-8s %5s %6s %-24s %4s %6s %6s %4s %s\n", "hitbox", "frames", "shape",
@@ -170,8 +206,9 @@ static void check_attack(const picked *p, int32_t attack) {
             }
             for (int32_t e = 0; e < h->effect_count; e++) {
                 size_t used = strlen(fx);
+                char ename[CLV_HIT_NAME_MAX * 4];
                 snprintf(fx + used, sizeof fx - used, "%s%s %gx%.3g/%df", used ? ", " : "",
-                         h->effects[e].name,
+                         SHOWN(h->effects[e].name, ename),
                          (double)(h->effects[e].duration / h->effects[e].period),
                          (double)h->effects[e].magnitude, (int)h->effects[e].period);
             }
@@ -181,8 +218,8 @@ static void check_attack(const picked *p, int32_t attack) {
             } else {
                 snprintf(hits, sizeof hits, "-");
             }
-            printf("    %-12s %-7s %-8s %5d %6.3g %-24s %4s %6s %6s %4d %s\n", h->id, range,
-                   shape_name(h->shape.type), (int)h->group, (double)h->damage,
+            printf("    %-12s %-7s %-8s %5d %6.3g %-24s %4s %6s %6s %4d %s\n", SHOWN(h->id, id),
+                   range, shape_name(h->shape.type), (int)h->group, (double)h->damage,
                    kb_text(&h->knockback, kb, sizeof kb), hits,
                    frames_text(h->hitlag, lag, sizeof lag),
                    frames_text(h->hitstun, stun, sizeof stun), (int)h->priority, fx[0] ? fx : "-");
@@ -191,25 +228,39 @@ static void check_attack(const picked *p, int32_t attack) {
 }
 
 int app_cmd_check(int argc, char **argv) {
-    if (argc != 1) {
-        fprintf(stderr, "usage: cleave check <mod folder>\n");
+    if (argc != 1 || argv[0][0] == '-') {
+        if (argc == 1) {
+            fprintf(stderr,
+                    "cleave check: unknown option '%s' (usage: cleave check <mod folder>)\n",
+                    argv[0]);
+        } else {
+            fprintf(stderr, "usage: cleave check <mod folder>\n");
+        }
         return 2;
     }
+    char folder[1024], dir[1024], name[256], version[256], wname[CLV_HIT_NAME_MAX * 4];
     picked p;
-    if (!open_mod(argv[0], &p)) {
+    if (!open_mod(mod_folder(argv[0], folder, sizeof folder), &p)) {
         close_mod(&p);
         return 1;
     }
     int32_t nw = clv_mod_weapon_count(p.mod);
-    printf("mod %s %s (%s): %d weapon(s), valid\n", clv_mod_name(p.mod), clv_mod_version(p.mod),
-           argv[0], (int)nw);
+    printf("mod %s %s (%s): %d weapon(s), valid\n", SHOWN(clv_mod_name(p.mod), name),
+           SHOWN(clv_mod_version(p.mod), version), SHOWN(argv[0], dir), (int)nw);
     for (int32_t w = 0; w < nw; w++) {
+        int32_t first = clv_mod_weapon_first(p.mod, w);
+        if (first != w) {
+            /* one weapon under several names: its frame data once, under its first name */
+            printf("weapon %s: the same weapon as %s\n", SHOWN(clv_mod_weapon_name(p.mod, w), name),
+                   SHOWN(clv_mod_weapon_name(p.mod, first), wname));
+            continue;
+        }
         if (!pick_weapon(&p, w)) {
             close_mod(&p);
             return 1;
         }
         int32_t na = clv_weapon_attack_count(p.weapon);
-        printf("weapon %s: %d attack(s)\n", p.weapon_name, (int)na);
+        printf("weapon %s: %d attack(s)\n", SHOWN(p.weapon_name, wname), (int)na);
         for (int32_t a = 0; a < na; a++) {
             check_attack(&p, a);
         }
@@ -220,9 +271,9 @@ int app_cmd_check(int argc, char **argv) {
 
 /* ---- render ---- */
 
-static void local_bounds(const picked *p, int32_t attack, int32_t frames, float *r) {
+static void local_bounds(const picked *p, int32_t attack, int32_t first, int32_t last, float *r) {
     *r = 24.0f;
-    for (int32_t fr = 0; fr < frames; fr++) {
+    for (int32_t fr = first; fr <= last; fr++) {
         for (int32_t k = 0;; k++) {
             const clv_hitbox_def *h = clv_arena_hitbox(p->arena, p->wid, attack, fr, k);
             if (h == NULL) {
@@ -236,10 +287,35 @@ static void local_bounds(const picked *p, int32_t attack, int32_t frames, float 
     }
 }
 
+/* "A-B" (1-based, inclusive) into *first and *last; false when it is not such a range. */
+static bool parse_range(const char *s, long *first, long *last) {
+    char *end;
+    *first = strtol(s, &end, 10);
+    if (end == s || *end != '-' || *first < 1) {
+        return false;
+    }
+    const char *b = end + 1;
+    *last = strtol(b, &end, 10);
+    return end != b && *end == '\0' && *last >= *first && *last <= 65535 && b[0] != '-';
+}
+
+static const char *const render_usage =
+    "usage: cleave render <mod folder> [--weapon NAME] [--attack NAME] [--frames A-B] "
+    "--out sheet.png\n";
+
 int app_cmd_render(int argc, char **argv) {
     const char *dir = NULL, *out = NULL, *attack_name = NULL, *weapon_name = NULL;
+    long range_first = 0, range_last = 0;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+        if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
+            if (!parse_range(argv[++i], &range_first, &range_last)) {
+                fprintf(stderr,
+                        "cleave render: --frames needs a range of frames FIRST-LAST, "
+                        "1-based (got '%s')\n",
+                        argv[i]);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             out = argv[++i];
         } else if (strcmp(argv[i], "--attack") == 0 && i + 1 < argc) {
             attack_name = argv[++i];
@@ -253,13 +329,12 @@ int app_cmd_render(int argc, char **argv) {
         }
     }
     if (dir == NULL || out == NULL) {
-        fprintf(
-            stderr,
-            "usage: cleave render <mod folder> [--weapon NAME] [--attack NAME] --out sheet.png\n");
+        fprintf(stderr, "%s", render_usage);
         return 2;
     }
+    char folder[1024];
     picked p;
-    if (!open_mod(dir, &p)) {
+    if (!open_mod(mod_folder(dir, folder, sizeof folder), &p)) {
         close_mod(&p);
         return 1;
     }
@@ -299,15 +374,37 @@ int app_cmd_render(int argc, char **argv) {
         return 1;
     }
 
+    /* 0-based frames first..last of the sheet: the whole attack, or the range asked for; a
+     * sheet is bounded (about 1152 x 4700 pixels) whatever the attack's length */
+    int32_t first = 0, last = f.frames - 1;
+    if (range_first > 0) {
+        first = (int32_t)range_first - 1;
+        last = (int32_t)range_last - 1;
+    }
+    if (last >= f.frames || last - first + 1 > RENDER_MAX_FRAMES) {
+        if (last >= f.frames) {
+            fprintf(stderr, "cleave render: attack '%s' has %d frames (asked for %ld-%ld)\n",
+                    f.name, (int)f.frames, range_first, range_last);
+        } else {
+            fprintf(stderr,
+                    "cleave render: attack '%s' has %d frames; a sheet shows at most %d: pick "
+                    "them with --frames, e.g. --frames %d-%d\n",
+                    f.name, (int)f.frames, RENDER_MAX_FRAMES, (int)first + 1,
+                    (int)first + RENDER_MAX_FRAMES);
+        }
+        close_mod(&p);
+        return 1;
+    }
+    int32_t shown = last - first + 1;
     app_assets assets;
     app_assets_load(&assets, app_assets_dir());
     float reach;
-    local_bounds(&p, attack, f.frames, &reach);
+    local_bounds(&p, attack, first, last, &reach);
     const int cell = 144;
     float scale = (float)(cell / 2 - 8) / reach;
     scale = scale > 2.0f ? 2.0f : scale;
-    int cols = f.frames < 8 ? f.frames : 8;
-    int rows = (f.frames + cols - 1) / cols;
+    int cols = shown < 8 ? shown : 8;
+    int rows = (shown + cols - 1) / cols;
     int header = 28, footer = 56;
     app_canvas c;
     c.w = cols * cell;
@@ -318,6 +415,7 @@ int app_cmd_render(int argc, char **argv) {
     c.pitch = c.w;
     c.px = calloc((size_t)c.w * (size_t)c.h, sizeof *c.px);
     if (c.px == NULL) {
+        fprintf(stderr, "cleave render: out of memory for a %dx%d sheet\n", c.w, c.h);
         app_assets_free(&assets);
         close_mod(&p);
         return 1;
@@ -326,8 +424,8 @@ int app_cmd_render(int argc, char **argv) {
     char title[160];
     snprintf(title, sizeof title, "%s / %s / %s", clv_mod_name(p.mod), p.weapon_name, f.name);
     int legend_x = 24 + app_text(&c, &assets.font, 8, 8, title, 0xFFFFD070u, 2);
-    for (int32_t fr = 0; fr < f.frames; fr++) {
-        int cx = (fr % cols) * cell, cy = header + (fr / cols) * cell;
+    for (int32_t fr = first; fr <= last; fr++) {
+        int cx = ((fr - first) % cols) * cell, cy = header + ((fr - first) / cols) * cell;
         bool active = clv_weapon_frame_hitbox_count(p.weapon, attack, fr) > 0;
         uint32_t phase = fr < f.startup ? 0xFF3C9A5Au : (active ? 0xFFD8463Cu : 0xFF3C64B4u);
         app_fill_rect(&c, cx + 2, cy + 2, cell - 4, cell - 4, 0xFF1E222Cu);
@@ -356,10 +454,10 @@ int app_cmd_render(int argc, char **argv) {
             /* colour by precedence (list order), so blade and handle read apart */
             uint32_t col = gc[(uint32_t)k % 6u];
             app_shape(&c, &h->shape, ox, oy, scale, (col & 0x00FFFFFFu) | 0x80000000u, col);
-            if (!same_hit_listed(&p, attack, fr - 1, h) && legend_x < c.w - 60) {
+            if ((fr == first || !same_hit_listed(&p, attack, fr - 1, h)) && legend_x < c.w - 60) {
                 /* a legend in the header: each id once, in its colour */
                 bool seen = false;
-                for (int32_t q = 0; q < fr && !seen; q++) {
+                for (int32_t q = first; q < fr && !seen; q++) {
                     seen = same_hit_listed(&p, attack, q, h);
                 }
                 if (!seen) {
@@ -374,7 +472,7 @@ int app_cmd_render(int argc, char **argv) {
     app_draw_frame_bar(&c, &assets.font, 8, header + rows * cell + 10, c.w - 16, &f, -1);
     bool ok = app_canvas_write_png(&c, out);
     if (ok) {
-        printf("cleave: %s: %d frames, %dx%d pixels\n", out, (int)f.frames, c.w, c.h);
+        printf("cleave: %s: %d frames, %dx%d pixels\n", out, (int)shown, c.w, c.h);
     } else {
         fprintf(stderr, "cleave render: cannot write %s\n", out);
     }
