@@ -11,8 +11,8 @@
  *
  * Values cross the boundary as copies: nil, booleans, numbers, strings and plain tables of
  * those (no metatable, at most COPY_DEPTH deep). A copy is charged to the mod's memory budget
- * by its bytes: it may take at most what the mod could still allocate, so 40 references to one
- * large string cannot make the host allocate 40 times the mod's budget. Nothing is shared, so
+ * by its bytes: the values crossing in one call may take at most the mod's memory limit, so 40
+ * references to one large string cannot make the host allocate 40 times the mod's budget. Nothing is shared, so
  * a mod can never hold a host table, nor the host a mod's.
  *
  * The two states are separate Lua universes. While the sandbox runs, the host state is only
@@ -59,11 +59,10 @@ typedef struct copy_budget {
     size_t used;
 } copy_budget;
 
-/* A budget of what the sandbox's allocator would still grant. */
+/* A budget of the sandbox's memory limit: what the mod could hold at most. (What is left of it
+ * now would count garbage the collector has not freed yet.) */
 static copy_budget budget_of(const clv_sandbox *sb) {
-    copy_budget b = {0, 0};
-    size_t cap = clv_sandbox_get_limits(sb).memory_bytes, now = clv_sandbox_bytes(sb);
-    b.limit = now < cap ? cap - now : 0;
+    copy_budget b = {clv_sandbox_get_limits(sb).memory_bytes, 0};
     return b;
 }
 
@@ -87,7 +86,7 @@ static const char *uncopyable(lua_State *L, int idx, int depth, copy_budget *bud
         bytes += COPY_TABLE_BYTES;
     }
     if (!charge(budget, bytes)) {
-        return "value larger than what is left of the mod's memory limit";
+        return "more bytes than the mod's memory limit";
     }
     switch (lua_type(L, idx)) {
     case LUA_TNIL:
