@@ -88,7 +88,7 @@ describe("cleave.sandbox copies", function()
     local sb = assert(sandbox.new { memory = 80 << 20, load_ms = 5000 })
     local ok, msg = sb:run("local s = ('x'):rep(30 << 20) local t = {} for i = 1, 40 do t[i] = s end return t")
     assert.is_nil(ok)
-    assert.are.equal("cannot copy result 1 out of the sandbox (value larger than what is left of the mod's memory limit)", msg)
+    assert.are.equal("cannot copy result 1 out of the sandbox (more bytes than the mod's memory limit)", msg)
     local ok2, t = sb:run("return { ('y'):rep(1000), 'z' }")
     assert.is_true(ok2)
     assert.are.equal(1000, #t[1])
@@ -131,5 +131,65 @@ describe("guarded gmatch", function()
       for _ in ("abc"):gmatch("", init) do stock = stock + 1 end
       assert.are.equal(stock, n, "init " .. init)
     end
+  end)
+end)
+
+describe("a mod's callbacks", function()
+  local lfs = require "lfs"
+  local made = {}
+  teardown(function()
+    for _, dir in ipairs(made) do
+      os.remove(dir .. "/mod.lua")
+      os.remove(dir)
+    end
+  end)
+
+  it("are disabled after 3 timeouts in a row, and share 5 ms of CPU per frame", function()
+    local dir = os.tmpname()
+    os.remove(dir)
+    assert(lfs.mkdir(dir))
+    made[#made + 1] = dir
+    local f = assert(io.open(dir .. "/mod.lua", "w"))
+    f:write([[
+local w = cleave.weapon {
+  name = "stick",
+  on_hit = function() while true do end end,
+  attacks = { swing = { length = 4, hitboxes = {
+    { id = "tip", frames = { 1, 3 }, ax = 0, ay = 0, bx = 30, by = 0, radius = 4, hitlag = 0 } } } },
+}
+return { name = "spin", version = "1", weapons = { stick = w } }
+]])
+    f:close()
+    local m = cleave.load_mod(dir)
+    local errors = {}
+    local a = cleave.arena { on_error = function(e) errors[#errors + 1] = e end }
+    local p = a:spawn { team = 1 }
+    for _ = 1, 10 do a:spawn { x = 20, team = 2 } end
+    local t0 = os.clock()
+    a:attack { weapon = m.weapons.stick, attack = "swing", owner = p }
+    a:step(1)
+    -- ten hits: two timeouts of 2 ms, one cut at the frame's 5 ms, one notice, six skipped
+    assert.are.equal(10, a:hit_count())
+    assert.are.equal(4, #errors)
+    assert.matches("mod.lua:3: time limit exceeded %(2 ms per callback%)", errors[1])
+    assert.matches("mod.lua:3: time limit exceeded %(2 ms per callback%)", errors[2])
+    assert.matches("mod.lua:3: time limit exceeded %(5 ms per frame%)", errors[3])
+    assert.matches("the mod's callbacks used up their 5 ms of this frame", errors[4])
+    a:step(5)
+    a:attack { weapon = m.weapons.stick, attack = "swing", owner = p }
+    a:step(1)
+    -- the next frame's first timeout is the third in a row: disabled, the rest skipped
+    assert.are.equal(10, a:hit_count())
+    assert.are.equal(5, #errors)
+    assert.matches("%(a callback ran out of time 3 times in a row and is disabled%)", errors[5])
+    assert.are.same({ "cleave: a callback ran out of time 3 times in a row and is disabled" }, m.handle:log())
+    for _ = 1, 20 do
+      a:step(5)
+      a:attack { weapon = m.weapons.stick, attack = "swing", owner = p }
+      a:step(1)
+    end
+    assert.are.equal(5, #errors)
+    -- CPU time: 2 frames of 5 and 2 ms, then nothing; unbounded this took 2 ms per hit
+    assert.is_true(os.clock() - t0 < 0.3, os.clock() - t0)
   end)
 end)

@@ -142,11 +142,102 @@ static void test_only_regular_files(void) {
     clv_sandbox_destroy(sb);
 }
 
+/* Calls global `name` as callback key; returns the status and leaves the message in err. */
+static clv_callback_status callback(clv_sandbox *sb, int key, const char *name, char *err,
+                                    size_t errlen) {
+    lua_State *L = clv_sandbox_state(sb);
+    err[0] = '\0';
+    lua_getglobal(L, name);
+    clv_callback_status st = clv_sandbox_call_callback(sb, key, 0, err, errlen);
+    char *nl = strchr(err, '\n');
+    if (nl != NULL) {
+        *nl = '\0';
+    }
+    CHECK(lua_gettop(L) == 0);
+    return st;
+}
+
+/* A callback out of time 3 times in a row is disabled, with a message and a log line, and
+ * costs nothing after; a callback that recovers in between is not. */
+static void test_callback_disabled_after_strikes(void) {
+    clv_sandbox *sb = sandbox_with(250, 2);
+    if (sb == NULL) {
+        return;
+    }
+    char err[512];
+    CHECK(run(sb,
+              "n = 0 function spin() while true do end end "
+              "function flaky() n = n + 1 if n % 3 ~= 0 then while true do end end end "
+              "function fine() end",
+              err, sizeof err));
+    for (int i = 0; i < 3; i++) {
+        clv_sandbox_frame_begin(sb);
+        CHECK(callback(sb, 1, "spin", err, sizeof err) == CLV_CALLBACK_FAILED);
+        CHECK(contains(err, "t:1: time limit exceeded (2 ms per callback)"));
+        CHECK((strstr(err, "disabled") != NULL) == (i == 2));
+    }
+    CHECK(contains(err, "(a callback ran out of time 3 times in a row and is disabled)"));
+    CHECK(clv_sandbox_log_count(sb) == 1);
+    CHECK(contains(clv_sandbox_log_line(sb, 0),
+                   "cleave: a callback ran out of time 3 times in a row and is disabled"));
+    double t0 = cpu_ms();
+    for (int i = 0; i < 100; i++) {
+        clv_sandbox_frame_begin(sb);
+        CHECK(callback(sb, 1, "spin", err, sizeof err) == CLV_CALLBACK_SKIPPED);
+    }
+    CHECK(cpu_ms() - t0 < 2.0);   /* 100 skipped calls: less than one budget of CPU */
+    for (int i = 0; i < 9; i++) { /* two timeouts, one success, three times */
+        clv_sandbox_frame_begin(sb);
+        clv_callback_status st = callback(sb, 2, "flaky", err, sizeof err);
+        CHECK(st == ((i + 1) % 3 == 0 ? CLV_CALLBACK_OK : CLV_CALLBACK_FAILED));
+    }
+    CHECK(callback(sb, 3, "fine", err, sizeof err) == CLV_CALLBACK_OK);
+    clv_sandbox_destroy(sb);
+}
+
+/* All callbacks of a frame share 5 ms of CPU: the call that meets the end says so, the next
+ * says the frame's budget is used up, the rest are skipped; a new frame runs them again, and a
+ * callback cut by the frame's budget collects no strike. */
+static void test_frame_budget(void) {
+    clv_sandbox *sb = sandbox_with(250, 2);
+    if (sb == NULL) {
+        return;
+    }
+    char err[512];
+    CHECK(run(sb, "function spin() while true do end end function fine() end", err, sizeof err));
+    for (int frame = 0; frame < 3; frame++) {
+        clv_sandbox_frame_begin(sb);
+        double t0 = cpu_ms();
+        CHECK(callback(sb, 10, "spin", err, sizeof err) == CLV_CALLBACK_FAILED);
+        CHECK(callback(sb, 11, "spin", err, sizeof err) == CLV_CALLBACK_FAILED);
+        CHECK(callback(sb, 12, "spin", err, sizeof err) == CLV_CALLBACK_FAILED);
+        CHECK(contains(err, "t:1: time limit exceeded (5 ms per frame)"));
+        CHECK(callback(sb, 13, "fine", err, sizeof err) == CLV_CALLBACK_FAILED);
+        CHECK(contains(err, "the mod's callbacks used up their 5 ms of this frame"));
+        CHECK(callback(sb, 14, "fine", err, sizeof err) == CLV_CALLBACK_SKIPPED);
+        CHECK(callback(sb, 12, "spin", err, sizeof err) == CLV_CALLBACK_SKIPPED);
+        double used = cpu_ms() - t0;
+        CHECK(used >= 5.0 && used <= 6.0);
+        if (!(used <= 6.0)) {
+            fprintf(stderr, "  frame used %.3f ms of CPU\n", used);
+        }
+    }
+    /* keys 10 and 11 ran out of their own 2 ms three times: disabled; 12 never did */
+    clv_sandbox_frame_begin(sb);
+    CHECK(callback(sb, 10, "spin", err, sizeof err) == CLV_CALLBACK_SKIPPED);
+    CHECK(callback(sb, 11, "spin", err, sizeof err) == CLV_CALLBACK_SKIPPED);
+    CHECK(callback(sb, 12, "spin", err, sizeof err) == CLV_CALLBACK_FAILED);
+    CHECK(contains(err, "time limit exceeded (2 ms per callback)"));
+    clv_sandbox_destroy(sb);
+}
+
 int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_time_off_cpu_is_not_charged);
     RUN(test_wall_clock_backstop);
     RUN(test_loop_stops_on_cpu_time);
     RUN(test_only_regular_files);
+    RUN(test_callback_disabled_after_strikes);
+    RUN(test_frame_budget);
     return clv_test_report();
 }

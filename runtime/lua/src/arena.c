@@ -574,6 +574,13 @@ static void call_weapon_cb(lua_State *L, int arena_idx, const larena *A, clv_lwe
 
 /* Runs the callbacks of the frame just stepped (events from index h0, t0 on). */
 static void run_callbacks(lua_State *L, int arena_idx, larena *A, int32_t h0, int32_t t0) {
+    /* each mod's callbacks of this frame share the frame's budget of its sandbox */
+    for (int32_t i = 0; i < A->weapon_count; i++) {
+        lua_State *S = A->weapons[i]->host != NULL ? clv_mod_state(A->weapons[i]->host) : NULL;
+        if (S != NULL) {
+            clv_sandbox_frame_begin(clv_sandbox_of(S));
+        }
+    }
     for (int32_t k = h0; k < A->hit_count; k++) {
         const clv_hit_event *h = &A->hits[k];
         clv_lweapon *w = weapon_of(A, h->weapon);

@@ -595,7 +595,8 @@ bool clv_mod_call_event(clv_mod *mod, int ref, const clv_hit_event *h, const clv
     lua_pushlightuserdata(S, (void *)(uintptr_t)w);
     lua_pushlightuserdata(S, (void *)(uintptr_t)d);
     lua_pushlightuserdata(S, (void *)(uintptr_t)t);
-    return clv_sandbox_call(mod->sb, 5, 0, err, errlen);
+    /* a disabled callback, or one past the frame's budget, is skipped without an error */
+    return clv_sandbox_call_callback(mod->sb, ref, 5, err, errlen) != CLV_CALLBACK_FAILED;
 }
 
 /* Calls one callback of the mod; keeps the first error message. */
@@ -624,6 +625,7 @@ bool clv_mod_run_callbacks(clv_mod *mod, clv_arena *arena, char *err, size_t err
         errf(err, errlen, "%s", "the mod's sandbox is closed", "", "");
         return false;
     }
+    clv_sandbox_frame_begin(mod->sb);
     bool ok = true, first = true;
     int32_t count;
     const clv_hit_event *hits = clv_arena_hits(arena, &count);

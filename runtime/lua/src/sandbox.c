@@ -57,10 +57,20 @@ struct clv_sandbox {
     size_t peak;
     long fail_after; /* refuse the n-th growth and all after it; 0 = never */
     long growths;
-    bool timing;       /* a deadline runs */
-    double wall_start; /* monotonic seconds when it started */
-    double cpu_start;  /* the thread's CPU seconds when it started */
-    double budget_ms;  /* of the running deadline */
+    bool timing;         /* a deadline runs */
+    double wall_start;   /* monotonic seconds when it started */
+    double cpu_start;    /* the thread's CPU seconds when it started */
+    double budget_ms;    /* of the running deadline */
+    double shown_ms;     /* the budget its timeout message names */
+    bool expired;        /* the running deadline has passed */
+    double frame_spent;  /* CPU seconds the callbacks of this frame took */
+    bool frame_reported; /* the frame's budget ran out and a call said so */
+    struct strike {
+        int key;
+        int count; /* timeouts in a row; CLV_SANDBOX_STRIKES: disabled */
+    } * strikes;
+    int strike_count;
+    int strike_cap;
     const char *phase; /* "load" or "callback" */
     int busy;
     int faults;
@@ -175,6 +185,7 @@ bool clv_sandbox_expired(lua_State *L) {
     if (sb == NULL || !sb->timing || !deadline_passed(sb)) {
         return false;
     }
+    sb->expired = true;
     lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, 1);
     return true;
 }
@@ -184,7 +195,7 @@ const char *clv_sandbox_push_timeout(lua_State *L, int level) {
     lua_Debug ar;
     const char *phase = sb != NULL && sb->phase != NULL ? sb->phase : "call";
     char ms[32];
-    snprintf(ms, sizeof ms, "%g", sb != NULL ? sb->budget_ms : 0.0);
+    snprintf(ms, sizeof ms, "%g", sb != NULL ? sb->shown_ms : 0.0);
     if (lua_getstack(L, level, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
         return lua_pushfstring(L, "%s:%d: time limit exceeded (%s ms per %s)", ar.short_src,
                                ar.currentline, ms, phase);
@@ -206,7 +217,9 @@ static void sandbox_hook(lua_State *L, lua_Debug *ar) {
 
 static void start_deadline(clv_sandbox *sb, double ms, const char *phase) {
     sb->budget_ms = ms;
+    sb->shown_ms = ms;
     sb->phase = phase;
+    sb->expired = false;
     sb->wall_start = wall_seconds();
     sb->cpu_start = cpu_seconds();
     sb->timing = true;
@@ -427,6 +440,18 @@ static int sb_co_wrap(lua_State *L) {
     return 1;
 }
 
+/* Keeps a line (at most CLV_SANDBOX_LOG_LINE - 1 bytes) in the log, dropping the oldest. */
+static void log_line(clv_sandbox *sb, const char *line) {
+    if (sb->log_count == CLV_SANDBOX_LOG_LINES) {
+        sb->log_first = (sb->log_first + 1) % CLV_SANDBOX_LOG_LINES;
+        sb->log_count--;
+        sb->log_dropped++;
+    }
+    int slot = (sb->log_first + sb->log_count) % CLV_SANDBOX_LOG_LINES;
+    snprintf(sb->log[slot], CLV_SANDBOX_LOG_LINE, "%s", line);
+    sb->log_count++;
+}
+
 /* log(...) / print(...): tab-joined, cut to one line's room, newest CLV_SANDBOX_LOG_LINES kept. */
 static int sb_log(lua_State *L) {
     clv_sandbox *sb = clv_sandbox_of(L);
@@ -446,14 +471,7 @@ static int sb_log(lua_State *L) {
         lua_pop(L, 1);
     }
     line[used] = '\0';
-    if (sb->log_count == CLV_SANDBOX_LOG_LINES) {
-        sb->log_first = (sb->log_first + 1) % CLV_SANDBOX_LOG_LINES;
-        sb->log_count--;
-        sb->log_dropped++;
-    }
-    int slot = (sb->log_first + sb->log_count) % CLV_SANDBOX_LOG_LINES;
-    memcpy(sb->log[slot], line, used + 1);
-    sb->log_count++;
+    log_line(sb, line);
     return 0;
 }
 
@@ -749,6 +767,7 @@ clv_sandbox_limits clv_sandbox_default_limits(void) {
     l.memory_bytes = (size_t)64 * 1024 * 1024;
     l.load_ms = 250.0;
     l.callback_ms = 2.0;
+    l.frame_ms = 5.0;
     return l;
 }
 
@@ -762,7 +781,11 @@ static int sandbox_panic(lua_State *L) {
 clv_sandbox *clv_sandbox_create_failing(const clv_sandbox_limits *limits, long fail_after,
                                         char *err, size_t errlen) {
     clv_sandbox_limits l = limits != NULL ? *limits : clv_sandbox_default_limits();
-    if (!(l.load_ms > 0) || !(l.callback_ms > 0) || l.load_ms > 1e9 || l.callback_ms > 1e9) {
+    if (l.frame_ms == 0) {
+        l.frame_ms = clv_sandbox_default_limits().frame_ms;
+    }
+    if (!(l.load_ms > 0) || !(l.callback_ms > 0) || !(l.frame_ms > 0) || l.load_ms > 1e9 ||
+        l.callback_ms > 1e9 || l.frame_ms > 1e9) {
         write_err(err, errlen, "sandbox: time limits must be > 0 ms and finite");
         return NULL;
     }
@@ -813,6 +836,7 @@ void clv_sandbox_destroy(clv_sandbox *sb) {
         return;
     }
     clv_sandbox_close(sb);
+    free(sb->strikes);
     free(sb);
 }
 
@@ -1013,4 +1037,90 @@ bool clv_sandbox_call_load(clv_sandbox *sb, int nargs, int nresults, char *err, 
         return false;
     }
     return protected_call(sb, nargs, nresults, sb->limits.load_ms, "load", err, errlen);
+}
+
+/* ---- Callbacks of a frame ---- */
+
+void clv_sandbox_frame_begin(clv_sandbox *sb) {
+    sb->frame_spent = 0;
+    sb->frame_reported = false;
+}
+
+/* The strike record of callback key; NULL when none could be made (then none is kept). */
+static struct strike *strike_of(clv_sandbox *sb, int key) {
+    for (int i = 0; i < sb->strike_count; i++) {
+        if (sb->strikes[i].key == key) {
+            return &sb->strikes[i];
+        }
+    }
+    if (sb->strike_count == sb->strike_cap) {
+        int cap = sb->strike_cap > 0 ? 2 * sb->strike_cap : 8;
+        struct strike *bigger = realloc(sb->strikes, (size_t)cap * sizeof *bigger);
+        if (bigger == NULL) {
+            return NULL;
+        }
+        sb->strikes = bigger;
+        sb->strike_cap = cap;
+    }
+    struct strike *st = &sb->strikes[sb->strike_count++];
+    st->key = key;
+    st->count = 0;
+    return st;
+}
+
+clv_callback_status clv_sandbox_call_callback(clv_sandbox *sb, int key, int nargs, char *err,
+                                              size_t errlen) {
+    if (sb->L == NULL) {
+        write_err(err, errlen, "sandbox: the sandbox is closed");
+        return CLV_CALLBACK_FAILED;
+    }
+    struct strike *st = strike_of(sb, key);
+    double left_ms = sb->limits.frame_ms - sb->frame_spent * 1000.0;
+    if ((st != NULL && st->count >= CLV_SANDBOX_STRIKES) || left_ms <= 0) {
+        lua_pop(sb->L, nargs + 1);
+        if (left_ms > 0 || sb->frame_reported) {
+            return CLV_CALLBACK_SKIPPED;
+        }
+        sb->frame_reported = true;
+        if (err != NULL && errlen > 0) {
+            snprintf(err, errlen,
+                     "the mod's callbacks used up their %g ms of this frame; the rest of the "
+                     "frame's callbacks are skipped",
+                     sb->limits.frame_ms);
+        }
+        return CLV_CALLBACK_FAILED;
+    }
+    if (sb->busy) {
+        lua_pop(sb->L, nargs + 1);
+        write_err(err, errlen, "sandbox: re-entrant use of a running sandbox");
+        return CLV_CALLBACK_FAILED;
+    }
+    /* The frame's remainder stops a call before its own budget does: a timeout then says so,
+     * and is not held against the callback. */
+    bool frame_bound = left_ms < sb->limits.callback_ms;
+    start_deadline(sb, frame_bound ? left_ms : sb->limits.callback_ms,
+                   frame_bound ? "frame" : "callback");
+    if (frame_bound) {
+        sb->shown_ms = sb->limits.frame_ms;
+    }
+    double cpu0 = cpu_seconds();
+    bool ok = protected_call(sb, nargs, 0, sb->limits.callback_ms, "callback", err, errlen);
+    sb->frame_spent += cpu_seconds() - cpu0;
+    bool timed_out = !ok && sb->expired;
+    sb->faults = ok ? 0 : sb->faults + 1;
+    if (st != NULL && !frame_bound) {
+        st->count = timed_out ? st->count + 1 : 0;
+        if (st->count >= CLV_SANDBOX_STRIKES) {
+            char line[CLV_SANDBOX_LOG_LINE];
+            snprintf(line, sizeof line,
+                     "cleave: a callback ran out of time %d times in a row and is disabled",
+                     CLV_SANDBOX_STRIKES);
+            log_line(sb, line);
+            if (err != NULL && errlen > 0) {
+                size_t used = strcspn(err, "\n");
+                snprintf(err + used, errlen - used, " (%s)", line + strlen("cleave: "));
+            }
+        }
+    }
+    return ok ? CLV_CALLBACK_OK : CLV_CALLBACK_FAILED;
 }

@@ -16,9 +16,11 @@ typedef struct clv_sandbox_limits {
     size_t memory_bytes; ///< allocator budget (default 64 MiB)
     double load_ms;      ///< CPU deadline for loading a chunk (default 250 ms)
     double callback_ms;  ///< CPU deadline for one host->mod call (default 2 ms)
+    double frame_ms;     ///< CPU budget of all callbacks of one frame together (default 5 ms;
+                         ///< 0 also means the default)
 } clv_sandbox_limits;
 
-/// The defaults: 64 MiB, 250 ms per load, 2 ms per callback.
+/// The defaults: 64 MiB, 250 ms per load, 2 ms per callback, 5 ms of callbacks per frame.
 clv_sandbox_limits clv_sandbox_default_limits(void);
 
 /// An isolated Lua state for one mod.
@@ -64,6 +66,29 @@ bool clv_sandbox_call(clv_sandbox *sb, int nargs, int nresults, char *err, size_
 /// host's own reads of what a chunk returned (a mod table's fields may be metamethods) and for
 /// a mod's self-test while it loads.
 bool clv_sandbox_call_load(clv_sandbox *sb, int nargs, int nresults, char *err, size_t errlen);
+
+/// A callback that runs out of its own time this many times in a row is disabled.
+#define CLV_SANDBOX_STRIKES 3
+
+/// What clv_sandbox_call_callback did.
+typedef enum clv_callback_status {
+    CLV_CALLBACK_OK,      ///< the callback ran and returned
+    CLV_CALLBACK_FAILED,  ///< it failed, or was refused; err says why
+    CLV_CALLBACK_SKIPPED, ///< not run: disabled, or the frame's budget was used up (said once)
+} clv_callback_status;
+
+/// Starts a frame: the callbacks' budget of limits.frame_ms is whole again.
+void clv_sandbox_frame_begin(clv_sandbox *sb);
+
+/// Calls the function below nargs arguments (no results) as callback `key` (any number the
+/// host uses to name one callback) under the callback deadline, cut to what is left of the
+/// frame's budget. A callback that runs out of its own time CLV_SANDBOX_STRIKES times in a row
+/// is disabled: the last failure's message says so, a line goes to the sandbox's log, and
+/// later calls are skipped. Once the frame's budget is used up, the first call refused says
+/// so (FAILED) and the rest of the frame's calls are skipped. Function and arguments are
+/// always popped.
+clv_callback_status clv_sandbox_call_callback(clv_sandbox *sb, int key, int nargs, char *err,
+                                              size_t errlen);
 
 /// Consecutive failed calls since the last success; the mod loader disables a mod past a limit.
 int clv_sandbox_faults(const clv_sandbox *sb);
