@@ -178,6 +178,24 @@ return { name = "b:" .. tostring(shared) .. ":" .. tostring(HOST_SECRET) .. ":" 
     assert.are.same({ "hit" }, m.handle:log())
   end)
 
+  it("charges the host's list of weapon names to the mod's memory budget", function()
+    -- memory() counts every byte of the mod's allocator; collectgarbage("count") only what Lua
+    -- itself made, so their difference is what the host allocated on the mod's budget
+    local function outside_lua(n)
+      local names = {}
+      for i = 1, n do names[#names + 1] = ("n%05d = w"):format(i) end
+      local dir = write_mod("names" .. n, STICK:gsub("ON_HIT", "nil")
+        .. "return { name = 'names', version = '1', weapons = { " .. table.concat(names, ", ")
+        .. " }, selftest = function() log(collectgarbage('count')) end }\n")
+      local m = cleave.load_mod(dir)
+      return m.handle:memory() - tonumber(m.handle:log()[1]) * 1024
+    end
+    local grown = outside_lua(20000) - outside_lua(1)
+    -- each name: its 7 bytes, two pointers and an index (27 bytes; the garbage Lua collected
+    -- after the selftest counted makes the difference a little smaller)
+    assert.is_true(grown >= 20000 * 20, grown .. " bytes")
+  end)
+
   it("reports a syntax error with file and line", function()
     local dir = write_mod("syntax", "local x = = 1\n")
     local ok, err = pcall(cleave.load_mod, dir)
