@@ -142,10 +142,10 @@ static void read_weapons(lua_State *S, clv_mod *mod, int wt, int32_t n, const ch
     qsort(list, (size_t)n, sizeof *list, cmp_named); /* a stable order: by name */
     mod->weapon_names = (char **)check_alloc(S, mod_alloc(mod, (size_t)n * sizeof(char *)), file);
     memset(mod->weapon_names, 0, (size_t)n * sizeof(char *));
+    mod->weapon_count = n; /* the size clv_mod_free gives back, from here on */
     mod->weapons =
         (clv_lweapon **)check_alloc(S, mod_alloc(mod, (size_t)n * sizeof(clv_lweapon *)), file);
     mod->first = (int32_t *)check_alloc(S, mod_alloc(mod, (size_t)n * sizeof(int32_t)), file);
-    mod->weapon_count = n;
     for (int32_t i = 0; i < n; i++) {
         mod->weapon_names[i] = (char *)check_alloc(S, mod_dup(mod, list[i].name), file);
         mod->weapons[i] = list[i].w;
