@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 clv_arena_def clv_default_arena_def(void) {
@@ -226,6 +227,85 @@ void clv_arena_destroy(clv_arena *a) {
 
 /* ---- weapons ---- */
 
+/* Frame lists in insertion order (the order hitboxes were added is their precedence): each
+ * frame's end offset from the counts, then the hitboxes filed from the last one back, each
+ * frame's offset counting down to its start. Returns the most hitboxes of one frame. */
+static int32_t file_hitboxes(const clv_weapon *src, clv__aweapon *w) {
+    int32_t f = 0, widest = 0;
+    for (int32_t at = 0; at < w->attack_count; at++) {
+        w->frame_base[at] = f;
+        f += w->attacks[at].frames;
+    }
+    memset(w->frame_start, 0, (size_t)(w->frame_total + 1) * sizeof *w->frame_start);
+    for (int32_t i = 0; i < src->box_count; i++) {
+        const clv__hitbox_entry *e = &src->boxes[i];
+        for (int32_t fr = e->first; fr <= e->last; fr++) {
+            w->frame_start[w->frame_base[e->attack] + fr]++;
+        }
+    }
+    for (f = 0; f < w->frame_total; f++) {
+        widest = w->frame_start[f] > widest ? w->frame_start[f] : widest;
+        w->frame_start[f] += f > 0 ? w->frame_start[f - 1] : 0;
+    }
+    w->frame_start[w->frame_total] = w->list_count;
+    for (int32_t i = src->box_count - 1; i >= 0; i--) {
+        const clv__hitbox_entry *e = &src->boxes[i];
+        for (int32_t fr = e->first; fr <= e->last; fr++) {
+            w->list[--w->frame_start[w->frame_base[e->attack] + fr]] = i;
+        }
+    }
+    return widest;
+}
+
+/* A hitbox id and its index, for finding a frame's hitbox by id. */
+typedef struct id_ref {
+    const char *id;
+    int32_t box;
+} id_ref;
+
+static int cmp_id_ref(const void *x, const void *y) {
+    return strncmp(((const id_ref *)x)->id, ((const id_ref *)y)->id, CLV_HIT_NAME_MAX);
+}
+
+/* The hitbox with box's id in frame f (sorted into `sorted` on first use), or -1. */
+static int32_t find_by_id(const clv__aweapon *w, int32_t f, int32_t box, id_ref *sorted,
+                          bool *have_sorted) {
+    int32_t lo = w->frame_start[f], n = w->frame_start[f + 1] - lo;
+    if (!*have_sorted) {
+        for (int32_t j = 0; j < n; j++) {
+            sorted[j].box = w->list[lo + j];
+            sorted[j].id = w->boxes[sorted[j].box].def.id;
+        }
+        qsort(sorted, (size_t)n, sizeof *sorted, cmp_id_ref);
+        *have_sorted = true;
+    }
+    id_ref key = {w->boxes[box].def.id, box};
+    const id_ref *hit = bsearch(&key, sorted, (size_t)n, sizeof *sorted, cmp_id_ref);
+    return hit != NULL ? hit->box : -1;
+}
+
+/* A hitbox sweeps from the hitbox of the same id on the frame before (ids are unique within a
+ * frame), whether the same entry spans both frames (it is its own predecessor) or a generator
+ * emitted one per frame (found by id in the frame before, sorted once: n log n, not n^2). */
+static void link_sweeps(clv__aweapon *w, const clv_weapon *src, id_ref *sorted) {
+    for (int32_t at = 0; at < w->attack_count; at++) {
+        for (int32_t fr = 0; fr < w->attacks[at].frames; fr++) {
+            int32_t cur = w->frame_base[at] + fr;
+            bool have_sorted = false;
+            for (int32_t k = w->frame_start[cur]; k < w->frame_start[cur + 1]; k++) {
+                int32_t box = w->list[k];
+                if (fr == 0) {
+                    w->prev[k] = -1;
+                } else if (src->boxes[box].first < fr) {
+                    w->prev[k] = box;
+                } else {
+                    w->prev[k] = find_by_id(w, cur - 1, box, sorted, &have_sorted);
+                }
+            }
+        }
+    }
+}
+
 clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_weapon_id *out,
                                     clv_hit_diag *diag) {
     clv__diag_clear(diag);
@@ -243,23 +323,14 @@ clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_wea
     clv__aweapon w;
     memset(&w, 0, sizeof w);
     w.attack_count = src->attack_count;
-    int32_t frames = 0;
-    int64_t listed = 0;
-    for (int32_t i = 0; i < src->attack_count; i++) {
-        frames += src->attacks[i].frames;
-    }
-    for (int32_t i = 0; i < src->box_count; i++) {
-        listed += src->boxes[i].last - src->boxes[i].first + 1;
-    }
-    if (listed > INT32_MAX / 2) {
-        return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "weapon too large");
-    }
-    w.frame_total = frames;
-    w.list_count = (int32_t)listed;
+    /* Both bounded when the weapon was built: the copy is linear in them (and n log n in the
+     * largest frame). */
+    w.frame_total = src->frame_total;
+    w.list_count = src->placed_total;
     w.box_count = src->box_count;
     w.attacks = clv__alloc(&a->al, (size_t)w.attack_count * sizeof *w.attacks);
     w.frame_base = clv__alloc(&a->al, (size_t)w.attack_count * sizeof *w.frame_base);
-    w.frame_start = clv__alloc(&a->al, (size_t)(frames + 1) * sizeof *w.frame_start);
+    w.frame_start = clv__alloc(&a->al, (size_t)(w.frame_total + 1) * sizeof *w.frame_start);
     w.list = clv__alloc(&a->al, (size_t)w.list_count * sizeof *w.list);
     w.prev = clv__alloc(&a->al, (size_t)w.list_count * sizeof *w.prev);
     w.boxes = clv__alloc(&a->al, (size_t)w.box_count * sizeof *w.boxes);
@@ -274,39 +345,14 @@ clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_wea
         w.boxes[i].group_key =
             src->boxes[i].def.group == CLV_GROUP_NONE ? -1 - i : src->boxes[i].def.group;
     }
-    /* Frame lists in insertion order: the order hitboxes were added is their precedence. */
-    int32_t f = 0, n = 0;
-    for (int32_t at = 0; at < w.attack_count; at++) {
-        w.frame_base[at] = f;
-        for (int32_t fr = 0; fr < w.attacks[at].frames; fr++, f++) {
-            w.frame_start[f] = n;
-            for (int32_t i = 0; i < src->box_count; i++) {
-                const clv__hitbox_entry *e = &src->boxes[i];
-                if (e->attack == at && e->first <= fr && fr <= e->last) {
-                    w.list[n++] = i;
-                }
-            }
-        }
+    int32_t widest = file_hitboxes(src, &w);
+    id_ref *sorted = clv__alloc(&a->al, (size_t)widest * sizeof *sorted);
+    if (sorted == NULL) {
+        weapon_free(a, &w);
+        return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
     }
-    w.frame_start[f] = n;
-    /* A hitbox sweeps from the hitbox of the same id on the frame before (ids are unique within
-     * a frame), whether the same entry spans both frames or a generator emitted one per frame. */
-    for (int32_t at = 0; at < w.attack_count; at++) {
-        for (int32_t fr = 0; fr < w.attacks[at].frames; fr++) {
-            int32_t cur = w.frame_base[at] + fr;
-            for (int32_t k = w.frame_start[cur]; k < w.frame_start[cur + 1]; k++) {
-                w.prev[k] = -1;
-                for (int32_t j = fr > 0 ? w.frame_start[cur - 1] : 0;
-                     fr > 0 && j < w.frame_start[cur]; j++) {
-                    if (strncmp(w.boxes[w.list[j]].def.id, w.boxes[w.list[k]].def.id,
-                                CLV_HIT_NAME_MAX) == 0) {
-                        w.prev[k] = w.list[j];
-                        break;
-                    }
-                }
-            }
-        }
-    }
+    link_sweeps(&w, src, sorted);
+    clv__free(&a->al, sorted, (size_t)widest * sizeof *sorted);
     w.fingerprint = clv__weapon_fingerprint(&w);
     a->weapons[a->weapon_count] = w;
     a->weapon_count++;

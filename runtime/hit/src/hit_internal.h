@@ -59,6 +59,8 @@ struct clv_weapon {
     int32_t attack_count, attack_cap;
     clv__hitbox_entry *boxes;
     int32_t box_count, box_cap;
+    int32_t frame_total;  /* frames of all attacks, <= CLV_WEAPON_MAX_FRAMES */
+    int32_t placed_total; /* placed hitboxes, <= CLV_WEAPON_MAX_PLACED */
 };
 
 /* ---- a weapon compiled into an arena: immutable ---- */

@@ -270,6 +270,17 @@ clv_hit_status clv_weapon_add_attack(clv_weapon *w, const clv_attack_def *def, i
         }
         return st;
     }
+    if (def->frames > CLV_WEAPON_MAX_FRAMES - w->frame_total) {
+        clv__diag_set(diag, CLV_HIT_ERR_NUMBER, "frames",
+                      "attack %d ('%s'): the weapon's attacks would last %d frames together, more "
+                      "than the limit of %d",
+                      (int)w->attack_count, def->name, (int)(w->frame_total + def->frames),
+                      CLV_WEAPON_MAX_FRAMES);
+        if (diag != NULL) {
+            diag->attack = w->attack_count;
+        }
+        return CLV_HIT_ERR_NUMBER;
+    }
     if (clv_weapon_find_attack(w, def->name) >= 0) {
         clv__diag_set(diag, CLV_HIT_ERR_NAME, "name", "attack '%s' is already defined", def->name);
         if (diag != NULL) {
@@ -282,6 +293,7 @@ clv_hit_status clv_weapon_add_attack(clv_weapon *w, const clv_attack_def *def, i
         return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
     }
     w->attacks[w->attack_count] = *def;
+    w->frame_total += def->frames;
     if (out_index != NULL) {
         *out_index = w->attack_count;
     }
@@ -328,6 +340,13 @@ clv_hit_status clv_weapon_add_hitbox(clv_weapon *w, int32_t attack, int32_t firs
     }
     int32_t position = clv_weapon_frame_hitbox_count(w, attack, first);
     clv_hit_status st = clv_hitbox_def_check(def, diag);
+    int32_t span = last - first + 1;
+    if (st == CLV_HIT_OK && span > CLV_WEAPON_MAX_PLACED - w->placed_total) {
+        st = clv__diag_set(diag, CLV_HIT_ERR_NUMBER, "frames",
+                           "the weapon would place %d hitboxes (one per hitbox and frame), more "
+                           "than the limit of %d",
+                           (int)(w->placed_total + span), CLV_WEAPON_MAX_PLACED);
+    }
     if (st == CLV_HIT_OK) {
         /* An id names one hitbox of a frame: events and tests refer to it. */
         for (int32_t i = 0; i < w->box_count; i++) {
@@ -366,6 +385,7 @@ clv_hit_status clv_weapon_add_hitbox(clv_weapon *w, int32_t attack, int32_t firs
         return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
     }
     clv__hitbox_entry *e = &w->boxes[w->box_count++];
+    w->placed_total += span;
     e->attack = attack;
     e->first = first;
     e->last = last;

@@ -435,6 +435,8 @@ typedef struct wstate {
     int effects_idx;   /* weapon.effects or 0 */
     int32_t attack;    /* index of the attack being compiled */
     int32_t length;    /* its frames */
+    int64_t frames;    /* of the weapon's attacks so far: bounded like cleave_hit's */
+    int64_t placed;    /* hitboxes placed so far, one per hitbox and frame */
 } wstate;
 
 /* Pushes the value of a hitbox field: the hitbox's own, else attack.defaults, else
@@ -868,6 +870,13 @@ static void check_deadline(lua_State *L) {
 static void add_entry(wstate *s, int32_t first, int32_t last, const clv_hitbox_def *def) {
     clv_lweapon *w = s->w;
     check_deadline(s->c.L);
+    s->placed += last - first + 1;
+    if (s->placed > CLV_WEAPON_MAX_PLACED) {
+        vfail_at(&s->c,
+                 "makes the weapon place %I hitboxes (one per hitbox and frame), more than the "
+                 "limit of %d",
+                 (LUAI_UACINT)s->placed, CLV_WEAPON_MAX_PLACED);
+    }
     /* ids are unique within a frame */
     for (int32_t k = 0; k < w->entry_count; k++) {
         const clv_lentry *e = &w->entries[k];
@@ -1273,6 +1282,11 @@ static void read_attack(wstate *s, const char *name, int at) {
                         (int)def.frames);
         path_pop(c, o2);
         lua_error(L);
+    }
+    s->frames += def.frames;
+    if (s->frames > CLV_WEAPON_MAX_FRAMES) {
+        vfail_at(c, "makes the weapon's attacks last %I frames together, more than the limit of %d",
+                 (LUAI_UACINT)s->frames, CLV_WEAPON_MAX_FRAMES);
     }
 
     /* attack.defaults: checked like weapon.defaults */

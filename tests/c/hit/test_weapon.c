@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 static clv_weapon *weapon_with_swing(int32_t frames) {
     clv_weapon *w = clv_weapon_create(NULL, NULL);
@@ -217,10 +218,82 @@ static void test_attack_errors(void) {
     CHECK(strcmp(clv_hit_status_name(CLV_HIT_ERR_STALE_ID), "stale id") == 0);
 }
 
+/* A weapon is bounded when it is built: CLV_WEAPON_MAX_FRAMES frames over all its attacks and
+ * CLV_WEAPON_MAX_PLACED placed hitboxes (one per hitbox and frame), each refusal naming the
+ * field; the limits themselves are accepted. */
+static void test_weapon_size_limits(void) {
+    clv_weapon *w = clv_weapon_create(NULL, NULL);
+    clv_hit_diag diag;
+    clv_attack_def a = clv_default_attack_def();
+    a.frames = CLV_ATTACK_MAX_FRAMES;
+    for (int i = 0; i < 4; i++) {
+        snprintf(a.name, sizeof a.name, "long%d", i);
+        CHECK(clv_weapon_add_attack(w, &a, NULL, &diag) == CLV_HIT_OK);
+    }
+    snprintf(a.name, sizeof a.name, "extra");
+    a.frames = 5;
+    CHECK(clv_weapon_add_attack(w, &a, NULL, &diag) == CLV_HIT_ERR_NUMBER);
+    CHECK(strcmp(diag.field, "frames") == 0 && diag.attack == 4);
+    CHECK(strcmp(diag.message, "attack 4 ('extra'): the weapon's attacks would last 262145 frames "
+                               "together, more than the limit of 262144") == 0);
+    a.frames = 4;
+    CHECK(clv_weapon_add_attack(w, &a, NULL, &diag) == CLV_HIT_OK);
+
+    clv_hitbox_def h = named("blade");
+    for (int i = 0; i < 4; i++) {
+        CHECK(clv_weapon_add_hitbox(w, i, 0, CLV_ATTACK_MAX_FRAMES - 1, &h, &diag) == CLV_HIT_OK);
+    }
+    CHECK(clv_weapon_add_hitbox(w, 4, 0, 3, &h, &diag) == CLV_HIT_OK); /* 262144 placed */
+    h = named("tip");
+    CHECK(clv_weapon_add_hitbox(w, 0, 10, 10, &h, &diag) == CLV_HIT_ERR_NUMBER);
+    CHECK(strcmp(diag.field, "frames") == 0 && diag.attack == 0 && diag.frame == 10);
+    CHECK(strcmp(diag.message, "attack 'long0' frame 10 hitbox 1 ('tip'): the weapon would place "
+                               "262145 hitboxes (one per hitbox and frame), more than the limit "
+                               "of 262144") == 0);
+    clv_arena *arena = clv_arena_create(NULL, NULL);
+    CHECK(clv_arena_add_weapon(arena, w, NULL, &diag) == CLV_HIT_OK);
+    clv_arena_destroy(arena);
+    clv_weapon_destroy(w);
+}
+
+/* Copying a weapon into an arena is linear in its frames and placed hitboxes: 4 attacks of
+ * 65535 frames and 16380 hitboxes of 16 frames each (near the limit of both) copy within a
+ * small budget of CPU time, where a pass over every hitbox for every frame made 4.3e9 steps. */
+static void test_weapon_copy_is_bounded(void) {
+    clv_weapon *w = clv_weapon_create(NULL, NULL);
+    clv_attack_def a = clv_default_attack_def();
+    a.frames = CLV_ATTACK_MAX_FRAMES;
+    for (int i = 0; i < 4; i++) {
+        snprintf(a.name, sizeof a.name, "long%d", i);
+        CHECK(clv_weapon_add_attack(w, &a, NULL, NULL) == CLV_HIT_OK);
+    }
+    clv_hitbox_def h = named("blade");
+    int added = 0;
+    for (int i = 0; i < 16380; i++) {
+        int32_t at = i % 4, first = (i / 4) * 16;
+        snprintf(h.id, sizeof h.id, "b%d", i);
+        added += clv_weapon_add_hitbox(w, at, first, first + 15, &h, NULL) == CLV_HIT_OK;
+    }
+    CHECK(added == 16380);
+    clv_arena *arena = clv_arena_create(NULL, NULL);
+    clv_weapon_id id;
+    clock_t t0 = clock();
+    CHECK(clv_arena_add_weapon(arena, w, &id, NULL) == CLV_HIT_OK);
+    double cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    CHECK(cpu < 0.5);
+    CHECK(clv_arena_frame_hitbox_count(arena, id, 3, 4094 * 16) == 1);
+    const clv_hitbox_def *d = clv_arena_hitbox(arena, id, 1, 17, 0);
+    CHECK(d != NULL && strcmp(d->id, "b5") == 0);
+    clv_arena_destroy(arena);
+    clv_weapon_destroy(w);
+}
+
 int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_defaults);
     RUN(test_hitbox_errors_name_the_field);
     RUN(test_attack_errors);
+    RUN(test_weapon_size_limits);
+    RUN(test_weapon_copy_is_bounded);
     return clv_test_report();
 }

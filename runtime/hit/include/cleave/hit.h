@@ -43,6 +43,13 @@ extern "C" {
 #define CLV_ENTITY_MAX_EFFECTS 8
 /// Longest attack, in frames.
 #define CLV_ATTACK_MAX_FRAMES 65535
+/// Most frames of all of a weapon's attacks together (four attacks of the longest length).
+#define CLV_WEAPON_MAX_FRAMES 262144
+/// Most placed hitboxes of a weapon: a hitbox counts once per frame it is active on, summed over
+/// every attack. Copying a weapon into an arena takes time and memory in proportion to its
+/// frames and placed hitboxes, so both are bounded when the weapon is built (the example mods
+/// place at most 180; at the limit the copy takes milliseconds and about 6 MB).
+#define CLV_WEAPON_MAX_PLACED 262144
 /// Largest magnitude of an entity's position, velocity, hp and damage taken, and of every shape
 /// number in a definition: values beyond are refused, and motion, knockback and damage are
 /// clamped to it, so that the state always stays finite (and a snapshot of it restorable).
