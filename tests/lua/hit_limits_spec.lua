@@ -1,4 +1,5 @@
--- The hit rules' edges seen from Lua: a weapon's size limits.
+-- The hit rules' edges seen from Lua: a weapon's size limits, numbers beyond a float, huge but
+-- valid numbers.
 local cleave = require "cleave"
 
 local function err(f)
@@ -35,5 +36,32 @@ describe("a weapon's size", function()
     local a = cleave.arena {}
     a:attack { weapon = w, attack = "swing", owner = a:spawn {} }
     a:step(1)
+  end)
+end)
+
+describe("numbers", function()
+  it("say the float range when they exceed it", function()
+    local e = err(function()
+      cleave.weapon { attacks = { s = { hitboxes = {
+        { id = "b", frames = 1, x = 0, y = 0, radius = 1, damage = 1e300 } } } } }
+    end)
+    assert.matches("attacks%.s%.hitboxes%[1%]%.damage must be within %+%-3%.4e38, the range of a "
+      .. "float %(got 1e%+300%)$", e)
+  end)
+
+  it("give a finite, clamped knockback and a hitstun to match when huge but valid", function()
+    local w = cleave.weapon { attacks = { s = { hitboxes = {
+      { id = "b", frames = 1, ax = 0, ay = 0, bx = 30, by = 0, radius = 8, damage = 1e38,
+        knockback = { angle = 0, base = 0, growth = 1e6 } } } } } }
+    local a = cleave.arena {}
+    local p = a:spawn { team = 1 }
+    local t = a:spawn { x = 20, team = 2 }
+    a:attack { weapon = w, attack = "s", owner = p }
+    a:step(1)
+    local h = a:hits()[1]
+    assert.are.equal(1e9, h.knockback_x)
+    assert.are.equal(0, h.knockback_y)
+    assert.are.equal(3600, h.hitstun)
+    assert.are.equal(3600, t:info().hitstun)
   end)
 end)

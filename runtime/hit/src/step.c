@@ -929,6 +929,48 @@ static int32_t frames_of(float v) {
     return (int32_t)floorf(v);
 }
 
+/* The push's direction (unit, or the turned vector of a fixed knockback) and the speed it is
+ * scaled by, before the target's weight. */
+static clv_vec2 knockback_dir(const pose *p, const clv_hitbox_def *d, clv_vec2 normal) {
+    float s, co;
+    switch (d->knockback.kind) {
+    case CLV_KNOCKBACK_FIXED:
+        return turn(p, d->knockback.vector);
+    case CLV_KNOCKBACK_SCALING:
+        clv__sincos(d->knockback.angle, &s, &co);
+        return turn(p, clv_v2(co, s));
+    case CLV_KNOCKBACK_RADIAL:
+        return normal;
+    default:
+        return clv_v2(0.0f, 0.0f);
+    }
+}
+
+/* A hit's push, in single precision as docs/hit-rules.md states it. A huge definition (damage
+ * 1e38, growth 1e6) or a tiny weight would take it to infinity, or NaN where a zero component
+ * meets an infinite speed, and the hitstun computed from it to 0: such a push is recomputed in
+ * double and scaled to the world limit in its own direction, so the target flies as fast as
+ * anything may and the hitstun is the largest one. */
+static clv_vec2 knockback_of(const pose *p, const clv_hitbox_def *d, clv_vec2 normal,
+                             float weight) {
+    bool fixed = d->knockback.kind == CLV_KNOCKBACK_FIXED;
+    clv_vec2 dir = knockback_dir(p, d, normal);
+    float speed = fixed ? 1.0f : d->knockback.base + d->knockback.growth * d->damage;
+    clv_vec2 kb = clv_v2(dir.x * speed / weight, dir.y * speed / weight);
+    double mag = sqrt((double)kb.x * (double)kb.x + (double)kb.y * (double)kb.y);
+    if (mag <= (double)CLV_WORLD_LIMIT) {
+        return kb;
+    }
+    double x = (double)d->knockback.vector.x, y = (double)d->knockback.vector.y;
+    double sd = (double)p->s, cd = (double)p->c, yd = p->mirror ? -y : y;
+    double speed_d = (double)d->knockback.base + (double)d->knockback.growth * (double)d->damage;
+    double vx = fixed ? cd * x - sd * yd : (double)dir.x * speed_d;
+    double vy = fixed ? sd * x + cd * yd : (double)dir.y * speed_d;
+    double m = sqrt(vx * vx + vy * vy) / (double)weight;
+    double k = m > 0.0 ? (double)CLV_WORLD_LIMIT / m / (double)weight : 0.0;
+    return clv_v2((float)(vx * k), (float)(vy * k));
+}
+
 /* The result of one surviving candidate, computed from the state before any hit applies. */
 static void compute_hit(const clv_arena *a, const clv__cand *c, clv_hit_event *ev) {
     const clv__attack *at = &a->att[c->attack1 - 1];
@@ -959,27 +1001,7 @@ static void compute_hit(const clv_arena *a, const clv__cand *c, clv_hit_event *e
         return;
     }
     pose p = attack_pose(a, at);
-    clv_vec2 kb = clv_v2(0.0f, 0.0f);
-    float speed = d->knockback.base + d->knockback.growth * d->damage;
-    switch (d->knockback.kind) {
-    case CLV_KNOCKBACK_FIXED:
-        kb = turn(&p, d->knockback.vector);
-        break;
-    case CLV_KNOCKBACK_SCALING: {
-        float s, co;
-        clv__sincos(d->knockback.angle, &s, &co);
-        clv_vec2 dir = turn(&p, clv_v2(co, s));
-        kb = clv_v2(dir.x * speed, dir.y * speed);
-        break;
-    }
-    case CLV_KNOCKBACK_RADIAL:
-        kb = clv_v2(c->contact.normal.x * speed, c->contact.normal.y * speed);
-        break;
-    default:
-        break;
-    }
-    kb.x /= tv->weight;
-    kb.y /= tv->weight;
+    clv_vec2 kb = knockback_of(&p, d, c->contact.normal, tv->weight);
     ev->knockback = kb;
     if (c->push_only) {
         ev->flags = CLV_HIT_FLAG_PUSH_ONLY;

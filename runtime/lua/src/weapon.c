@@ -5,6 +5,7 @@
  * cleave.hitbox, cleave.arc, cleave.thrust, cleave.effect) record the line of their call site
  * in a weak table; an error is reported at the line of the innermost such call that encloses
  * the bad field. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,15 +262,19 @@ static const char *value_text(lua_State *L, int idx) {
     return type_name(L, idx);
 }
 
-/* The number at the top; must be finite. Pops it. */
+/* The number at the top; must be finite and fit a float (cleave_hit's numbers are floats: its
+ * own checks, with their narrower ranges, follow). Pops it. */
 static double field_number(vctx *c) {
     lua_State *L = c->L;
     if (lua_type(L, -1) != LUA_TNUMBER) {
         vfail(c, "must be a number (got %s)", type_name(L, -1));
     }
     double d = (double)lua_tonumber(L, -1);
-    if (!isfinite(d) || fabs(d) > 3.0e38) {
+    if (!isfinite(d)) {
         vfail(c, "must be a finite number (got %s)", value_text(L, -1));
+    }
+    if (fabs(d) > (double)FLT_MAX) {
+        vfail(c, "must be within +-3.4e38, the range of a float (got %s)", value_text(L, -1));
     }
     lua_pop(L, 1);
     return d;

@@ -2,6 +2,7 @@
 #include "cleave/hit.h"
 #include "harness.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -601,6 +602,60 @@ static void test_team_dead_max_targets(void) {
     clv_arena_destroy(a);
 }
 
+/* Huge but valid numbers: damage 1e38 with growth 1e6 (an infinite speed in float), a fixed
+ * push of 3e38 and a weight of 1e-30 each give a finite push of the world limit's speed in the
+ * push's own direction, a hitstun consistent with it (the 3600 cap), and a finite state. */
+static void test_huge_knockback_is_clamped(void) {
+    clv_attack_def atk = attack_def("push", 1);
+    int32_t first = 0, last = 0;
+    for (int c = 0; c < 4; c++) {
+        clv_hitbox_def b = box_capsule("fist", 0, 0, 20, 0, 10);
+        b.hitstun = CLV_FRAMES_AUTO;
+        b.damage = c < 2 ? 1.0e38f : 10.0f;
+        b.knockback.kind = c == 2   ? CLV_KNOCKBACK_FIXED
+                           : c == 1 ? CLV_KNOCKBACK_RADIAL
+                                    : CLV_KNOCKBACK_SCALING;
+        b.knockback.angle = 0.5f;
+        b.knockback.base = 4.0f;
+        b.knockback.growth = 1.0e6f;
+        b.knockback.vector = clv_v2(3.0e38f, -3.0e38f);
+        world w = make_world(&atk, &b, &first, &last, 1);
+        clv_entity_def d = clv_default_entity_def();
+        d.team = 2;
+        d.position = clv_v2(15.0f, 6.0f);
+        d.weight = c == 3 ? 1.0e-30f : 1.0f;
+        clv_entity_id e;
+        CHECK(clv_arena_spawn(w.arena, &d, &e, NULL) == CLV_HIT_OK);
+        swing(&w);
+        CHECK(step_hits(&w, NULL) == 1);
+        const clv_hit_event *ev = clv_arena_hits(w.arena, NULL);
+        clv_vec2 kb = ev[0].knockback;
+        double mag = sqrt((double)kb.x * (double)kb.x + (double)kb.y * (double)kb.y);
+        CHECK(isfinite(kb.x) && isfinite(kb.y));
+        CHECK_NEAR(mag, CLV_WORLD_LIMIT, 100.0);
+        CHECK(ev[0].hitstun == 3600);
+        if (c == 0 || c == 3) { /* scaling at 0.5 rad */
+            CHECK_NEAR(atan2((double)kb.y, (double)kb.x), 0.5, 1e-6);
+        } else if (c == 2) { /* fixed (3e38, -3e38): along (1, -1) */
+            CHECK_NEAR(kb.x, -kb.y, 1.0);
+        } else { /* radial: away from the fist, towards the target's side */
+            CHECK(kb.y > 0.0f);
+        }
+        clv_entity_info info;
+        CHECK(clv_arena_entity(w.arena, e, &info) == CLV_HIT_OK);
+        CHECK(info.hitstun == 3600);
+        CHECK(fabsf(info.velocity.x) <= CLV_WORLD_LIMIT &&
+              fabsf(info.velocity.y) <= CLV_WORLD_LIMIT);
+        CHECK(info.hp >= -CLV_WORLD_LIMIT && isfinite(info.damage_taken));
+        size_t size = clv_arena_snapshot_size(w.arena);
+        unsigned char *buf = malloc(size);
+        CHECK(clv_arena_snapshot(w.arena, buf, size, NULL) == CLV_HIT_OK);
+        CHECK(clv_arena_restore(w.arena, buf, size) == CLV_HIT_OK);
+        free(buf);
+        clv_arena_destroy(w.arena);
+    }
+}
+
 /* Snapshot, 30 frames, restore, the same 30 frames: the same hashes twice. */
 static void test_snapshot_restore_same_hash(void) {
     clv_attack_def atk = attack_def("spin", 40);
@@ -721,6 +776,7 @@ int main(int argc, char **argv) {
     RUN(test_precedence_blade_over_handle);
     RUN(test_max_hits_nearest_two);
     RUN(test_timed_state_covers_n_frames);
+    RUN(test_huge_knockback_is_clamped);
     RUN(test_rehit_every_10_frames);
     RUN(test_invincible_vs_intangible);
     RUN(test_lockout);
