@@ -1,5 +1,5 @@
 -- The hit rules' edges seen from Lua: a weapon's size limits, numbers beyond a float, huge but
--- valid numbers.
+-- valid numbers, timed states, and snapshots bound to the arena's weapons.
 local cleave = require "cleave"
 
 local function err(f)
@@ -63,5 +63,51 @@ describe("numbers", function()
     assert.are.equal(0, h.knockback_y)
     assert.are.equal(3600, h.hitstun)
     assert.are.equal(3600, t:info().hitstun)
+  end)
+end)
+
+describe("positions", function()
+  it("are single precision: 2^24 + 1 is stored as 2^24", function()
+    local a = cleave.arena {}
+    local e = a:spawn { x = 2 ^ 24 + 1, y = 0.1 }
+    local x, y = e:position()
+    assert.are.equal(2 ^ 24, x)
+    assert.are.equal(0.10000000149011612, y)
+  end)
+end)
+
+describe("set_state", function()
+  it("covers exactly the next n frames, n = 1 included", function()
+    local w = cleave.weapon { attacks = { s = { rehit = 1, hitboxes = {
+      { id = "b", frames = { 1, 3 }, ax = -30, ay = 0, bx = 30, by = 0, radius = 20, hitlag = 0 },
+    } } } }
+    local a = cleave.arena {}
+    local p = a:spawn { team = 1, hurtboxes = {} }
+    local t = a:spawn { x = 10, team = 2 }
+    t:set_state("intangible", 1)
+    a:attack { weapon = w, attack = "s", owner = p }
+    a:step(1)
+    assert.are.equal(0, #a:hits())
+    a:step(1)
+    assert.are.equal(1, #a:hits())
+    assert.are.equal(2, a:hits()[1].frame)
+  end)
+end)
+
+describe("restore", function()
+  it("says why a snapshot does not fit an arena", function()
+    local w = cleave.weapon { attacks = { s = { hitboxes = {
+      { id = "b", frames = { 1, 3 }, x = 0, y = 0, radius = 4 } } } } }
+    local a = cleave.arena {}
+    a:attack { weapon = w, attack = "s", owner = a:spawn {} }
+    a:step(1)
+    local snap = a:snapshot()
+    local fresh = cleave.arena {}
+    assert.matches("restore: snapshot was taken with 1 weapons, this arena holds 0: restore into "
+      .. "an arena with the same weapons, added in the same order",
+      err(function() fresh:restore(snap) end))
+    assert.matches("restore: checksum mismatch: the snapshot is corrupt",
+      err(function() a:restore(snap:sub(1, 100) .. "x" .. snap:sub(102)) end))
+    a:restore(snap)
   end)
 end)

@@ -656,6 +656,48 @@ static void test_huge_knockback_is_clamped(void) {
     }
 }
 
+/* max_hits limits one frame only: a target it skipped is hit on the next frame by the lingering
+ * hitbox. A push-only hit (knockback_ignores_hit_count) gets the full push of the hitbox's
+ * damage and does not use up the group's hit: the same target is damaged on the next frame. */
+static void test_max_hits_skip_is_hit_next_frame(void) {
+    for (int ignores = 0; ignores < 2; ignores++) {
+        clv_attack_def atk = attack_def("linger", 2);
+        clv_hitbox_def b = box_capsule("arc", 0, 0, 100, 0, 10);
+        b.damage = 10;
+        b.max_hits = 1;
+        b.knockback_ignores_hit_count = ignores != 0;
+        b.knockback.kind = CLV_KNOCKBACK_SCALING;
+        b.knockback.angle = 1.5707963705062866f; /* +y */
+        b.knockback.base = 1.0f;
+        b.knockback.growth = 0.5f; /* 1 + 0.5 * 10 = 6 */
+        int32_t first = 0, last = 1;
+        world w = make_world(&atk, &b, &first, &last, 1);
+        clv_entity_id near = spawn_at(&w, 50, 1, 2);
+        clv_entity_id far = spawn_at(&w, 30, -6, 2);
+        swing(&w);
+        int32_t n = step_hits(&w, NULL);
+        const clv_hit_event *ev = clv_arena_hits(w.arena, NULL);
+        CHECK(n == (ignores ? 2 : 1));
+        CHECK_NEAR(hp_of(&w, near), 90.0f, 0.0f);
+        CHECK_NEAR(hp_of(&w, far), 100.0f, 0.0f);
+        if (ignores) {
+            /* the push-only event carries the same push as the damaging one */
+            CHECK(ev[1].target.index1 == far.index1 && ev[1].flags == CLV_HIT_FLAG_PUSH_ONLY);
+            CHECK_NEAR(ev[1].knockback.y, ev[0].knockback.y, 0.0f);
+            CHECK_NEAR(ev[1].knockback.y, 6.0f, 1e-5);
+        } else {
+            CHECK(count_misses(&w, CLV_MISS_MAX_HITS) == 1);
+        }
+        /* frame 2: near was hit by the group (rehit 0), far was not: far takes the hit */
+        CHECK(step_hits(&w, NULL) == 1);
+        ev = clv_arena_hits(w.arena, NULL);
+        CHECK(ev[0].target.index1 == far.index1 && ev[0].flags == 0);
+        CHECK_NEAR(hp_of(&w, far), 90.0f, 0.0f);
+        CHECK(count_misses(&w, CLV_MISS_REHIT) == 1);
+        clv_arena_destroy(w.arena);
+    }
+}
+
 /* Snapshot, 30 frames, restore, the same 30 frames: the same hashes twice. */
 static void test_snapshot_restore_same_hash(void) {
     clv_attack_def atk = attack_def("spin", 40);
@@ -777,6 +819,7 @@ int main(int argc, char **argv) {
     RUN(test_max_hits_nearest_two);
     RUN(test_timed_state_covers_n_frames);
     RUN(test_huge_knockback_is_clamped);
+    RUN(test_max_hits_skip_is_hit_next_frame);
     RUN(test_rehit_every_10_frames);
     RUN(test_invincible_vs_intangible);
     RUN(test_lockout);
