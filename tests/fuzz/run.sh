@@ -5,7 +5,7 @@
 set -eu
 build=$1
 seconds=$2
-for target in collide grid sandbox weapon modload restore png; do
+for target in collide grid sandbox weapon modload restore patterns png; do
     exe="$build/tests/fuzz/fuzz_$target"
     if [ ! -x "$exe" ]; then
         if [ "$target" = png ]; then

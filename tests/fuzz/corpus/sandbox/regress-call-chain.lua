@@ -1,0 +1,3 @@
+local t = setmetatable({}, {}) getmetatable(t).__call = t
+function frame() return pcall(t) end
+t()
