@@ -12,8 +12,8 @@
  * Values cross the boundary as copies: nil, booleans, numbers, strings and plain tables of
  * those (no metatable, at most COPY_DEPTH deep). A copy is charged to the mod's memory budget
  * by its bytes: the values crossing in one call may take at most the mod's memory limit, so 40
- * references to one large string cannot make the host allocate 40 times the mod's budget. Nothing is shared, so
- * a mod can never hold a host table, nor the host a mod's.
+ * references to one large string cannot make the host allocate 40 times the mod's budget.
+ * Nothing is shared, so a mod can never hold a host table, nor the host a mod's.
  *
  * The two states are separate Lua universes. While the sandbox runs, the host state is only
  * read with operations that cannot raise (raw reads into stack room reserved beforehand),
