@@ -1094,13 +1094,15 @@ static clv_hit_status apply_and_emit(clv_arena *a) {
         }
     }
     hit_i = 0;
+    /* The (swing, target) pair whose hit was last counted: hits come sorted by pair, and a
+     * push-only hit between two hits of one pair must not make the second count again. */
+    uint32_t counted_attack1 = 0, counted_target1 = 0;
     for (int32_t i = 0; i < a->cand_count; i++) {
         const clv__cand *c = &a->cand[i];
         if (c->reason >= 0) {
             continue;
         }
         clv_hit_event *ev = &a->hits[hit_i];
-        const clv_hit_event *prev = hit_i > 0 ? &a->hits[hit_i - 1] : NULL;
         hit_i++;
         const clv_hitbox_def *d = &cand_box(a, c)->def;
         clv__attack *at = &a->att[c->attack1 - 1];
@@ -1140,9 +1142,9 @@ static clv_hit_status apply_and_emit(clv_arena *a) {
             nr.last = at->elapsed;
             a->new_rec[a->new_rec_count++] = nr;
         }
-        bool counted_now = prev != NULL && !(prev->flags & CLV_HIT_FLAG_PUSH_ONLY) &&
-                           prev->attack.index1 == ev->attack.index1 &&
-                           prev->target.index1 == ev->target.index1;
+        bool counted_now = counted_attack1 == c->attack1 && counted_target1 == c->target1;
+        counted_attack1 = c->attack1;
+        counted_target1 = c->target1;
         if (!counted_now) {
             clv__record k = rec_key(c->attack1, at->gen, c->target1, t->gen, INT32_MIN);
             int32_t lo = rec_lower(a, &k);

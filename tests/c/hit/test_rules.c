@@ -698,6 +698,36 @@ static void test_max_hits_skip_is_hit_next_frame(void) {
     }
 }
 
+/* A swing counts a target once a frame, even when a push-only hit of another group sits
+ * between two of its hits on that target (events come sorted by hitbox position). */
+static void test_target_counted_once_around_push_only(void) {
+    clv_attack_def atk = attack_def("three", 1);
+    clv_hitbox_def b[3];
+    for (int k = 0; k < 3; k++) {
+        char id[8];
+        snprintf(id, sizeof id, "g%d", k);
+        b[k] = box_capsule(id, 0, 0, 100, 0, 12);
+        b[k].group = k;
+        b[k].knockback.kind = CLV_KNOCKBACK_FIXED;
+        b[k].knockback.vector = clv_v2(0.0f, 1.0f);
+    }
+    b[1].shape = clv_shape_capsule(0, -4, 100, -4, 12); /* nearer the upper target */
+    b[1].max_hits = 1;
+    b[1].knockback_ignores_hit_count = true;
+    int32_t first[3] = {0, 0, 0}, last[3] = {0, 0, 0};
+    world w = make_world(&atk, b, first, last, 3);
+    spawn_at(&w, 40, -6, 2);
+    clv_entity_id lower = spawn_at(&w, 60, 6, 2);
+    clv_attack_id at = swing(&w);
+    CHECK(step_hits(&w, NULL) == 6);
+    const clv_hit_event *ev = clv_arena_hits(w.arena, NULL);
+    CHECK(ev[4].target.index1 == lower.index1 && ev[4].flags == CLV_HIT_FLAG_PUSH_ONLY);
+    clv_attack_info info;
+    CHECK(clv_arena_attack(w.arena, at, &info) == CLV_HIT_OK);
+    CHECK(info.targets_hit == 2);
+    clv_arena_destroy(w.arena);
+}
+
 /* Snapshot, 30 frames, restore, the same 30 frames: the same hashes twice. */
 static void test_snapshot_restore_same_hash(void) {
     clv_attack_def atk = attack_def("spin", 40);
@@ -820,6 +850,7 @@ int main(int argc, char **argv) {
     RUN(test_timed_state_covers_n_frames);
     RUN(test_huge_knockback_is_clamped);
     RUN(test_max_hits_skip_is_hit_next_frame);
+    RUN(test_target_counted_once_around_push_only);
     RUN(test_rehit_every_10_frames);
     RUN(test_invincible_vs_intangible);
     RUN(test_lockout);
