@@ -231,6 +231,50 @@ static void test_frame_budget(void) {
     clv_sandbox_destroy(sb);
 }
 
+/* Each reproduction of a C loop a mod could make long ends within its 20 ms budget plus 1 ms
+ * of CPU time, or is refused with its message. */
+static void test_reproductions_within_budget(void) {
+    static const struct {
+        const char *source;
+        const char *message;
+    } cases[] = {
+        {"table.move({}, 1, math.maxinteger - 1, 1)", "time limit exceeded (20 ms per load)"},
+        {"table.move({}, 1, math.maxinteger - 1, 2)", "time limit exceeded (20 ms per load)"},
+        {"local t = setmetatable({}, {__len = function() return math.maxinteger - 1 end}) "
+         "table.insert(t, 1, 'x')",
+         "time limit exceeded (20 ms per load)"},
+        {"local t = setmetatable({}, {__len = function() return math.maxinteger - 1 end}) "
+         "table.remove(t, 1)",
+         "time limit exceeded (20 ms per load)"},
+        {"while true do pcall(table.move, {}, 1, math.maxinteger - 1, 1) end",
+         "time limit exceeded (20 ms per load)"},
+        {"local t = setmetatable({}, {}) getmetatable(t).__call = t t()",
+         "attempt to call a table value"},
+        {"local t = setmetatable({}, {__call = {}}) t()", "__call must be a function in mods"},
+        {"setmetatable({}, {__mode = 'k'})", "weak keys (__mode with 'k') are not allowed in mods"},
+        {"local f = function() end while true do f(string.rep('', math.maxinteger)) end",
+         "time limit exceeded (20 ms per load)"},
+        {"local function f() return coroutine.wrap(f)() end f()", "stack overflow"},
+        {"while true do end", "time limit exceeded (20 ms per load)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        clv_sandbox *sb = sandbox_with(20, 2);
+        if (sb == NULL) {
+            return;
+        }
+        char err[512];
+        double t0 = cpu_ms();
+        CHECK(!run(sb, cases[i].source, err, sizeof err));
+        double used = cpu_ms() - t0;
+        CHECK(contains(err, cases[i].message));
+        CHECK(used <= 21.0);
+        if (getenv("CLV_SHOW_CPU") != NULL || used > 21.0) {
+            fprintf(stderr, "  %6.3f ms of CPU: %s\n", used, cases[i].source);
+        }
+        clv_sandbox_destroy(sb);
+    }
+}
+
 int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_time_off_cpu_is_not_charged);
@@ -239,5 +283,6 @@ int main(int argc, char **argv) {
     RUN(test_only_regular_files);
     RUN(test_callback_disabled_after_strikes);
     RUN(test_frame_budget);
+    RUN(test_reproductions_within_budget);
     return clv_test_report();
 }
