@@ -70,8 +70,7 @@ static int sb_remove(lua_State *L) {
     lua_Integer size = table_length(L);
     lua_Integer pos = luaL_optinteger(L, 2, size);
     if (pos != size) {
-        luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2,
-                      "position out of bounds");
+        luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
     }
     lua_geti(L, 1, pos);
     lua_Unsigned moved = 0;
