@@ -88,8 +88,8 @@ static const char *kb_text(const clv_knockback *k, char *buf, size_t n) {
         snprintf(buf, n, "fixed (%.3g, %.3g)", (double)k->vector.x, (double)k->vector.y);
         break;
     case CLV_KNOCKBACK_SCALING:
-        snprintf(buf, n, "%.0fdeg %.3g+%.3g*dmg", (double)(k->angle * 57.2957795f), (double)k->base,
-                 (double)k->growth);
+        snprintf(buf, n, "%.0fdeg %.3g+%.3g*dmg", (double)(k->angle * (float)(180.0 / CLV_PI)),
+                 (double)k->base, (double)k->growth);
         break;
     case CLV_KNOCKBACK_RADIAL:
         snprintf(buf, n, "radial %.3g+%.3g*dmg", (double)k->base, (double)k->growth);

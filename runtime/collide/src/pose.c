@@ -13,8 +13,6 @@
 
 #include <math.h>
 
-static const double clv_pi = 3.14159265358979323846;
-
 /* Relative size of the slack that absorbs double rounding in the cover. */
 static const double clv_slack = 1e-9;
 
@@ -49,8 +47,8 @@ static double bend(const motion *m, double n) {
 
 static double overcover(const motion *m, double n) {
     double delta = fabs(m->dth) / n;
-    double q = delta / 4.0 < clv_pi / 2.0 ? delta / 4.0 : clv_pi / 2.0;
-    double h = delta / 2.0 < clv_pi / 2.0 ? delta / 2.0 : clv_pi / 2.0;
+    double q = delta / 4.0 < CLV_PI / 2.0 ? delta / 4.0 : CLV_PI / 2.0;
+    double h = delta / 2.0 < CLV_PI / 2.0 ? delta / 2.0 : CLV_PI / 2.0;
     double mid = 4.0 * m->rho * sin(q);
     double ends = m->rho * sin(h) + sqrt(m->dx * m->dx + m->dy * m->dy) / (2.0 * n);
     return (mid < ends ? mid : ends) + bend(m, n) + 2.0 * m->slack;
@@ -112,7 +110,7 @@ static bool sweep_n(const motion *m, const clv_shape *target, int n, float *out_
 
 clv_pose clv_pose_shortest(clv_pose p0, clv_pose p1) {
     double d = (double)p1.angle - (double)p0.angle;
-    d -= 2.0 * clv_pi * floor(d / (2.0 * clv_pi) + 0.5);
+    d -= 2.0 * CLV_PI * floor(d / (2.0 * CLV_PI) + 0.5);
     p1.angle = (float)((double)p0.angle + d);
     return p1;
 }
@@ -177,14 +175,14 @@ static void arc_bounds(double px, double py, double th0, double dth, double *lo,
     double ex = rho * cos(a1), ey = rho * sin(a1);
     lo[0] = ex < lo[0] ? ex : lo[0], hi[0] = ex > hi[0] ? ex : hi[0];
     lo[1] = ey < lo[1] ? ey : lo[1], hi[1] = ey > hi[1] ? ey : hi[1];
-    if (a1 - a0 >= 2.0 * clv_pi) {
+    if (a1 - a0 >= 2.0 * CLV_PI) {
         lo[0] = lo[1] = -rho;
         hi[0] = hi[1] = rho;
         return;
     }
     /* Every quarter-turn direction the arc passes through is an extreme. */
-    double k = ceil(a0 / (clv_pi / 2.0));
-    for (int i = 0; i < 5 && k * (clv_pi / 2.0) <= a1; i++, k += 1.0) {
+    double k = ceil(a0 / (CLV_PI / 2.0));
+    for (int i = 0; i < 5 && k * (CLV_PI / 2.0) <= a1; i++, k += 1.0) {
         int q = (int)(k - 4.0 * floor(k / 4.0));
         if (q == 0) {
             hi[0] = rho;

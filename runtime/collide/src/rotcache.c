@@ -187,7 +187,7 @@ int32_t clv_isin_q30_compute(uint32_t k, bool *ambiguous) {
 }
 
 uint32_t clv_angle_quantize(float radians) {
-    double x = (double)radians * (2048.0 / 3.14159265358979323846);
+    double x = (double)radians * (2048.0 / CLV_PI);
     if (!isfinite(x)) {
         return 0;
     }
@@ -197,7 +197,7 @@ uint32_t clv_angle_quantize(float radians) {
 }
 
 float clv_angle_of_step(uint32_t step) {
-    return (float)((double)(step & (CLV_ROT_STEPS - 1u)) * (3.14159265358979323846 / 2048.0));
+    return (float)((double)(step & (CLV_ROT_STEPS - 1u)) * (CLV_PI / 2048.0));
 }
 
 int32_t clv_isin_q30(uint32_t step) {

@@ -262,7 +262,6 @@ void clv__sincos(float angle, float *out_sin, float *out_cos) {
 
 /* atan2 from square roots and a series: same bits on every build (sqrt is correctly rounded). */
 double clv__atan2_d(double y, double x) {
-    const double pi = 3.14159265358979323846;
     double ax = fabs(x), ay = fabs(y);
     if (ax == 0.0 && ay == 0.0) {
         return 0.0;
@@ -280,10 +279,10 @@ double clv__atan2_d(double y, double x) {
     }
     double r = 4.0 * sum;
     if (swap) {
-        r = pi / 2.0 - r;
+        r = CLV_PI / 2.0 - r;
     }
     if (x < 0.0) {
-        r = pi - r;
+        r = CLV_PI - r;
     }
     return y < 0.0 ? -r : r;
 }

@@ -244,7 +244,7 @@ static clv_hit_status sweep_attack(clv_arena *a, int32_t first, int32_t end, int
 }
 
 static clv_hit_status place(clv_arena *a) {
-    static const double two_pi = 6.28318530717958647692;
+    static const double two_pi = 2.0 * CLV_PI;
     a->placed_count = 0;
     a->sub_count = 0;
     for (int32_t s = 0; s < a->att_count; s++) {

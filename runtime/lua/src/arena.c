@@ -12,9 +12,8 @@
 #include "internal.h"
 #include "sandbox_internal.h"
 
-#define CLV_PI_D 3.14159265358979323846
-#define DEG (180.0 / CLV_PI_D)
-#define RAD (CLV_PI_D / 180.0)
+#define DEG (180.0 / CLV_PI)
+#define RAD (CLV_PI / 180.0)
 
 /* Slots of the arena's user value table. */
 enum {

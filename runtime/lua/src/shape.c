@@ -31,9 +31,6 @@ const char *clv_lua_kind_name(clv_shape_type type) {
     return (unsigned)type < CLV_SHAPE_TYPE_COUNT ? kind_names[type] : "?";
 }
 
-/* pi to double precision; M_PI is not part of C11. */
-#define CLV_PI 3.14159265358979323846
-
 /* The unit x axis of a box rotated by deg degrees. The angle is reduced to the nearest
  * quarter turn first, so multiples of 90 give exact 0 and +-1 (cos(pi/2) in floating point is
  * 6e-17, not 0, and would tilt an axis-aligned obb). */

@@ -14,8 +14,6 @@
 #include "internal.h"
 #include "sandbox_internal.h"
 
-#define CLV_PI_D 3.14159265358979323846
-
 /* Registry keys of the weak tables: table -> "file:line", table -> kind name. */
 static const char *const k_where = "cleave.where";
 static const char *const k_kind = "cleave.kind";
@@ -657,7 +655,7 @@ static void read_knockback(wstate *s, clv_knockback *k) {
         k->kind = kind[0] == 's' ? CLV_KNOCKBACK_SCALING : CLV_KNOCKBACK_RADIAL;
         path_pop(c, old);
         if (opt_any_number(c, t, "angle", &d)) {
-            k->angle = (float)(d * (CLV_PI_D / 180.0));
+            k->angle = (float)(d * (CLV_PI / 180.0));
         }
         if (opt_number(c, t, "base", 0, false, &d)) {
             k->base = (float)d;
@@ -1094,7 +1092,7 @@ static void expand_generator(wstate *s, int g, const char *kind) {
             lua_Integer step = (lua_Integer)(f - first) - link * lag;
             double u = n > 1 ? (double)(step < 0 ? 0 : step) / (double)(n - 1) : 1.0;
             double e = ease(ez, u);
-            double ang = (a0 + (a1 - a0) * e) * (CLV_PI_D / 180.0);
+            double ang = (a0 + (a1 - a0) * e) * (CLV_PI / 180.0);
             double dx = cos(ang), dy = sin(ang);
             double ra, rb;
             if (arc) {
@@ -1781,7 +1779,7 @@ void clv_lua_push_hitbox_def(lua_State *L, const clv_hitbox_def *d) {
     lua_setfield(L, -2, "x");
     lua_pushnumber(L, (lua_Number)d->knockback.vector.y);
     lua_setfield(L, -2, "y");
-    lua_pushnumber(L, (lua_Number)d->knockback.angle * (180.0 / CLV_PI_D));
+    lua_pushnumber(L, (lua_Number)d->knockback.angle * (180.0 / CLV_PI));
     lua_setfield(L, -2, "angle");
     lua_pushnumber(L, (lua_Number)d->knockback.base);
     lua_setfield(L, -2, "base");

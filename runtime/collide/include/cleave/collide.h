@@ -30,6 +30,9 @@
 extern "C" {
 #endif
 
+/// pi to double precision, for every layer (C11 has no M_PI).
+#define CLV_PI 3.14159265358979323846
+
 /// A 2D vector or point, world units.
 typedef struct clv_vec2 {
     float x, y;
