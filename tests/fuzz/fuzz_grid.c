@@ -373,7 +373,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint8_t alloc_mode = next_u8(&rd);
 
     counter cnt = {0, 0, 0, 0, false};
-    clv_grid_allocator hook = {count_alloc, count_free, &cnt};
+    clv_allocator hook = {count_alloc, count_free, &cnt};
     size_t bytes = clv_grid_memory_size(&def);
     if (!documented_valid(&def)) {
         if (bytes != 0)

@@ -31,7 +31,7 @@ _Static_assert(sizeof(clv_grid_entry) == 16, "a grid entry must pack into 16 byt
 
 struct clv_grid {
     clv_grid_def def;
-    clv_grid_allocator alloc;
+    clv_allocator alloc;
     size_t bytes;
     float inv_cell;
     float max_col, max_row; /* cols - 1 and rows - 1, as floats for the clamp */
@@ -110,26 +110,26 @@ size_t clv_grid_memory_size(const clv_grid_def *def) {
     return layout(def, &a, &b, &c, &d, &e);
 }
 
-static void *default_alloc(size_t size, void *user) {
-    (void)user;
+static void *default_alloc(size_t size, void *ctx) {
+    (void)ctx;
     return malloc(size);
 }
 
-static void default_free(void *ptr, size_t size, void *user) {
+static void default_free(void *ptr, size_t size, void *ctx) {
     (void)size;
-    (void)user;
+    (void)ctx;
     free(ptr);
 }
 
-clv_grid *clv_grid_create(const clv_grid_def *def, const clv_grid_allocator *alloc) {
+clv_grid *clv_grid_create(const clv_grid_def *def, const clv_allocator *alloc) {
     if (!def_valid(def))
         return NULL;
-    clv_grid_allocator hook = {default_alloc, default_free, NULL};
+    clv_allocator hook = {default_alloc, default_free, NULL};
     if (alloc != NULL && alloc->alloc != NULL && alloc->free != NULL)
         hook = *alloc;
     size_t off_start, off_entries, off_scratch, off_occ, off_ids;
     size_t bytes = layout(def, &off_start, &off_entries, &off_scratch, &off_occ, &off_ids);
-    unsigned char *block = hook.alloc(bytes, hook.user);
+    unsigned char *block = hook.alloc(bytes, hook.ctx);
     if (block == NULL)
         return NULL;
     clv_grid *g = (clv_grid *)(void *)block;
@@ -161,8 +161,8 @@ clv_grid *clv_grid_create(const clv_grid_def *def, const clv_grid_allocator *all
 void clv_grid_destroy(clv_grid *grid) {
     if (grid == NULL)
         return;
-    clv_grid_allocator hook = grid->alloc;
-    hook.free(grid, grid->bytes, hook.user);
+    clv_allocator hook = grid->alloc;
+    hook.free(grid, grid->bytes, hook.ctx);
 }
 
 uint32_t clv_grid_count(const clv_grid *grid) { return grid->count; }

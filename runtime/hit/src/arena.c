@@ -51,10 +51,6 @@ static int slot_arrays(clv_arena *a, slot_array out[8]) {
     return n;
 }
 
-static void *grid_alloc(size_t size, void *user) { return clv__alloc(user, size); }
-
-static void grid_free(void *ptr, size_t size, void *user) { clv__free(user, ptr, size); }
-
 /* Grows every per-slot array (and the grid's capacity) together; all or nothing. */
 bool clv__entity_reserve(clv_arena *a, int32_t need) {
     if (need <= a->ent_cap) {
@@ -86,8 +82,7 @@ bool clv__entity_reserve(clv_arena *a, int32_t need) {
     clv_grid_def gd = a->grid_def;
     if (ok && a->grid_def.cell_size > 0.0f) {
         gd.capacity = (uint32_t)cap;
-        clv_grid_allocator ga = {grid_alloc, grid_free, &a->al};
-        grid = clv_grid_create(&gd, &ga);
+        grid = clv_grid_create(&gd, &a->al);
         ok = grid != NULL;
     }
     if (!ok) {

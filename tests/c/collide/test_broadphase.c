@@ -75,7 +75,7 @@ static void test_matches_brute_force(void) {
     uint32_t *got = malloc(N * sizeof(uint32_t)), *want = malloc(N * sizeof(uint32_t));
     clv_grid_def def = scene_def(N);
     counter cnt = {0, 0, 0, 0};
-    clv_grid_allocator hook = {count_alloc, count_free, &cnt};
+    clv_allocator hook = {count_alloc, count_free, &cnt};
     clv_grid *g = clv_grid_create(&def, &hook);
     CHECK(g != NULL);
     CHECK(cnt.allocs == 1);
@@ -209,7 +209,7 @@ static void test_query_boxes_matches_queries(void) {
         if (cs == 3)
             def.cell_size = 2.0f, def.cols = 2048, def.rows = 1024;
         counter cnt = {0, 0, 0, 0};
-        clv_grid_allocator hook = {count_alloc, count_free, &cnt};
+        clv_allocator hook = {count_alloc, count_free, &cnt};
         clv_grid *g = clv_grid_create(&def, &hook);
         clv_grid *ref = clv_grid_create(&def, NULL);
         for (int scene = 0; scene < 24; scene++) {
@@ -441,7 +441,7 @@ static void test_errors(void) {
     CHECK(clv_grid_create(NULL, NULL) == NULL);
 
     counter cnt = {0, 0, 0, 1};
-    clv_grid_allocator failing = {count_alloc, count_free, &cnt};
+    clv_allocator failing = {count_alloc, count_free, &cnt};
     CHECK(clv_grid_create(&def, &failing) == NULL);
     clv_grid_destroy(NULL);
 

@@ -34,14 +34,6 @@
 extern "C" {
 #endif
 
-/// Allocator hook: alloc(size, user) returns size bytes aligned for any type, or NULL;
-/// free(ptr, size, user) gets back exactly what alloc gave. NULL functions mean malloc/free.
-typedef struct clv_grid_allocator {
-    void *(*alloc)(size_t size, void *user);
-    void (*free)(void *ptr, size_t size, void *user);
-    void *user;
-} clv_grid_allocator;
-
 /// The area and resolution of a grid. cell_size > 0 world units; cols, rows >= 1 with
 /// cols * rows <= 2^24; capacity >= 1 is the most entities one build may hold.
 typedef struct clv_grid_def {
@@ -69,7 +61,7 @@ size_t clv_grid_memory_size(const clv_grid_def *def);
 
 /// Makes an empty grid. alloc may be NULL (malloc/free). Returns NULL when def is invalid or
 /// the allocation fails. Free it with clv_grid_destroy.
-clv_grid *clv_grid_create(const clv_grid_def *def, const clv_grid_allocator *alloc);
+clv_grid *clv_grid_create(const clv_grid_def *def, const clv_allocator *alloc);
 
 /// Frees a grid made by clv_grid_create (NULL is allowed).
 void clv_grid_destroy(clv_grid *grid);

@@ -24,6 +24,7 @@
 #define CLEAVE_COLLIDE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -32,6 +33,16 @@ extern "C" {
 
 /// pi to double precision, for every layer (C11 has no M_PI).
 #define CLV_PI 3.14159265358979323846
+
+/// Allocator hook of every object that owns memory (a broadphase grid, a weapon, an arena).
+/// alloc(size, ctx) returns size bytes aligned for any type, or NULL; free(ptr, size, ctx) gets
+/// back exactly what alloc gave, with the size that was asked for. Leave both NULL for
+/// malloc/free.
+typedef struct clv_allocator {
+    void *(*alloc)(size_t size, void *ctx);
+    void (*free)(void *ptr, size_t size, void *ctx);
+    void *ctx;
+} clv_allocator;
 
 /// A 2D vector or point, world units.
 typedef struct clv_vec2 {

@@ -91,14 +91,6 @@ typedef struct clv_hit_diag {
 /// A short, lowercase name for a status ("stale id").
 const char *clv_hit_status_name(clv_hit_status status);
 
-/// Allocator hook. alloc returns size bytes aligned for any type, or NULL; free receives the
-/// size that was asked for. Leave both NULL for malloc/free.
-typedef struct clv_allocator {
-    void *(*alloc)(size_t size, void *ctx);
-    void (*free)(void *ptr, size_t size, void *ctx);
-    void *ctx;
-} clv_allocator;
-
 /* ------------------------------------------------------------------------------------------
  * Weapons
  * ------------------------------------------------------------------------------------------ */
