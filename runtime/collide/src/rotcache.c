@@ -1,10 +1,12 @@
-/* Quantized angles, the integer sin table, exact rotation, and the per-hitbox rotation cache.
+/* Deterministic trigonometry, quantized angles, exact rotation and the rotation cache.
  *
- * The table holds sin over a quarter turn in Q30, 1025 entries (4100 bytes, constant, shared by
- * every hitbox); the other quadrants come from symmetry. Its values were produced by
- * clv_isin_q30_compute below (integers only: a 128-bit fixed-point Taylor series of sin with
- * pi from Machin's formula) and the tests recompute and compare every entry, so the table is
- * correctly rounded and identical on every machine without calling sin() at run time.
+ * cleave's deterministic sin and cos come from one polynomial (clv_sincos_d) evaluated in
+ * double in a fixed order, so the bits do not depend on the C library or the compiler: the
+ * arena places and sweeps hitboxes with it. The quantized steps read their sin from a table of
+ * its values over a quarter turn rounded to Q30, 1025 entries (4100 bytes, constant; the other
+ * quadrants by symmetry), because a lookup costs far less than evaluating the polynomial. The
+ * tests recompute every entry from clv_sincos_d and, independently, with integers only, so the
+ * table is that rounding, correctly rounded, and identical on every machine.
  */
 #include "cleave/motion.h"
 
@@ -142,48 +144,85 @@ static const int32_t clv_sin_q30_table[CLV_ROT_QUARTER + 1] = {
     1073741824,
 };
 
-__extension__ typedef unsigned __int128 clv_u128;
-
-/* pi * 2^73, rounded: 0x648'7ED5110B4611A626 (from Machin's formula in exact integers). */
-static clv_u128 pi_q73(void) { return ((clv_u128)0x648u << 64) | (clv_u128)0x7ED5110B4611A626u; }
-
-/* round(a * b / 2^62) for values in Q62 below 2^64. */
-static clv_u128 mul_q62(clv_u128 a, clv_u128 b) { return (a * b + ((clv_u128)1 << 61)) >> 62; }
-
-/* Bound on the series' error, in units of 2^-62: a few per term, over about 25 terms. */
-#define CLV_SIN_ERR_Q62 256u
-
-int32_t clv_isin_q30_compute(uint32_t k, bool *ambiguous) {
-    if (ambiguous) {
-        *ambiguous = false;
+/* sin and cos computed in double with a fixed polynomial, so the bits do not depend on the C
+ * library or on how the compiler pairs sin with cos. */
+void clv_sincos_d(double x, double *out_sin, double *out_cos) {
+    const double half_pi_hi = 1.57079632673412561417; /* pi/2 split in two for reduction */
+    const double half_pi_lo = 6.07710050650619224932e-11;
+    const double inv_half_pi = 0.63661977236758134308;
+    double k = floor(x * inv_half_pi + 0.5);
+    double r = (x - k * half_pi_hi) - k * half_pi_lo; /* |r| <= pi/4 (+ a hair) */
+    double r2 = r * r;
+    /* Taylor series to r^17 / r^16: error < 1e-16 on |r| <= pi/4. */
+    double sn =
+        r * (1.0 + r2 * (-1.0 / 6 +
+                         r2 * (1.0 / 120 +
+                               r2 * (-1.0 / 5040 +
+                                     r2 * (1.0 / 362880 +
+                                           r2 * (-1.0 / 39916800 +
+                                                 r2 * (1.0 / 6227020800.0 +
+                                                       r2 * (-1.0 / 1307674368000.0 +
+                                                             r2 * (1.0 / 355687428096000.0)))))))));
+    double cs =
+        1.0 +
+        r2 * (-1.0 / 2 +
+              r2 * (1.0 / 24 +
+                    r2 * (-1.0 / 720 + r2 * (1.0 / 40320 +
+                                             r2 * (-1.0 / 3628800 +
+                                                   r2 * (1.0 / 479001600 +
+                                                         r2 * (-1.0 / 87178291200.0 +
+                                                               r2 * (1.0 / 20922789888000.0))))))));
+    double q = k - 4.0 * floor(k * 0.25); /* quadrant 0..3 */
+    double s, c;
+    if (q == 0.0) {
+        s = sn;
+        c = cs;
+    } else if (q == 1.0) {
+        s = cs;
+        c = -sn;
+    } else if (q == 2.0) {
+        s = -sn;
+        c = -cs;
+    } else {
+        s = -cs;
+        c = sn;
     }
-    if (k > CLV_ROT_QUARTER) {
-        return -1;
+    *out_sin = s;
+    *out_cos = c;
+}
+
+void clv_sincos(float angle, float *out_sin, float *out_cos) {
+    double s, c;
+    clv_sincos_d((double)angle, &s, &c);
+    *out_sin = (float)s;
+    *out_cos = (float)c;
+}
+
+/* atan2 from square roots and a series: same bits on every build (sqrt is correctly rounded). */
+double clv_atan2_d(double y, double x) {
+    double ax = fabs(x), ay = fabs(y);
+    if (ax == 0.0 && ay == 0.0) {
+        return 0.0;
     }
-    /* x = (pi/2) * k / 1024 = k * pi * 2^-11, in Q62: k * pi_q73 / 2^22. */
-    clv_u128 x = ((clv_u128)k * pi_q73() + ((clv_u128)1 << 21)) >> 22;
-    clv_u128 x2 = mul_q62(x, x);
-    /* sin x = x - x^3/3! + x^5/5! - ...: terms shrink from the third on (x <= pi/2). */
-    clv_u128 term = x, pos = x, neg = 0;
-    for (unsigned n = 1; term != 0; n += 2) {
-        term = mul_q62(term, x2) / ((clv_u128)(n + 1) * (n + 2));
-        if (((n + 1) / 2) % 2 == 1) {
-            neg += term;
-        } else {
-            pos += term;
-        }
+    bool swap = ay > ax;
+    double t = swap ? ax / ay : ay / ax; /* in [0, 1] */
+    /* atan t = 2 atan(t / (1 + sqrt(1 + t^2))), twice: |t| <= tan(pi/16) < 0.2. */
+    for (int i = 0; i < 2; i++) {
+        t = t / (1.0 + sqrt(1.0 + t * t));
     }
-    clv_u128 s = pos - neg; /* sin x >= 0 here */
-    uint64_t frac = (uint64_t)(s & 0xFFFFFFFFu);
-    uint64_t half = (uint64_t)1 << 31;
-    uint64_t gap = frac > half ? frac - half : half - frac;
-    if (gap <= CLV_SIN_ERR_Q62) {
-        if (ambiguous) {
-            *ambiguous = true;
-        }
-        return -1;
+    double t2 = t * t, term = t, sum = 0.0;
+    for (int k = 0; k < 15; k++) { /* the series to t^29: error < 1e-21 */
+        sum += term / (double)(2 * k + 1);
+        term *= -t2;
     }
-    return (int32_t)((s + half) >> 32);
+    double r = 4.0 * sum;
+    if (swap) {
+        r = CLV_PI / 2.0 - r;
+    }
+    if (x < 0.0) {
+        r = CLV_PI - r;
+    }
+    return y < 0.0 ? -r : r;
 }
 
 uint32_t clv_angle_quantize(float radians) {

@@ -1,4 +1,4 @@
-/* Allocation, diagnostics, validation helpers and deterministic trigonometry. */
+/* Allocation, diagnostics and validation helpers. */
 #include "hit_internal.h"
 
 #include <math.h>
@@ -204,87 +204,6 @@ clv_hit_status clv__check_shape(const clv_shape *s, const char *field, clv_hit_d
         return clv__diag_set(diag, CLV_HIT_ERR_ENUM, field, "%s has an unknown shape type (%d)",
                              field, (int)s->type);
     }
-}
-
-/* sin and cos computed in double with a fixed polynomial, so the bits do not depend on the C
- * library or on how the compiler pairs sin with cos. */
-void clv__sincos_d(double x, double *out_sin, double *out_cos) {
-    const double half_pi_hi = 1.57079632673412561417; /* pi/2 split in two for reduction */
-    const double half_pi_lo = 6.07710050650619224932e-11;
-    const double inv_half_pi = 0.63661977236758134308;
-    double k = floor(x * inv_half_pi + 0.5);
-    double r = (x - k * half_pi_hi) - k * half_pi_lo; /* |r| <= pi/4 (+ a hair) */
-    double r2 = r * r;
-    /* Taylor series to r^17 / r^16: error < 1e-16 on |r| <= pi/4. */
-    double sn =
-        r * (1.0 + r2 * (-1.0 / 6 +
-                         r2 * (1.0 / 120 +
-                               r2 * (-1.0 / 5040 +
-                                     r2 * (1.0 / 362880 +
-                                           r2 * (-1.0 / 39916800 +
-                                                 r2 * (1.0 / 6227020800.0 +
-                                                       r2 * (-1.0 / 1307674368000.0 +
-                                                             r2 * (1.0 / 355687428096000.0)))))))));
-    double cs =
-        1.0 +
-        r2 * (-1.0 / 2 +
-              r2 * (1.0 / 24 +
-                    r2 * (-1.0 / 720 + r2 * (1.0 / 40320 +
-                                             r2 * (-1.0 / 3628800 +
-                                                   r2 * (1.0 / 479001600 +
-                                                         r2 * (-1.0 / 87178291200.0 +
-                                                               r2 * (1.0 / 20922789888000.0))))))));
-    double q = k - 4.0 * floor(k * 0.25); /* quadrant 0..3 */
-    double s, c;
-    if (q == 0.0) {
-        s = sn;
-        c = cs;
-    } else if (q == 1.0) {
-        s = cs;
-        c = -sn;
-    } else if (q == 2.0) {
-        s = -sn;
-        c = -cs;
-    } else {
-        s = -cs;
-        c = sn;
-    }
-    *out_sin = s;
-    *out_cos = c;
-}
-
-void clv__sincos(float angle, float *out_sin, float *out_cos) {
-    double s, c;
-    clv__sincos_d((double)angle, &s, &c);
-    *out_sin = (float)s;
-    *out_cos = (float)c;
-}
-
-/* atan2 from square roots and a series: same bits on every build (sqrt is correctly rounded). */
-double clv__atan2_d(double y, double x) {
-    double ax = fabs(x), ay = fabs(y);
-    if (ax == 0.0 && ay == 0.0) {
-        return 0.0;
-    }
-    bool swap = ay > ax;
-    double t = swap ? ax / ay : ay / ax; /* in [0, 1] */
-    /* atan t = 2 atan(t / (1 + sqrt(1 + t^2))), twice: |t| <= tan(pi/16) < 0.2. */
-    for (int i = 0; i < 2; i++) {
-        t = t / (1.0 + sqrt(1.0 + t * t));
-    }
-    double t2 = t * t, term = t, sum = 0.0;
-    for (int k = 0; k < 15; k++) { /* the series to t^29: error < 1e-21 */
-        sum += term / (double)(2 * k + 1);
-        term *= -t2;
-    }
-    double r = 4.0 * sum;
-    if (swap) {
-        r = CLV_PI / 2.0 - r;
-    }
-    if (x < 0.0) {
-        r = CLV_PI - r;
-    }
-    return y < 0.0 ? -r : r;
 }
 
 const char *clv_hit_status_name(clv_hit_status status) {

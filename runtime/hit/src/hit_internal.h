@@ -39,12 +39,6 @@ float clv__clamp_world(float v);
 bool clv__name_ok(const char *s);
 clv_hit_status clv__check_shape(const clv_shape *s, const char *field, clv_hit_diag *diag);
 
-/* ---- deterministic trigonometry (same bits on every build and libm) ---- */
-
-void clv__sincos(float angle, float *out_sin, float *out_cos);
-void clv__sincos_d(double x, double *out_sin, double *out_cos);
-double clv__atan2_d(double y, double x);
-
 /* ---- the editable weapon ---- */
 
 typedef struct clv__hitbox_entry {

@@ -160,7 +160,7 @@ static pose attack_pose(const clv_arena *a, const clv__attack *at) {
         p.o.x += o->pos.x;
         p.o.y += o->pos.y;
     }
-    clv__sincos(at->facing, &p.s, &p.c);
+    clv_sincos(at->facing, &p.s, &p.c);
     p.mirror = at->mirror;
     return p;
 }
@@ -194,7 +194,7 @@ static clv_hit_status sweep_attack(clv_arena *a, int32_t first, int32_t end, int
         return CLV_HIT_ERR_NO_MEMORY;
     }
     for (int32_t k = 0; k <= n; k++) {
-        clv__sincos_d(th0 + dth * ((double)k / (double)n), &a->trig[2 * k], &a->trig[2 * k + 1]);
+        clv_sincos_d(th0 + dth * ((double)k / (double)n), &a->trig[2 * k], &a->trig[2 * k + 1]);
     }
     double dx = (double)p1->o.x - (double)p0->o.x, dy = (double)p1->o.y - (double)p0->o.y;
     const clv__attack *at = &a->att[a->placed[first].attack1 - 1];
@@ -273,7 +273,7 @@ static clv_hit_status place(clv_arena *a) {
         double dth = 0.0, dx = 0.0, dy = 0.0;
         if (has_prev) {
             p0.o = at->prev_o;
-            clv__sincos(at->prev_facing, &p0.s, &p0.c);
+            clv_sincos(at->prev_facing, &p0.s, &p0.c);
             p0.mirror = at->prev_mirror;
             double d = (double)at->facing - (double)at->prev_facing;
             dth = d - two_pi * floor(d / two_pi + 0.5);
@@ -937,7 +937,7 @@ static clv_vec2 knockback_dir(const pose *p, const clv_hitbox_def *d, clv_vec2 n
     case CLV_KNOCKBACK_FIXED:
         return turn(p, d->knockback.vector);
     case CLV_KNOCKBACK_SCALING:
-        clv__sincos(d->knockback.angle, &s, &co);
+        clv_sincos(d->knockback.angle, &s, &co);
         return turn(p, clv_v2(co, s));
     case CLV_KNOCKBACK_RADIAL:
         return normal;

@@ -56,7 +56,7 @@ bool clv__motion_local(clv__motion *m, const clv_shape *prev, int32_t mirror0, c
     double d1x = m->b1x - m->a1x, d1y = m->b1y - m->a1y;
     m->phi = 0.0;
     if (len2(d0x, d0y) > 0.0 && len2(d1x, d1y) > 0.0) {
-        m->phi = clv__atan2_d(d0x * d1y - d0y * d1x, d0x * d1x + d0y * d1y);
+        m->phi = clv_atan2_d(d0x * d1y - d0y * d1x, d0x * d1x + d0y * d1y);
     }
     if (fabs(m->phi) < TINY_TURN) {
         m->phi = 0.0;
@@ -65,10 +65,10 @@ bool clv__motion_local(clv__motion *m, const clv_shape *prev, int32_t mirror0, c
     m->cx = 0.0, m->cy = 0.0;
     m->rho_c = 0.0;
     if (m->phi != 0.0) {
-        clv__sincos_d(m->phi, &m->sphi, &m->cphi);
+        clv_sincos_d(m->phi, &m->sphi, &m->cphi);
         /* (I - R) c = m1 - R m0, with 1 - cos phi as 2 sin^2(phi/2) to keep small turns exact. */
         double sh, ch;
-        clv__sincos_d(m->phi * 0.5, &sh, &ch);
+        clv_sincos_d(m->phi * 0.5, &sh, &ch);
         double omc = 2.0 * sh * sh;
         double m0x = 0.5 * (m->a0x + m->b0x), m0y = 0.5 * (m->a0y + m->b0y);
         double m1x = 0.5 * (m->a1x + m->b1x), m1y = 0.5 * (m->a1y + m->b1y);
@@ -152,7 +152,7 @@ void clv__motion_at(const clv__motion *m, double s, double sn, double cs, double
                     clv_vec2 *out_a, clv_vec2 *out_b) {
     double ct = 1.0, st = 0.0;
     if (m->phi != 0.0) {
-        clv__sincos_d(s * m->phi, &st, &ct);
+        clv_sincos_d(s * m->phi, &st, &ct);
     }
     double px = m->a0x - m->cx, py = m->a0y - m->cy;
     double ux = m->cx + ct * px - st * py + s * m->eax;

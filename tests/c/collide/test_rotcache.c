@@ -1,4 +1,4 @@
-/* Quantized angles, the Q30 sin table, exact rotation and the rotation cache. */
+/* Deterministic trig, quantized angles and their Q30 sin, exact rotation, the rotation cache. */
 #include "cleave/motion.h"
 #include "harness.h"
 
@@ -6,7 +6,55 @@
 
 __extension__ typedef __int128 i128;
 
-static const double pi = 3.14159265358979323846;
+__extension__ typedef unsigned __int128 u128;
+
+/* pi * 2^73, rounded: 0x648'7ED5110B4611A626 (from Machin's formula in exact integers). */
+static u128 pi_q73(void) { return ((u128)0x648u << 64) | (u128)0x7ED5110B4611A626u; }
+
+/* round(a * b / 2^62) for values in Q62 below 2^64. */
+static u128 mul_q62(u128 a, u128 b) { return (a * b + ((u128)1 << 61)) >> 62; }
+
+/* Bound on the series' error, in units of 2^-62: a few per term, over about 25 terms. */
+#define CLV_SIN_ERR_Q62 256u
+
+/* sin(pi/2 * k / CLV_ROT_QUARTER) in Q30 for k in [0, CLV_ROT_QUARTER] with integers only: pi
+ * from Machin's formula and a 128-bit fixed-point series, written independently of the
+ * library's polynomial. -1 and *ambiguous when the value is too close to a rounding tie to round
+ * with certainty; k out of range gives -1. */
+static int32_t isin_q30_series(uint32_t k, bool *ambiguous) {
+    if (ambiguous) {
+        *ambiguous = false;
+    }
+    if (k > CLV_ROT_QUARTER) {
+        return -1;
+    }
+    /* x = (pi/2) * k / 1024 = k * pi * 2^-11, in Q62: k * pi_q73 / 2^22. */
+    u128 x = ((u128)k * pi_q73() + ((u128)1 << 21)) >> 22;
+    u128 x2 = mul_q62(x, x);
+    /* sin x = x - x^3/3! + x^5/5! - ...: terms shrink from the third on (x <= pi/2). */
+    u128 term = x, pos = x, neg = 0;
+    for (unsigned n = 1; term != 0; n += 2) {
+        term = mul_q62(term, x2) / ((u128)(n + 1) * (n + 2));
+        if (((n + 1) / 2) % 2 == 1) {
+            neg += term;
+        } else {
+            pos += term;
+        }
+    }
+    u128 s = pos - neg; /* sin x >= 0 here */
+    uint64_t frac = (uint64_t)(s & 0xFFFFFFFFu);
+    uint64_t half = (uint64_t)1 << 31;
+    uint64_t gap = frac > half ? frac - half : half - frac;
+    if (gap <= CLV_SIN_ERR_Q62) {
+        if (ambiguous) {
+            *ambiguous = true;
+        }
+        return -1;
+    }
+    return (int32_t)((s + half) >> 32);
+}
+
+static const double pi = CLV_PI;
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Du;
 static uint64_t next_u64(void) {
@@ -16,20 +64,50 @@ static uint64_t next_u64(void) {
     return rng_state;
 }
 
-/* Every table entry is what the integer series computes, and none is a rounding toss-up. */
+/* The polynomial sin, cos and atan2 agree with libm's to a few units in the last place. */
+static void test_deterministic_trig(void) {
+    double worst = 0.0, worst_atan = 0.0;
+    for (int i = 0; i < 200000; i++) {
+        double x = ((double)(next_u64() >> 11) * 0x1p-53 - 0.5) * 100.0;
+        double s, c;
+        clv_sincos_d(x, &s, &c);
+        worst = fmax(worst, fmax(fabs(s - sin(x)), fabs(c - cos(x))));
+        double y = (double)(next_u64() >> 11) * 0x1p-53 - 0.5;
+        double z = (double)(next_u64() >> 11) * 0x1p-53 - 0.5;
+        worst_atan = fmax(worst_atan, fabs(clv_atan2_d(y, z) - atan2(y, z)));
+    }
+    printf("deterministic trig: worst |sin, cos - libm| %.3g, |atan2 - libm| %.3g\n", worst,
+           worst_atan);
+    CHECK(worst <= 1e-15);
+    CHECK(worst_atan <= 1e-15);
+    CHECK(clv_atan2_d(0.0, 0.0) == 0.0);
+    CHECK_NEAR(clv_atan2_d(0.0, -1.0), pi, 1e-15);
+    CHECK_NEAR(clv_atan2_d(-1.0, 0.0), -pi / 2, 1e-15);
+    float fs, fc;
+    clv_sincos(0.5f, &fs, &fc);
+    CHECK(fs == (float)sin(0.5) && fc == (float)cos(0.5));
+}
+
+/* Every table entry is what the integer series computes, and none is a rounding toss-up; and it
+ * is clv_sincos_d's value rounded, so the steps and the arena share one sin. */
 static void test_table_matches_integer_series(void) {
-    int mismatches = 0, ambiguous = 0;
+    int mismatches = 0, ambiguous = 0, poly_mismatches = 0;
     for (uint32_t k = 0; k <= CLV_ROT_QUARTER; k++) {
         bool amb = true;
-        int32_t v = clv_isin_q30_compute(k, &amb);
+        int32_t v = isin_q30_series(k, &amb);
         ambiguous += amb ? 1 : 0;
         mismatches += v != clv_isin_q30(k) ? 1 : 0;
+        double s, c;
+        clv_sincos_d((double)k * (pi / 2048.0), &s, &c);
+        poly_mismatches += (int32_t)floor(s * 0x1p30 + 0.5) != clv_isin_q30(k) ? 1 : 0;
+        poly_mismatches += (int32_t)floor(c * 0x1p30 + 0.5) != clv_icos_q30(k) ? 1 : 0;
     }
     CHECK(mismatches == 0);
+    CHECK(poly_mismatches == 0);
     CHECK(ambiguous == 0);
     bool amb = false;
-    CHECK(clv_isin_q30_compute(CLV_ROT_QUARTER + 1, &amb) == -1);
-    CHECK(clv_isin_q30_compute(CLV_ROT_QUARTER, NULL) == CLV_Q30_ONE);
+    CHECK(isin_q30_series(CLV_ROT_QUARTER + 1, &amb) == -1);
+    CHECK(isin_q30_series(CLV_ROT_QUARTER, NULL) == CLV_Q30_ONE);
 }
 
 /* The table is sin correctly rounded: within half a unit of libm's double sin everywhere, and
@@ -311,6 +389,7 @@ static void test_cache_error(void) {
 
 int main(int argc, char **argv) {
     clv_test_init(argc, argv);
+    RUN(test_deterministic_trig);
     RUN(test_table_matches_integer_series);
     RUN(test_table_against_libm);
     RUN(test_table_symmetry);

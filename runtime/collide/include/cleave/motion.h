@@ -101,13 +101,25 @@ clv_aabb clv_sweep_pose_bounds(const clv_capsule *local, clv_pose p0, clv_pose p
 bool clv_hull_touches(const clv_capsule *c0, const clv_capsule *c1, float r,
                       const clv_shape *target);
 
-/* ---- Quantized angles and the integer sin/cos table ---- */
+/* ---- Deterministic trigonometry: the same bits on every build, compiler and C library ---- */
+
+/// sin and cos of x (radians) from a fixed polynomial in double (after reduction to within an
+/// eighth of a turn, the series' error is below 1e-16).
+void clv_sincos_d(double x, double *out_sin, double *out_cos);
+
+/// clv_sincos_d of a float angle, rounded to float.
+void clv_sincos(float angle, float *out_sin, float *out_cos);
+
+/// atan2(y, x) in (-pi, pi] from square roots and a series; (0, 0) gives 0.
+double clv_atan2_d(double y, double x);
+
+/* ---- Quantized angles and their integer sin/cos ---- */
 
 /// Angle steps per turn: 4096 (about 0.088 degrees, 1.53e-3 radians each).
 #define CLV_ROT_STEPS 4096u
 /// Steps per quarter turn.
 #define CLV_ROT_QUARTER (CLV_ROT_STEPS / 4u)
-/// 1.0 in the Q30 fixed point of the table.
+/// 1.0 in Q30 fixed point.
 #define CLV_Q30_ONE ((int32_t)1 << 30)
 
 /// The step nearest to an angle in radians, wrapped to [0, CLV_ROT_STEPS). A non-finite angle
@@ -117,25 +129,20 @@ uint32_t clv_angle_quantize(float radians);
 /// The angle of a step in radians, in [0, 2 pi). step is taken modulo CLV_ROT_STEPS.
 float clv_angle_of_step(uint32_t step);
 
-/// sin(2 pi step / CLV_ROT_STEPS) in Q30, correctly rounded to nearest, from a constant table.
-/// step is taken modulo CLV_ROT_STEPS. Bit-identical on every machine.
+/// sin(2 pi step / CLV_ROT_STEPS) in Q30, correctly rounded to nearest: clv_sincos_d's value,
+/// rounded, from a constant table. step is taken modulo CLV_ROT_STEPS. Bit-identical on every
+/// machine.
 int32_t clv_isin_q30(uint32_t step);
 
-/// cos(2 pi step / CLV_ROT_STEPS) in Q30, correctly rounded (the sin table a quarter on).
+/// cos(2 pi step / CLV_ROT_STEPS) in Q30, correctly rounded (the sin a quarter turn on).
 int32_t clv_icos_q30(uint32_t step);
 
-/// sin(pi/2 * k / CLV_ROT_QUARTER) in Q30 for k in [0, CLV_ROT_QUARTER], computed with integers
-/// only (a 128-bit fixed-point series); slow, for checking the table. Returns -1 and sets
-/// *ambiguous (may be NULL) when the value is too close to a rounding boundary to round with
-/// certainty (it never is for this table); k out of range returns -1.
-int32_t clv_isin_q30_compute(uint32_t k, bool *ambiguous);
-
-/// (cos, sin) of a step as floats: the Q30 table converted (error <= 2^-24 + 2^-31 each).
+/// (cos, sin) of a step as floats: the Q30 values converted (error <= 2^-24 + 2^-31 each).
 clv_vec2 clv_rot_unit(uint32_t step);
 
 /// Rotates the integer point (x, y) by a step: round((x*C - y*S) / 2^30), round((x*S + y*C) /
-/// 2^30) with C, S the Q30 table values, each rounded to nearest with ties away from zero (so
-/// rotating -p gives exactly -(rotating p)). |x|, |y| <= 2^31. Integers only.
+/// 2^30) with C, S the step's Q30 cos and sin, each rounded to nearest with ties away from zero
+/// (so rotating -p gives exactly -(rotating p)). |x|, |y| <= 2^31. Integer arithmetic.
 void clv_exact_rotate(int64_t x, int64_t y, uint32_t step, int64_t *out_x, int64_t *out_y);
 
 /// An exact local shape rotated by a step, then translated by (tx, ty): integers only,
@@ -145,7 +152,7 @@ void clv_exact_rotate(int64_t x, int64_t y, uint32_t step, int64_t *out_x, int64
 /// point at distance d from the pivot lands within d + 1 of the translation).
 clv_ishape clv_exact_place(const clv_ishape *local, uint32_t step, int64_t tx, int64_t ty);
 
-/* ---- Rotation of float hitboxes: direct, by table, cached ---- */
+/* ---- Rotation of float hitboxes: direct, by step, cached ---- */
 
 /// The local capsule rotated by `radians` with cosf/sinf computed each call (the baseline).
 clv_capsule clv_rotate_capsule_sincos(const clv_capsule *local, float radians);
@@ -153,8 +160,8 @@ clv_capsule clv_rotate_capsule_sincos(const clv_capsule *local, float radians);
 /// The local capsule rotated by a step using the table (no sin/cos call, no cache).
 clv_capsule clv_rotate_capsule_step(const clv_capsule *local, uint32_t step);
 
-/// Slots in a rotation cache; a hitbox seen at more facings than this recomputes (from the
-/// table) the facings that were evicted.
+/// Slots in a rotation cache; a hitbox seen at more facings than this recomputes the facings
+/// that were evicted.
 #define CLV_ROT_CACHE_SLOTS 8
 
 /// A per-hitbox cache of rotated endpoints keyed by step: CLV_ROT_CACHE_SLOTS slots searched in
@@ -172,7 +179,7 @@ typedef struct clv_rot_cache {
 /// Empties the cache and binds it to a local capsule (copied).
 void clv_rot_cache_init(clv_rot_cache *cache, const clv_capsule *local);
 
-/// The local capsule rotated by a step: from the cache, or from the table (then cached). Gives
+/// The local capsule rotated by a step: from the cache, or computed (then cached). Gives
 /// exactly clv_rotate_capsule_step(local, step).
 clv_capsule clv_rot_cache_get(clv_rot_cache *cache, uint32_t step);
 
