@@ -85,13 +85,13 @@ static void *method_self(lua_State *L, int arg) {
     return same ? p : NULL;
 }
 
-static larena *check_arena(lua_State *L, int arg, const char *fname) {
+static larena *check_arena(lua_State *L, int arg) {
     larena *A = (larena *)method_self(L, arg);
     if (A == NULL) {
         A = (larena *)luaL_testudata(L, arg, CLV_LUA_ARENA);
     }
     if (A == NULL) {
-        clv_lua_typeerror(L, arg, fname, CLV_LUA_ARENA);
+        clv_lua_typeerror(L, arg, CLV_LUA_ARENA);
     }
     if (A->a == NULL) {
         luaL_error(L, "arena is closed");
@@ -289,10 +289,10 @@ static int push_entity(lua_State *L, int arena_idx, clv_entity_id id) {
 }
 
 /* The entity handle at arg with its arena pushed on top; raises when it is gone. */
-static lentity *check_entity(lua_State *L, int arg, const char *fname, larena **out) {
+static lentity *check_entity(lua_State *L, int arg, larena **out) {
     lentity *e = (lentity *)luaL_testudata(L, arg, CLV_LUA_ENTITY);
     if (e == NULL) {
-        clv_lua_typeerror(L, arg, fname, CLV_LUA_ENTITY);
+        clv_lua_typeerror(L, arg, CLV_LUA_ENTITY);
     }
     lua_getiuservalue(L, arg, 1);
     larena *A = (larena *)lua_touserdata(L, -1);
@@ -623,9 +623,9 @@ static int l_arena(lua_State *L) {
         lua_newtable(L);
     }
     if (lua_type(L, 1) != LUA_TTABLE) {
-        return clv_lua_typeerror(L, 1, fname, "table");
+        return clv_lua_typeerror(L, 1, "table");
     }
-    clv_lua_check_nargs(L, 1, fname);
+    clv_lua_check_nargs(L, 1);
     check_fields(L, 1, arena_fields, fname);
     clv_arena_def def = clv_default_arena_def();
     double d;
@@ -711,11 +711,11 @@ static void read_hurtbox(lua_State *L, const char *fname, const char *key, int i
 /// radius=, name=, user=} -> cleave.Entity
 static int m_spawn(lua_State *L) {
     const char *fname = "spawn";
-    larena *A = check_arena(L, 1, fname);
+    larena *A = check_arena(L, 1);
     if (lua_type(L, 2) != LUA_TTABLE) {
-        return clv_lua_typeerror(L, 2, fname, "table");
+        return clv_lua_typeerror(L, 2, "table");
     }
-    clv_lua_check_nargs(L, 2, fname);
+    clv_lua_check_nargs(L, 2);
     check_fields(L, 2, spawn_fields, fname);
     clv_entity_def def = clv_default_entity_def();
     double d;
@@ -825,11 +825,11 @@ static const char *weapon_label(lua_State *L, int idx) {
 /// arena:attack{weapon=, attack=, owner=, facing=, x=, y=, mirror=, follow=} -> cleave.Attack
 static int m_attack(lua_State *L) {
     const char *fname = "attack";
-    larena *A = check_arena(L, 1, fname);
+    larena *A = check_arena(L, 1);
     if (lua_type(L, 2) != LUA_TTABLE) {
-        return clv_lua_typeerror(L, 2, fname, "table");
+        return clv_lua_typeerror(L, 2, "table");
     }
-    clv_lua_check_nargs(L, 2, fname);
+    clv_lua_check_nargs(L, 2);
     check_fields(L, 2, attack_fields, fname);
     lua_settop(L, 2);
     lua_getfield(L, 2, "weapon"); /* 3 */
@@ -862,7 +862,7 @@ static int m_attack(lua_State *L) {
         return type_error(L, fname, "owner", 5, "be a cleave.Entity");
     }
     larena *oa;
-    lentity *owner = check_entity(L, 5, fname, &oa);
+    lentity *owner = check_entity(L, 5, &oa);
     if (oa != A) {
         return luaL_error(L, "%s: owner belongs to another arena", fname);
     }
@@ -902,7 +902,7 @@ static int m_attack(lua_State *L) {
 /* A frame count argument (a number, checked by the caller): an integer in 0..hi, else
  * "bad argument #n to 'f' (frames must be an integer in 0..hi, got v)". A float with an
  * integral value counts, as everywhere else in Lua. */
-static lua_Integer frames_arg(lua_State *L, int arg, const char *fname, lua_Integer hi) {
+static lua_Integer frames_arg(lua_State *L, int arg, lua_Integer hi) {
     lua_Integer n = 0;
     if (!lua_isinteger(L, arg)) {
         double d = (double)lua_tonumber(L, arg);
@@ -917,7 +917,7 @@ static lua_Integer frames_arg(lua_State *L, int arg, const char *fname, lua_Inte
     if (n < 0 || n > hi) {
         const char *got = value_text(L, arg);
         clv_lua_argerror(
-            L, arg, fname,
+            L, arg,
             lua_pushfstring(L, "frames must be an integer in 0..%I, got %s", (LUAI_UACINT)hi, got));
     }
     return n;
@@ -926,14 +926,14 @@ static lua_Integer frames_arg(lua_State *L, int arg, const char *fname, lua_Inte
 /// arena:step([n]) -> hits: steps n frames (default 1); events of those frames are kept, and
 /// the number of hits among them is returned
 static int m_step(lua_State *L) {
-    larena *A = check_arena(L, 1, "step");
+    larena *A = check_arena(L, 1);
     /* step(1) runs every frame of a game driven from Lua: skip the generic paths for it */
     if (!lua_isnoneornil(L, 2) && lua_type(L, 2) != LUA_TNUMBER) {
-        return clv_lua_typeerror(L, 2, "step", "number");
+        return clv_lua_typeerror(L, 2, "number");
     }
     lua_Integer n = 1;
     if (!lua_isnoneornil(L, 2) && !lua_isinteger(L, 2)) {
-        n = frames_arg(L, 2, "step", 1000000000);
+        n = frames_arg(L, 2, 1000000000);
     } else if (lua_isinteger(L, 2)) {
         n = lua_tointeger(L, 2);
     }
@@ -942,7 +942,7 @@ static int m_step(lua_State *L) {
         return luaL_error(L, "step: the arena cannot step inside one of its callbacks");
     }
     if (n < 0 || n > 1000000000) {
-        frames_arg(L, 2, "step", 1000000000);
+        frames_arg(L, 2, 1000000000);
     }
     lua_settop(L, 1);
     A->hit_count = A->miss_count = A->tick_count = 0;
@@ -1023,14 +1023,14 @@ static int m_step(lua_State *L) {
 
 /// arena:frame() -> frames stepped so far
 static int m_frame(lua_State *L) {
-    larena *A = check_arena(L, 1, "frame");
+    larena *A = check_arena(L, 1);
     lua_pushinteger(L, (lua_Integer)clv_arena_frame(A->a));
     return 1;
 }
 
 /// arena:hits() -> list of hit tables of the frames of the last step
 static int m_hits(lua_State *L) {
-    larena *A = check_arena(L, 1, "hits");
+    larena *A = check_arena(L, 1);
     lua_createtable(L, A->hit_count, 0);
     for (int32_t k = 0; k < A->hit_count; k++) {
         push_hit(L, 1, A, &A->hits[k]);
@@ -1041,7 +1041,7 @@ static int m_hits(lua_State *L) {
 
 /// arena:misses() -> list of miss tables (reason as a string)
 static int m_misses(lua_State *L) {
-    larena *A = check_arena(L, 1, "misses");
+    larena *A = check_arena(L, 1);
     lua_createtable(L, A->miss_count, 0);
     for (int32_t k = 0; k < A->miss_count; k++) {
         push_miss(L, 1, A, &A->misses[k], A->miss_weapons[k]);
@@ -1052,7 +1052,7 @@ static int m_misses(lua_State *L) {
 
 /// arena:ticks() -> list of status effect ticks
 static int m_ticks(lua_State *L) {
-    larena *A = check_arena(L, 1, "ticks");
+    larena *A = check_arena(L, 1);
     lua_createtable(L, A->tick_count, 0);
     for (int32_t k = 0; k < A->tick_count; k++) {
         push_tick(L, 1, &A->ticks[k]);
@@ -1063,7 +1063,7 @@ static int m_ticks(lua_State *L) {
 
 /// arena:errors() -> callback error messages of the last step
 static int m_errors(lua_State *L) {
-    check_arena(L, 1, "errors");
+    check_arena(L, 1);
     push_uv(L, 1, UV_ERRORS);
     lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
     lua_createtable(L, (int)n, 0);
@@ -1076,9 +1076,9 @@ static int m_errors(lua_State *L) {
 
 /// arena:on_hit(fn) -> registers a callback run for every hit after its frame is applied
 static int m_on_hit(lua_State *L) {
-    larena *A = check_arena(L, 1, "on_hit");
+    larena *A = check_arena(L, 1);
     if (lua_type(L, 2) != LUA_TFUNCTION) {
-        return clv_lua_typeerror(L, 2, "on_hit", "function");
+        return clv_lua_typeerror(L, 2, "function");
     }
     push_uv(L, 1, UV_ON_HIT);
     lua_pushvalue(L, 2);
@@ -1088,7 +1088,7 @@ static int m_on_hit(lua_State *L) {
 
 /// arena:hash() -> 16 hex digits
 static int m_hash(lua_State *L) {
-    larena *A = check_arena(L, 1, "hash");
+    larena *A = check_arena(L, 1);
     char buf[24];
     snprintf(buf, sizeof buf, "%016llx", (unsigned long long)clv_arena_hash(A->a));
     lua_pushstring(L, buf);
@@ -1097,7 +1097,7 @@ static int m_hash(lua_State *L) {
 
 /// arena:snapshot() -> string
 static int m_snapshot(lua_State *L) {
-    larena *A = check_arena(L, 1, "snapshot");
+    larena *A = check_arena(L, 1);
     size_t size = clv_arena_snapshot_size(A->a);
     luaL_Buffer b;
     char *p = luaL_buffinitsize(L, &b, size);
@@ -1112,10 +1112,10 @@ static int m_snapshot(lua_State *L) {
 
 /// arena:restore(snapshot)
 static int m_restore(lua_State *L) {
-    larena *A = check_arena(L, 1, "restore");
+    larena *A = check_arena(L, 1);
     size_t len;
     if (lua_type(L, 2) != LUA_TSTRING) {
-        return clv_lua_typeerror(L, 2, "restore", "string (from arena:snapshot())");
+        return clv_lua_typeerror(L, 2, "string (from arena:snapshot())");
     }
     const char *s = lua_tolstring(L, 2, &len);
     /* refused before anything changes: the events being reported belong to the current frame */
@@ -1132,21 +1132,21 @@ static int m_restore(lua_State *L) {
 
 /// arena:hit_count() -> number of hits of the last step (no tables built)
 static int m_hit_count(lua_State *L) {
-    larena *A = check_arena(L, 1, "hit_count");
+    larena *A = check_arena(L, 1);
     lua_pushinteger(L, A->hit_count);
     return 1;
 }
 
 /// arena:miss_count() -> number of misses of the last step
 static int m_miss_count(lua_State *L) {
-    larena *A = check_arena(L, 1, "miss_count");
+    larena *A = check_arena(L, 1);
     lua_pushinteger(L, A->miss_count);
     return 1;
 }
 
 /// arena:entity_count() -> entities in use
 static int m_entity_count(lua_State *L) {
-    larena *A = check_arena(L, 1, "entity_count");
+    larena *A = check_arena(L, 1);
     lua_pushinteger(L, clv_arena_entity_count(A->a));
     return 1;
 }
@@ -1187,9 +1187,9 @@ static int e_name(lua_State *L) {
     return 1;
 }
 
-static clv_entity_info entity_info(lua_State *L, const char *fname, lentity **pe, larena **pa) {
+static clv_entity_info entity_info(lua_State *L, lentity **pe, larena **pa) {
     larena *A;
-    lentity *e = check_entity(L, 1, fname, &A);
+    lentity *e = check_entity(L, 1, &A);
     clv_entity_info info;
     clv_arena_entity(A->a, e->id, &info);
     if (pe != NULL) {
@@ -1203,19 +1203,19 @@ static clv_entity_info entity_info(lua_State *L, const char *fname, lentity **pe
 
 /// entity:hp() -> hp
 static int e_hp(lua_State *L) {
-    lua_pushnumber(L, (lua_Number)entity_info(L, "hp", NULL, NULL).hp);
+    lua_pushnumber(L, (lua_Number)entity_info(L, NULL, NULL).hp);
     return 1;
 }
 
 /// entity:alive() -> hp > 0
 static int e_alive(lua_State *L) {
-    lua_pushboolean(L, entity_info(L, "alive", NULL, NULL).alive);
+    lua_pushboolean(L, entity_info(L, NULL, NULL).alive);
     return 1;
 }
 
 /// entity:position() -> x, y
 static int e_position(lua_State *L) {
-    clv_entity_info i = entity_info(L, "position", NULL, NULL);
+    clv_entity_info i = entity_info(L, NULL, NULL);
     lua_pushnumber(L, (lua_Number)i.position.x);
     lua_pushnumber(L, (lua_Number)i.position.y);
     return 2;
@@ -1223,7 +1223,7 @@ static int e_position(lua_State *L) {
 
 /// entity:velocity() -> vx, vy
 static int e_velocity(lua_State *L) {
-    clv_entity_info i = entity_info(L, "velocity", NULL, NULL);
+    clv_entity_info i = entity_info(L, NULL, NULL);
     lua_pushnumber(L, (lua_Number)i.velocity.x);
     lua_pushnumber(L, (lua_Number)i.velocity.y);
     return 2;
@@ -1231,7 +1231,7 @@ static int e_velocity(lua_State *L) {
 
 /// entity:info() -> table of the whole state
 static int e_info(lua_State *L) {
-    clv_entity_info i = entity_info(L, "info", NULL, NULL);
+    clv_entity_info i = entity_info(L, NULL, NULL);
     lua_createtable(L, 0, 16);
     set_num(L, "x", (double)i.position.x);
     set_num(L, "y", (double)i.position.y);
@@ -1262,40 +1262,40 @@ static int status_error(lua_State *L, const char *fname, clv_hit_status st) {
 /// entity:remove()
 static int e_remove(lua_State *L) {
     larena *A;
-    lentity *e = check_entity(L, 1, "remove", &A);
+    lentity *e = check_entity(L, 1, &A);
     return status_error(L, "remove", clv_arena_remove(A->a, e->id));
 }
 
 /// entity:set_position(x, y)
 static int e_set_position(lua_State *L) {
     larena *A;
-    lentity *e = check_entity(L, 1, "set_position", &A);
-    float x = clv_lua_lnum_float(clv_lua_check_lnum(L, 2, "set_position", "x"));
-    float y = clv_lua_lnum_float(clv_lua_check_lnum(L, 3, "set_position", "y"));
+    lentity *e = check_entity(L, 1, &A);
+    float x = clv_lua_lnum_float(clv_lua_check_lnum(L, 2, "x"));
+    float y = clv_lua_lnum_float(clv_lua_check_lnum(L, 3, "y"));
     return status_error(L, "set_position", clv_arena_set_position(A->a, e->id, clv_v2(x, y)));
 }
 
 /// entity:set_velocity(vx, vy)
 static int e_set_velocity(lua_State *L) {
     larena *A;
-    lentity *e = check_entity(L, 1, "set_velocity", &A);
-    float x = clv_lua_lnum_float(clv_lua_check_lnum(L, 2, "set_velocity", "vx"));
-    float y = clv_lua_lnum_float(clv_lua_check_lnum(L, 3, "set_velocity", "vy"));
+    lentity *e = check_entity(L, 1, &A);
+    float x = clv_lua_lnum_float(clv_lua_check_lnum(L, 2, "vx"));
+    float y = clv_lua_lnum_float(clv_lua_check_lnum(L, 3, "vy"));
     return status_error(L, "set_velocity", clv_arena_set_velocity(A->a, e->id, clv_v2(x, y)));
 }
 
 /// entity:set_hp(hp)
 static int e_set_hp(lua_State *L) {
     larena *A;
-    lentity *e = check_entity(L, 1, "set_hp", &A);
-    float hp = clv_lua_lnum_float(clv_lua_check_lnum(L, 2, "set_hp", "hp"));
+    lentity *e = check_entity(L, 1, &A);
+    float hp = clv_lua_lnum_float(clv_lua_check_lnum(L, 2, "hp"));
     return status_error(L, "set_hp", clv_arena_set_hp(A->a, e->id, hp));
 }
 
 /// entity:set_state(state [, frames])
 static int e_set_state(lua_State *L) {
     larena *A;
-    lentity *e = check_entity(L, 1, "set_state", &A);
+    lentity *e = check_entity(L, 1, &A);
     int st = -1;
     for (int k = 0; lua_type(L, 2) == LUA_TSTRING && state_names[k] != NULL; k++) {
         if (strcmp(lua_tostring(L, 2), state_names[k]) == 0) {
@@ -1305,14 +1305,14 @@ static int e_set_state(lua_State *L) {
     if (st < 0) {
         const char *got = value_text(L, 2);
         return clv_lua_argerror(
-            L, 2, "set_state",
+            L, 2,
             lua_pushfstring(L, "state must be one of 'normal', 'invincible', 'intangible', got %s",
                             got));
     }
     if (!lua_isnoneornil(L, 3) && lua_type(L, 3) != LUA_TNUMBER) {
-        return clv_lua_typeerror(L, 3, "set_state", "number");
+        return clv_lua_typeerror(L, 3, "number");
     }
-    lua_Integer frames = lua_isnoneornil(L, 3) ? 0 : frames_arg(L, 3, "set_state", INT32_MAX);
+    lua_Integer frames = lua_isnoneornil(L, 3) ? 0 : frames_arg(L, 3, INT32_MAX);
     return status_error(L, "set_state",
                         clv_arena_set_state(A->a, e->id, (clv_hurt_state)st, (int32_t)frames));
 }
@@ -1386,11 +1386,11 @@ static int a_cancel(lua_State *L) {
 static int a_set_pose(lua_State *L) {
     larena *A;
     lattack *h = check_attack_handle(L, "set_pose", &A);
-    float x = clv_lua_lnum_float(clv_lua_check_lnum(L, 2, "set_pose", "x"));
-    float y = clv_lua_lnum_float(clv_lua_check_lnum(L, 3, "set_pose", "y"));
-    double f = (double)clv_lua_lnum_number(clv_lua_check_lnum(L, 4, "set_pose", "facing"));
+    float x = clv_lua_lnum_float(clv_lua_check_lnum(L, 2, "x"));
+    float y = clv_lua_lnum_float(clv_lua_check_lnum(L, 3, "y"));
+    double f = (double)clv_lua_lnum_number(clv_lua_check_lnum(L, 4, "facing"));
     if (!lua_isnoneornil(L, 5) && lua_type(L, 5) != LUA_TBOOLEAN) {
-        return clv_lua_typeerror(L, 5, "set_pose", "boolean");
+        return clv_lua_typeerror(L, 5, "boolean");
     }
     bool mirror = lua_toboolean(L, 5) != 0;
     if (!clv_arena_attack_valid(A->a, h->id)) {

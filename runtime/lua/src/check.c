@@ -7,43 +7,35 @@
 
 #include "internal.h"
 
-int clv_lua_argerror(lua_State *L, int arg, const char *fallback, const char *msg) {
-    /* Same rules as luaL_argerror (method calls do not count self), except the fallback name:
-     * luaL_argerror looks the function up in package.loaded, which cannot see through the
-     * module's read-only proxy and would print '?'. */
+int clv_lua_argerror(lua_State *L, int arg, const char *msg) {
     lua_Debug ar;
-    const char *name = fallback;
-    if (lua_getstack(L, 0, &ar)) {
-        lua_getinfo(L, "n", &ar);
-        if (ar.namewhat != NULL && strcmp(ar.namewhat, "method") == 0) {
-            arg--;
-            if (arg == 0) {
-                return luaL_error(L, "calling '%s' on bad self (%s)", ar.name, msg);
+    if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "nf", &ar) && ar.name == NULL &&
+        luaL_getmetafield(L, 1, "__index") == LUA_TTABLE) {
+        lua_pushnil(L); /* stack: function, methods, key */
+        while (lua_next(L, -2)) {
+            if (lua_type(L, -2) == LUA_TSTRING && lua_rawequal(L, -1, -4)) {
+                return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, lua_tostring(L, -2),
+                                  msg);
             }
-        }
-        if (ar.name != NULL) {
-            name = ar.name;
+            lua_pop(L, 1);
         }
     }
-    return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, name, msg);
+    return luaL_argerror(L, arg, msg);
 }
 
-int clv_lua_typeerror(lua_State *L, int arg, const char *fallback, const char *expected) {
-    const char *got;
+int clv_lua_typeerror(lua_State *L, int arg, const char *expected) {
+    const char *got = luaL_typename(L, arg);
     if (luaL_getmetafield(L, arg, "__name") == LUA_TSTRING) {
         got = lua_tostring(L, -1);
     } else if (lua_type(L, arg) == LUA_TLIGHTUSERDATA) {
         got = "light userdata";
-    } else {
-        got = luaL_typename(L, arg);
     }
-    const char *msg = lua_pushfstring(L, "%s expected, got %s", expected, got);
-    return clv_lua_argerror(L, arg, fallback, msg);
+    return clv_lua_argerror(L, arg, lua_pushfstring(L, "%s expected, got %s", expected, got));
 }
 
-void clv_lua_check_nargs(lua_State *L, int n, const char *fallback) {
+void clv_lua_check_nargs(lua_State *L, int n) {
     if (lua_gettop(L) > n) {
-        clv_lua_typeerror(L, n + 1, fallback, "no value");
+        luaL_typeerror(L, n + 1, "no value");
     }
 }
 
@@ -126,11 +118,11 @@ void clv_lua_push_lnum(lua_State *L, clv_lnum v) {
     lua_pushstring(L, buf);
 }
 
-clv_lnum clv_lua_check_lnum(lua_State *L, int arg, const char *fallback, const char *pname) {
+clv_lnum clv_lua_check_lnum(lua_State *L, int arg, const char *pname) {
     clv_lnum v = {false, 0, 0};
     if (lua_type(L, arg) != LUA_TNUMBER) {
         /* numeric strings are refused too: a shape built from "10" is almost always a bug */
-        clv_lua_typeerror(L, arg, fallback, "number");
+        luaL_typeerror(L, arg, "number");
     }
     if (lua_isinteger(L, arg)) {
         /* every 64-bit integer is below FLT_MAX, so it always converts */
@@ -141,14 +133,13 @@ clv_lnum clv_lua_check_lnum(lua_State *L, int arg, const char *fallback, const c
     v.n = lua_tonumber(L, arg);
     double d = (double)v.n;
     if (isnan(d)) {
-        clv_lua_argerror(L, arg, fallback, lua_pushfstring(L, "%s must not be nan", pname));
+        luaL_argerror(L, arg, lua_pushfstring(L, "%s must not be nan", pname));
     }
     if (isinf(d) || fabs(d) > (double)FLT_MAX) {
         clv_lua_push_lnum(L, v);
         const char *got = lua_tostring(L, -1);
         const char *rule = isinf(d) ? "be finite" : "fit in a float";
-        clv_lua_argerror(L, arg, fallback,
-                         lua_pushfstring(L, "%s must %s, got %s", pname, rule, got));
+        luaL_argerror(L, arg, lua_pushfstring(L, "%s must %s, got %s", pname, rule, got));
     }
     return v;
 }
@@ -157,12 +148,8 @@ float clv_lua_lnum_float(clv_lnum v) { return v.is_int ? (float)v.i : (float)v.n
 
 lua_Number clv_lua_lnum_number(clv_lnum v) { return v.is_int ? (lua_Number)v.i : v.n; }
 
-clv_lshape *clv_lua_check_lshape(lua_State *L, int arg, const char *fallback) {
-    clv_lshape *s = (clv_lshape *)luaL_testudata(L, arg, CLV_LUA_SHAPE);
-    if (s == NULL) {
-        clv_lua_typeerror(L, arg, fallback, CLV_LUA_SHAPE);
-    }
-    return s;
+clv_lshape *clv_lua_check_lshape(lua_State *L, int arg) {
+    return (clv_lshape *)luaL_checkudata(L, arg, CLV_LUA_SHAPE);
 }
 
 /* Length of the printable UTF-8 character at p (n bytes left), or 0 when the byte at p starts

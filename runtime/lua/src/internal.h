@@ -37,15 +37,15 @@ extern const char *const clv_lua_param_names[CLV_SHAPE_TYPE_COUNT][CLV_LUA_MAX_N
 /// Lower-case name of a shape kind ("capsule").
 const char *clv_lua_kind_name(clv_shape_type type);
 
-/// Raises "bad argument #arg to 'name' (msg)" like luaL_argerror, but names the function
-/// `fallback` ("cleave.circle") when the call site gives no name (e.g. under pcall(f, ...)).
-int clv_lua_argerror(lua_State *L, int arg, const char *fallback, const char *msg);
-
-/// Raises "<expected> expected, got <type of arg>" through clv_lua_argerror.
-int clv_lua_typeerror(lua_State *L, int arg, const char *fallback, const char *expected);
+/// luaL_argerror for methods: a function called through pcall(f, ...) has no name at its call
+/// site, and luaL_argerror finds module functions in package.loaded but not methods, which this
+/// looks up in the method table of the first argument.
+int clv_lua_argerror(lua_State *L, int arg, const char *msg);
+/// luaL_typeerror through clv_lua_argerror.
+int clv_lua_typeerror(lua_State *L, int arg, const char *expected);
 
 /// Raises an error when the call has more than n arguments ("no value expected, got ...").
-void clv_lua_check_nargs(lua_State *L, int n, const char *fallback);
+void clv_lua_check_nargs(lua_State *L, int n);
 
 /// The name in the NULL-terminated list `known` closest to `key` by edit distance, when it is
 /// close enough to be a likely typo (at most half the key's length in edits, 1 to 3), else NULL.
@@ -62,7 +62,7 @@ void clv_lua_push_lnum(lua_State *L, clv_lnum v);
 
 /// The number at arg, checked for the float API: a number (not a numeric string), not nan,
 /// finite and within float range. `pname` names it in messages ("radius").
-clv_lnum clv_lua_check_lnum(lua_State *L, int arg, const char *fallback, const char *pname);
+clv_lnum clv_lua_check_lnum(lua_State *L, int arg, const char *pname);
 
 /// A checked number as a float (checks guarantee it fits).
 float clv_lua_lnum_float(clv_lnum v);
@@ -71,7 +71,7 @@ float clv_lua_lnum_float(clv_lnum v);
 lua_Number clv_lua_lnum_number(clv_lnum v);
 
 /// The cleave.Shape at arg, or an argument error "cleave.Shape expected, got <type>".
-clv_lshape *clv_lua_check_lshape(lua_State *L, int arg, const char *fallback);
+clv_lshape *clv_lua_check_lshape(lua_State *L, int arg);
 
 /// Registers the Shape metatable (idempotent) and leaves it on the stack.
 void clv_lua_shape_meta(lua_State *L);
@@ -148,9 +148,9 @@ clv_lweapon *clv_lua_new_weapon(lua_State *L);
 /// memory.
 bool clv_lua_weapon_copy(lua_State *L, clv_lweapon *dst, const clv_lweapon *src);
 /// The cleave.Weapon at arg, or an argument error.
-clv_lweapon *clv_lua_check_weapon(lua_State *L, int arg, const char *fallback);
+clv_lweapon *clv_lua_check_weapon(lua_State *L, int arg);
 /// Index of the attack named by the string at arg, or an argument error.
-int32_t clv_lua_check_attack(lua_State *L, const clv_lweapon *w, int arg, const char *fallback);
+int32_t clv_lua_check_attack(lua_State *L, const clv_lweapon *w, int arg);
 /// Pushes a table describing a compiled hitbox (id, shape, damage, ...).
 void clv_lua_push_hitbox_def(lua_State *L, const clv_hitbox_def *d);
 

@@ -791,10 +791,10 @@ static int push_mod_table(lua_State *L, int h) {
 /// effects={names}, handle=cleave.Mod}
 static int l_load_mod(lua_State *L) {
     if (lua_type(L, 1) != LUA_TSTRING) {
-        return clv_lua_typeerror(L, 1, "cleave.load_mod", "string");
+        return luaL_typeerror(L, 1, "string");
     }
     const char *dir = lua_tostring(L, 1);
-    clv_lua_check_nargs(L, 1, "cleave.load_mod");
+    clv_lua_check_nargs(L, 1);
     mod_meta(L);
     lmod *m = (lmod *)lua_newuserdatauv(L, sizeof *m, 0); /* 2 */
     m->mod = NULL;
@@ -813,8 +813,7 @@ static int l_load_mod(lua_State *L) {
 /// clv_mod_reload). mod itself is never changed: attacks started with its weapons finish with
 /// them, and its callbacks keep running for them.
 static int l_reload_mod(lua_State *L) {
-    const char *fname = "cleave.reload_mod";
-    clv_lua_check_nargs(L, 1, fname);
+    clv_lua_check_nargs(L, 1);
     lmod *cur = NULL;
     if (lua_type(L, 1) == LUA_TTABLE) {
         lua_getfield(L, 1, "handle");
@@ -824,10 +823,10 @@ static int l_reload_mod(lua_State *L) {
         cur = (lmod *)luaL_testudata(L, 1, CLV_LUA_MOD);
     }
     if (cur == NULL) {
-        return clv_lua_typeerror(L, 1, fname, "mod table (from cleave.load_mod)");
+        return luaL_typeerror(L, 1, "mod table (from cleave.load_mod)");
     }
     if (cur->mod == NULL) {
-        return clv_lua_argerror(L, 1, fname, "the mod was freed");
+        return luaL_argerror(L, 1, "the mod was freed");
     }
     lua_settop(L, 1);
     mod_meta(L);

@@ -5,10 +5,10 @@
 #include "internal.h"
 
 /* Both shapes of a pair query, and nothing more. */
-static void check_pair(lua_State *L, const char *fname, clv_lshape **a, clv_lshape **b) {
-    *a = clv_lua_check_lshape(L, 1, fname);
-    *b = clv_lua_check_lshape(L, 2, fname);
-    clv_lua_check_nargs(L, 2, fname);
+static void check_pair(lua_State *L, clv_lshape **a, clv_lshape **b) {
+    *a = clv_lua_check_lshape(L, 1);
+    *b = clv_lua_check_lshape(L, 2);
+    clv_lua_check_nargs(L, 2);
 }
 
 static void push_float(lua_State *L, float v) { lua_pushnumber(L, (lua_Number)v); }
@@ -16,7 +16,7 @@ static void push_float(lua_State *L, float v) { lua_pushnumber(L, (lua_Number)v)
 /// overlaps(a, b) -> boolean
 static int l_overlaps(lua_State *L) {
     clv_lshape *a, *b;
-    check_pair(L, "cleave.overlaps", &a, &b);
+    check_pair(L, &a, &b);
     lua_pushboolean(L, clv_overlap(&a->f, &b->f));
     return 1;
 }
@@ -24,7 +24,7 @@ static int l_overlaps(lua_State *L) {
 /// distance(a, b) -> gap >= 0
 static int l_distance(lua_State *L) {
     clv_lshape *a, *b;
-    check_pair(L, "cleave.distance", &a, &b);
+    check_pair(L, &a, &b);
     push_float(L, clv_distance(&a->f, &b->f));
     return 1;
 }
@@ -32,7 +32,7 @@ static int l_distance(lua_State *L) {
 /// contact(a, b) -> nil | nx, ny, depth
 static int l_contact(lua_State *L) {
     clv_lshape *a, *b;
-    check_pair(L, "cleave.contact", &a, &b);
+    check_pair(L, &a, &b);
     clv_contact c;
     if (!clv_contact_shapes(&a->f, &b->f, &c)) {
         lua_pushnil(L);
@@ -47,7 +47,7 @@ static int l_contact(lua_State *L) {
 /// closest(a, b) -> distance, ax, ay, bx, by, ta, tb
 static int l_closest(lua_State *L) {
     clv_lshape *a, *b;
-    check_pair(L, "cleave.closest", &a, &b);
+    check_pair(L, &a, &b);
     clv_closest c = clv_closest_points(&a->f, &b->f);
     push_float(L, c.distance);
     push_float(L, c.pa.x);
@@ -62,18 +62,16 @@ static int l_closest(lua_State *L) {
 /// raycast(s, ox, oy, dx, dy, max_t) -> nil | t, nx, ny
 static int l_raycast(lua_State *L) {
     static const char *const names[5] = {"ox", "oy", "dx", "dy", "max_t"};
-    const char *fname = "cleave.raycast";
-    clv_lshape *s = clv_lua_check_lshape(L, 1, fname);
+    clv_lshape *s = clv_lua_check_lshape(L, 1);
     clv_lnum v[5];
     for (int i = 0; i < 5; i++) {
-        v[i] = clv_lua_check_lnum(L, i + 2, fname, names[i]);
+        v[i] = clv_lua_check_lnum(L, i + 2, names[i]);
     }
     if (clv_lua_lnum_number(v[4]) < 0) {
         clv_lua_push_lnum(L, v[4]);
-        clv_lua_argerror(L, 6, fname,
-                         lua_pushfstring(L, "max_t must be >= 0, got %s", lua_tostring(L, -1)));
+        luaL_argerror(L, 6, lua_pushfstring(L, "max_t must be >= 0, got %s", lua_tostring(L, -1)));
     }
-    clv_lua_check_nargs(L, 6, fname);
+    clv_lua_check_nargs(L, 6);
     clv_vec2 origin = clv_v2(clv_lua_lnum_float(v[0]), clv_lua_lnum_float(v[1]));
     clv_vec2 dir = clv_v2(clv_lua_lnum_float(v[2]), clv_lua_lnum_float(v[3]));
     clv_ray_hit hit;
@@ -89,12 +87,11 @@ static int l_raycast(lua_State *L) {
 
 /// sweep(moving, dx, dy, target) -> nil | t in [0, 1], the first time the surfaces meet
 static int l_sweep(lua_State *L) {
-    const char *fname = "cleave.sweep";
-    clv_lshape *moving = clv_lua_check_lshape(L, 1, fname);
-    clv_lnum dx = clv_lua_check_lnum(L, 2, fname, "dx");
-    clv_lnum dy = clv_lua_check_lnum(L, 3, fname, "dy");
-    clv_lshape *target = clv_lua_check_lshape(L, 4, fname);
-    clv_lua_check_nargs(L, 4, fname);
+    clv_lshape *moving = clv_lua_check_lshape(L, 1);
+    clv_lnum dx = clv_lua_check_lnum(L, 2, "dx");
+    clv_lnum dy = clv_lua_check_lnum(L, 3, "dy");
+    clv_lshape *target = clv_lua_check_lshape(L, 4);
+    clv_lua_check_nargs(L, 4);
     clv_vec2 delta = clv_v2(clv_lua_lnum_float(dx), clv_lua_lnum_float(dy));
     float t;
     if (!clv_sweep(&moving->f, delta, &target->f, &t)) {

@@ -574,15 +574,9 @@ static void check_environment(lua_State *L) {
         luaL_error(L, "sandbox: strings do not index the string table");
     }
     lua_pop(L, 4);
-    /* cleave: an empty proxy with a protected metatable, no sandbox inside. */
-    lua_getfield(L, -1, "cleave");
-    lua_pushnil(L);
-    if (lua_type(L, -2) != LUA_TTABLE || lua_next(L, -2)) {
-        luaL_error(L, "sandbox: 'cleave' is not a read-only proxy");
-    }
-    if (!lua_getmetatable(L, -1) || lua_getfield(L, -1, "__metatable") == LUA_TNIL ||
-        lua_getfield(L, -2, "__index") != LUA_TTABLE) {
-        luaL_error(L, "sandbox: 'cleave' is not a read-only proxy");
+    /* cleave: the sandbox's own table (see luaopen_cleave), no sandbox inside. */
+    if (lua_getfield(L, -1, "cleave") != LUA_TTABLE) {
+        luaL_error(L, "sandbox: 'cleave' is not a table");
     }
     for (const char *const *name = hidden_api; *name != NULL; name++) {
         if (lua_getfield(L, -1, *name) != LUA_TNIL) {
@@ -590,7 +584,7 @@ static void check_environment(lua_State *L) {
         }
         lua_pop(L, 1);
     }
-    lua_pop(L, 4);
+    lua_pop(L, 1);
     for (const char *const *name = removed_globals; *name != NULL; name++) {
         if (lua_getglobal(L, *name) != LUA_TNIL) {
             luaL_error(L, "sandbox: '%s' is reachable from a mod", *name);
@@ -664,16 +658,22 @@ static int build_environment(lua_State *L) {
     /* The module table mods see must not hand out more sandboxes, each with its own budget:
      * neither directly nor by loading mods (which also reads files). */
     lua_getfield(L, -1, "cleave");
-    if (lua_getmetatable(L, -1) && lua_getfield(L, -1, "__index") == LUA_TTABLE) {
-        for (const char *const *name = hidden_api; *name != NULL; name++) {
-            lua_pushnil(L);
-            lua_setfield(L, -2, *name);
-        }
+    for (const char *const *name = hidden_api; *name != NULL; name++) {
+        lua_pushnil(L);
+        lua_setfield(L, -2, *name);
     }
     lua_settop(L, 1);
 
-    /* Nothing else of the loaded-modules table is reachable without require; drop it. */
-    lua_pushnil(L);
+    /* Nothing of the loaded-modules table is reachable without require; it keeps only the API,
+     * where luaL_argerror looks up the name of a function called through pcall. */
+    lua_createtable(L, 0, 2);
+    static const char *const api[] = {"cleave", "cleave.exact"};
+    for (int k = 0; k < 2; k++) {
+        luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+        lua_getfield(L, -1, api[k]);
+        lua_setfield(L, -3, api[k]);
+        lua_pop(L, 1);
+    }
     lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
 
     check_environment(L);

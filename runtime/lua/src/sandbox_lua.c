@@ -420,11 +420,6 @@ static int l_tostring(lua_State *L) {
     return 1;
 }
 
-static int read_only(lua_State *L) {
-    return luaL_error(L, "attempt to set '%s' in read-only table 'cleave.sandbox'",
-                      luaL_tolstring(L, 2, NULL));
-}
-
 CLV_LUA_EXPORT int luaopen_cleave_sandbox(lua_State *L) {
     static const luaL_Reg methods[] = {{"run", l_run},       {"call", l_call}, {"memory", l_memory},
                                        {"faults", l_faults}, {"log", l_log},   {"close", l_close},
@@ -440,17 +435,9 @@ CLV_LUA_EXPORT int luaopen_cleave_sandbox(lua_State *L) {
     }
     lua_pop(L, 1);
 
-    lua_newtable(L); /* proxy */
-    lua_createtable(L, 0, 3);
     lua_createtable(L, 0, 1);
     lua_pushcfunction(L, l_new);
     lua_setfield(L, -2, "new");
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, read_only);
-    lua_setfield(L, -2, "__newindex");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_setmetatable(L, -2);
     return 1;
 }
 

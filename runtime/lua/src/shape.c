@@ -21,12 +21,6 @@ static const char *const kind_names[CLV_SHAPE_TYPE_COUNT] = {
     [CLV_AABB] = "aabb",   [CLV_OBB] = "obb",
 };
 
-/* Names used in messages when the call site has no name of its own. */
-static const char *const fallback_names[CLV_SHAPE_TYPE_COUNT] = {
-    [CLV_POINT] = "cleave.point", [CLV_CIRCLE] = "cleave.circle", [CLV_CAPSULE] = "cleave.capsule",
-    [CLV_AABB] = "cleave.aabb",   [CLV_OBB] = "cleave.obb",
-};
-
 const char *clv_lua_kind_name(clv_shape_type type) {
     return (unsigned)type < CLV_SHAPE_TYPE_COUNT ? kind_names[type] : "?";
 }
@@ -79,7 +73,6 @@ static bool lnum_less(clv_lnum a, clv_lnum b) {
 }
 
 static int new_shape(lua_State *L, clv_shape_type type) {
-    const char *fname = fallback_names[type];
     const char *const *names = clv_lua_param_names[type];
     int n = param_counts[type];
     clv_lshape tmp;
@@ -87,28 +80,28 @@ static int new_shape(lua_State *L, clv_shape_type type) {
     tmp.count = n;
     float f[CLV_LUA_MAX_NUMS] = {0};
     for (int i = 0; i < n; i++) {
-        tmp.v[i] = clv_lua_check_lnum(L, i + 1, fname, names[i]);
+        tmp.v[i] = clv_lua_check_lnum(L, i + 1, names[i]);
         f[i] = clv_lua_lnum_float(tmp.v[i]);
     }
-    clv_lua_check_nargs(L, n, fname);
+    clv_lua_check_nargs(L, n);
 
     /* the rules of each kind, checked on the numbers as given */
     clv_lnum zero = {true, 0, 0};
     int radius_arg = type == CLV_CIRCLE ? 3 : type == CLV_CAPSULE ? 5 : 0;
     if (radius_arg && lnum_less(tmp.v[radius_arg - 1], zero)) {
         clv_lua_push_lnum(L, tmp.v[radius_arg - 1]);
-        clv_lua_argerror(L, radius_arg, fname,
-                         lua_pushfstring(L, "radius must be >= 0, got %s", lua_tostring(L, -1)));
+        luaL_argerror(L, radius_arg,
+                      lua_pushfstring(L, "radius must be >= 0, got %s", lua_tostring(L, -1)));
     }
     if (type == CLV_AABB) {
         for (int axis = 0; axis < 2; axis++) {
             if (lnum_less(tmp.v[axis + 2], tmp.v[axis])) {
                 clv_lua_push_lnum(L, tmp.v[axis]);
                 clv_lua_push_lnum(L, tmp.v[axis + 2]);
-                clv_lua_argerror(L, axis + 3, fname,
-                                 lua_pushfstring(L, "%s must be >= %s (%s), got %s",
-                                                 names[axis + 2], names[axis], lua_tostring(L, -2),
-                                                 lua_tostring(L, -1)));
+                luaL_argerror(L, axis + 3,
+                              lua_pushfstring(L, "%s must be >= %s (%s), got %s", names[axis + 2],
+                                              names[axis], lua_tostring(L, -2),
+                                              lua_tostring(L, -1)));
             }
         }
     }
@@ -116,8 +109,8 @@ static int new_shape(lua_State *L, clv_shape_type type) {
         for (int i = 2; i < 4; i++) {
             if (lnum_less(tmp.v[i], zero)) {
                 clv_lua_push_lnum(L, tmp.v[i]);
-                clv_lua_argerror(
-                    L, i + 1, fname,
+                luaL_argerror(
+                    L, i + 1,
                     lua_pushfstring(L, "%s must be >= 0, got %s", names[i], lua_tostring(L, -1)));
             }
         }
@@ -162,9 +155,9 @@ static int l_obb(lua_State *L) { return new_shape(L, CLV_OBB); }
 
 static int l_is_shape(lua_State *L) {
     if (lua_isnone(L, 1)) {
-        clv_lua_typeerror(L, 1, "cleave.is_shape", "value");
+        luaL_typeerror(L, 1, "value");
     }
-    clv_lua_check_nargs(L, 1, "cleave.is_shape");
+    clv_lua_check_nargs(L, 1);
     lua_pushboolean(L, luaL_testudata(L, 1, CLV_LUA_SHAPE) != NULL);
     return 1;
 }
@@ -172,8 +165,8 @@ static int l_is_shape(lua_State *L) {
 /* ---- methods ---- */
 
 static int m_kind(lua_State *L) {
-    clv_lshape *s = clv_lua_check_lshape(L, 1, "kind");
-    clv_lua_check_nargs(L, 1, "kind");
+    clv_lshape *s = clv_lua_check_lshape(L, 1);
+    clv_lua_check_nargs(L, 1);
     lua_pushstring(L, kind_names[s->f.type]);
     return 1;
 }
@@ -187,8 +180,8 @@ static void push_value(lua_State *L, clv_lnum v) {
 }
 
 static int m_unpack(lua_State *L) {
-    clv_lshape *s = clv_lua_check_lshape(L, 1, "unpack");
-    clv_lua_check_nargs(L, 1, "unpack");
+    clv_lshape *s = clv_lua_check_lshape(L, 1);
+    clv_lua_check_nargs(L, 1);
     luaL_checkstack(L, s->count, "too many values");
     for (int i = 0; i < s->count; i++) {
         push_value(L, s->v[i]);
@@ -197,8 +190,8 @@ static int m_unpack(lua_State *L) {
 }
 
 static int m_bounds(lua_State *L) {
-    clv_lshape *s = clv_lua_check_lshape(L, 1, "bounds");
-    clv_lua_check_nargs(L, 1, "bounds");
+    clv_lshape *s = clv_lua_check_lshape(L, 1);
+    clv_lua_check_nargs(L, 1);
     clv_aabb b = clv_shape_bounds(&s->f);
     lua_pushnumber(L, (lua_Number)b.min.x);
     lua_pushnumber(L, (lua_Number)b.min.y);
@@ -208,7 +201,7 @@ static int m_bounds(lua_State *L) {
 }
 
 static int mm_tostring(lua_State *L) {
-    clv_lshape *s = clv_lua_check_lshape(L, 1, "tostring");
+    clv_lshape *s = clv_lua_check_lshape(L, 1);
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     luaL_addstring(&b, kind_names[s->f.type]);
@@ -288,7 +281,7 @@ const clv_shape *clv_lua_toshape(lua_State *L, int idx) {
 }
 
 const clv_shape *clv_lua_checkshape(lua_State *L, int idx) {
-    return &clv_lua_check_lshape(L, idx, "?")->f;
+    return &clv_lua_check_lshape(L, idx)->f;
 }
 
 void clv_lua_pushshape(lua_State *L, const clv_shape *in) {

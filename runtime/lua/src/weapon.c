@@ -1500,9 +1500,9 @@ bool clv_lua_weapon_copy(lua_State *L, clv_lweapon *dst, const clv_lweapon *src)
 /// cleave.weapon{name=, defaults=, attacks=, effects=, on_hit=} -> cleave.Weapon
 static int l_weapon(lua_State *L) {
     if (lua_type(L, 1) != LUA_TTABLE) {
-        return clv_lua_typeerror(L, 1, "cleave.weapon", "table");
+        return luaL_typeerror(L, 1, "table");
     }
-    clv_lua_check_nargs(L, 1, "cleave.weapon");
+    clv_lua_check_nargs(L, 1);
     lua_settop(L, 1);
     push_call_site(L);
     wstate s;
@@ -1625,37 +1625,33 @@ static int l_weapon(lua_State *L) {
 }
 
 /* Tags and returns the table argument. */
-static int tagger(lua_State *L, const char *fname, const char *kind) {
+static int tagger(lua_State *L, const char *kind) {
     if (lua_type(L, 1) != LUA_TTABLE) {
-        return clv_lua_typeerror(L, 1, fname, "table");
+        return luaL_typeerror(L, 1, "table");
     }
-    clv_lua_check_nargs(L, 1, fname);
+    clv_lua_check_nargs(L, 1);
     tag_table(L, 1, kind);
     return 1;
 }
 
 /// cleave.hitbox{...} -> the same table, remembered with the line of this call
-static int l_hitbox(lua_State *L) { return tagger(L, "cleave.hitbox", "hitbox"); }
+static int l_hitbox(lua_State *L) { return tagger(L, "hitbox"); }
 /// cleave.arc{...} -> a generator of per-frame capsules rotating about a pivot
-static int l_arc(lua_State *L) { return tagger(L, "cleave.arc", "arc"); }
+static int l_arc(lua_State *L) { return tagger(L, "arc"); }
 /// cleave.thrust{...} -> a generator of per-frame capsules moving along a direction
-static int l_thrust(lua_State *L) { return tagger(L, "cleave.thrust", "thrust"); }
+static int l_thrust(lua_State *L) { return tagger(L, "thrust"); }
 /// cleave.effect{...} -> the same table, remembered with the line of this call
-static int l_effect(lua_State *L) { return tagger(L, "cleave.effect", "effect"); }
+static int l_effect(lua_State *L) { return tagger(L, "effect"); }
 
 /* ---- cleave.Weapon methods ---- */
 
-clv_lweapon *clv_lua_check_weapon(lua_State *L, int arg, const char *fallback) {
-    clv_lweapon *w = (clv_lweapon *)luaL_testudata(L, arg, CLV_LUA_WEAPON);
-    if (w == NULL) {
-        clv_lua_typeerror(L, arg, fallback, CLV_LUA_WEAPON);
-    }
-    return w;
+clv_lweapon *clv_lua_check_weapon(lua_State *L, int arg) {
+    return (clv_lweapon *)luaL_checkudata(L, arg, CLV_LUA_WEAPON);
 }
 
-int32_t clv_lua_check_attack(lua_State *L, const clv_lweapon *w, int arg, const char *fallback) {
+int32_t clv_lua_check_attack(lua_State *L, const clv_lweapon *w, int arg) {
     if (lua_type(L, arg) != LUA_TSTRING) {
-        clv_lua_typeerror(L, arg, fallback, "string");
+        clv_lua_typeerror(L, arg, "string");
     }
     const char *name = lua_tostring(L, arg);
     for (int32_t k = 0; k < w->attack_count; k++) {
@@ -1663,21 +1659,20 @@ int32_t clv_lua_check_attack(lua_State *L, const clv_lweapon *w, int arg, const 
             return k;
         }
     }
-    clv_lua_argerror(L, arg, fallback,
-                     lua_pushfstring(L, "weapon '%s' has no attack '%s'", w->name, name));
+    clv_lua_argerror(L, arg, lua_pushfstring(L, "weapon '%s' has no attack '%s'", w->name, name));
     return -1;
 }
 
 /// weapon:name() -> string
 static int m_name(lua_State *L) {
-    clv_lweapon *w = clv_lua_check_weapon(L, 1, "name");
+    clv_lweapon *w = clv_lua_check_weapon(L, 1);
     lua_pushstring(L, w->name);
     return 1;
 }
 
 /// weapon:attacks() -> {names in index order}
 static int m_attacks(lua_State *L) {
-    clv_lweapon *w = clv_lua_check_weapon(L, 1, "attacks");
+    clv_lweapon *w = clv_lua_check_weapon(L, 1);
     lua_createtable(L, w->attack_count, 0);
     for (int32_t k = 0; k < w->attack_count; k++) {
         lua_pushstring(L, w->attacks[k].name);
@@ -1688,17 +1683,17 @@ static int m_attacks(lua_State *L) {
 
 /// weapon:length(attack) -> frames
 static int m_length(lua_State *L) {
-    clv_lweapon *w = clv_lua_check_weapon(L, 1, "length");
-    int32_t a = clv_lua_check_attack(L, w, 2, "length");
+    clv_lweapon *w = clv_lua_check_weapon(L, 1);
+    int32_t a = clv_lua_check_attack(L, w, 2);
     lua_pushinteger(L, w->attacks[a].frames);
     return 1;
 }
 
 /* An attack frame argument: an integer in 1..frames, else "bad argument #n to 'f' (frame must
  * be an integer in 1..frames, got v)". */
-static lua_Integer frame_arg(lua_State *L, int arg, const char *fname, int32_t frames) {
+static lua_Integer frame_arg(lua_State *L, int arg, int32_t frames) {
     if (lua_type(L, arg) != LUA_TNUMBER) {
-        clv_lua_typeerror(L, arg, fname, "number");
+        clv_lua_typeerror(L, arg, "number");
     }
     lua_Integer f = 0;
     int isint = 0;
@@ -1706,7 +1701,7 @@ static lua_Integer frame_arg(lua_State *L, int arg, const char *fname, int32_t f
     if (!isint || f < 1 || f > frames) {
         clv_lnum v = {lua_isinteger(L, arg) != 0, lua_tointeger(L, arg), lua_tonumber(L, arg)};
         clv_lua_push_lnum(L, v);
-        clv_lua_argerror(L, arg, fname,
+        clv_lua_argerror(L, arg,
                          lua_pushfstring(L, "frame must be an integer in 1..%d, got %s",
                                          (int)frames, lua_tostring(L, -1)));
     }
@@ -1715,9 +1710,9 @@ static lua_Integer frame_arg(lua_State *L, int arg, const char *fname, int32_t f
 
 /// weapon:hitboxes(attack, frame) -> {ids in precedence order} (frame 1-based)
 static int m_hitboxes(lua_State *L) {
-    clv_lweapon *w = clv_lua_check_weapon(L, 1, "hitboxes");
-    int32_t a = clv_lua_check_attack(L, w, 2, "hitboxes");
-    lua_Integer f = frame_arg(L, 3, "hitboxes", w->attacks[a].frames);
+    clv_lweapon *w = clv_lua_check_weapon(L, 1);
+    int32_t a = clv_lua_check_attack(L, w, 2);
+    lua_Integer f = frame_arg(L, 3, w->attacks[a].frames);
     lua_newtable(L);
     int n = 0;
     for (int32_t k = 0; k < w->entry_count; k++) {
@@ -1796,11 +1791,11 @@ void clv_lua_push_hitbox_def(lua_State *L, const clv_hitbox_def *d) {
 
 /// weapon:hitbox(attack, frame, id) -> table of the compiled fields, or nil
 static int m_hitbox(lua_State *L) {
-    clv_lweapon *w = clv_lua_check_weapon(L, 1, "hitbox");
-    int32_t a = clv_lua_check_attack(L, w, 2, "hitbox");
-    lua_Integer f = frame_arg(L, 3, "hitbox", w->attacks[a].frames);
+    clv_lweapon *w = clv_lua_check_weapon(L, 1);
+    int32_t a = clv_lua_check_attack(L, w, 2);
+    lua_Integer f = frame_arg(L, 3, w->attacks[a].frames);
     if (lua_type(L, 4) != LUA_TSTRING) {
-        return clv_lua_typeerror(L, 4, "hitbox", "string");
+        return clv_lua_typeerror(L, 4, "string");
     }
     const char *id = lua_tostring(L, 4);
     for (int32_t k = 0; k < w->entry_count; k++) {
@@ -1815,7 +1810,7 @@ static int m_hitbox(lua_State *L) {
 }
 
 static int weapon_tostring(lua_State *L) {
-    clv_lweapon *w = clv_lua_check_weapon(L, 1, "__tostring");
+    clv_lweapon *w = clv_lua_check_weapon(L, 1);
     lua_pushfstring(L, "cleave.Weapon '%s' (%d attacks)", w->name, (int)w->attack_count);
     return 1;
 }

@@ -1,7 +1,7 @@
 /* cleave lua: the `cleave` Lua 5.4 module.
  *
- * `require "cleave"` returns one read-only table (see luaopen_cleave); nothing is written to
- * the globals. Shapes are full userdata of type CLV_LUA_SHAPE that keep the numbers they were
+ * `require "cleave"` returns one plain table (see luaopen_cleave); nothing is written to the
+ * globals. Shapes are full userdata of type CLV_LUA_SHAPE that keep the numbers they were
  * given at full Lua precision (an integer stays an integer), so the exact-integer queries see
  * exactly what the script passed, while the float queries use a float copy built once.
  *
@@ -29,7 +29,7 @@ extern "C" {
 /// Userdata type name of a shape, as it appears in type errors ("cleave.Shape expected").
 #define CLV_LUA_SHAPE "cleave.Shape"
 
-/// Opens the module and pushes its (read-only) table; for require or luaL_requiref.
+/// Opens the module and pushes its table; for require or luaL_requiref.
 CLV_LUA_EXPORT int luaopen_cleave(lua_State *L);
 
 /// The float form of the shape at index idx, or NULL when that value is not a cleave.Shape.
