@@ -713,6 +713,13 @@ static box_lists file_boxes(clv_grid *g, const clv_aabb *boxes, uint32_t nq, flo
     return b;
 }
 
+/* The grid's cells index the boxes instead of the entities: the boxes mark the half-cells they
+ * reach in a bitmap (whole cells in a grid of more than 2^22 cells), each entity's centre costs
+ * one bit test, and only the few on a marked half-cell are tested: against the one box that
+ * reaches their cell, or the boxes listed for a cell that several reach (in a grid of up to 2^20
+ * cells and with fewer than 255 boxes; otherwise every reached cell lists its boxes). The grid
+ * keeps one hint, the crowd's largest radius, with which the next call files its boxes before
+ * it reads the entities; a radius grown since costs that call a second pass, never an answer. */
 uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq, const float *x,
                               const float *y, const float *r, uint32_t count, uint32_t *first,
                               uint32_t *out, uint32_t cap) {

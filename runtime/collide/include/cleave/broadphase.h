@@ -83,22 +83,14 @@ uint32_t clv_grid_count(const clv_grid *grid);
 uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t cap);
 
 /// Answers nq boxes at once against entities 0..count-1 (centres x, y and radii r, as
-/// clv_grid_build takes them), with the grid's cells indexing the boxes instead of the
-/// entities: the boxes mark the half-cells they reach in a bitmap (whole cells in a grid of
-/// more than 2^22 cells), each entity's centre costs one bit test, and only the few on a
-/// marked half-cell are tested: against the one box that reaches their cell, or the boxes
-/// listed for a cell that several reach (in a grid of up to 2^20 cells and with fewer than
-/// 255 boxes; otherwise every reached cell lists its boxes). With few boxes and many
-/// entities that all move this costs far less than a rebuild followed by nq queries, and gives
-/// exactly their candidates. Box k's candidates, ascending, are out[first[k] .. first[k + 1]);
-/// first needs nq + 1 slots and is filled in any case. Returns the total; when it exceeds cap,
-/// out is unspecified (ask again with cap >= the total). Boxes are read as clv_grid_query
-/// reads them. Leaves the grid empty (as a build of 0 entities) but for one hint: the crowd's
-/// largest radius, with which the next call files its boxes before it reads the entities
-/// (a radius grown since costs that call a second pass, never an answer). out may be NULL to get
-/// only the total and first[]. Returns 0 with first[] all zero when count or nq exceeds the
-/// capacity or boxes, x, y or r is NULL while count > 0 and nq > 0; returns 0 when first is NULL.
-/// Never allocates.
+/// clv_grid_build takes them): exactly the candidates clv_grid_build followed by one
+/// clv_grid_query per box would give, without the rebuild (for a few boxes against a crowd that
+/// all moves; docs/performance.md). Box k's candidates, ascending, are
+/// out[first[k] .. first[k + 1]); first needs nq + 1 slots and is filled in any case. Returns
+/// the total; when it exceeds cap, out is unspecified (ask again with cap >= the total); out may
+/// be NULL to get only the total and first[]. Returns 0 with first[] all zero when count or nq
+/// exceeds the capacity, or boxes, x, y or r is NULL while count > 0 and nq > 0; returns 0 when
+/// first is NULL. Leaves the grid empty (as a build of 0 entities). Never allocates.
 uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq, const float *x,
                               const float *y, const float *r, uint32_t count, uint32_t *first,
                               uint32_t *out, uint32_t cap);
