@@ -178,4 +178,32 @@ describe("cleave.arena", function()
     ok, e = pcall(a.step, a, -1)
     assert.matches("frames must be an integer in 0..1000000000, got %-1%)$", e)
   end)
+
+  it("closes with close() or at the end of a <close> variable", function()
+    local a = cleave.arena {}
+    local p = a:spawn { name = "p" }
+    a:close()
+    assert.are.equal("cleave.Arena (closed)", tostring(a))
+    assert.has_error(function() a:step() end, "arena is closed")
+    assert.has_error(function() p:hp() end, "entity 1 belongs to a closed arena")
+    a:close() -- closing twice does nothing
+    local kept
+    do
+      local b <close> = cleave.arena {}
+      b:spawn {}
+      kept = b
+    end
+    assert.are.equal("cleave.Arena (closed)", tostring(kept))
+    assert.has_error(function() kept:frame() end, "arena is closed")
+  end)
+
+  it("cannot be closed by one of its own callbacks", function()
+    local a = cleave.arena {}
+    local me, dummy = a:spawn { team = 1 }, a:spawn { x = 30, team = 2 }
+    a:on_hit(function() a:close() end)
+    a:attack { weapon = stick(), attack = "swing", owner = me }
+    assert.is_true(a:step(20) > 0)
+    assert.matches("close: the arena cannot be closed inside one of its callbacks", a:errors()[1])
+    assert.is_true(dummy:valid())
+  end)
 end)

@@ -684,6 +684,17 @@ static int arena_gc(lua_State *L) {
     return 0;
 }
 
+/// arena:close(): frees the arena now rather than at collection (also its __close, for
+/// `local a <close> = cleave.arena{}`); every later call but close raises "arena is closed".
+static int m_close(lua_State *L) {
+    larena *A = (larena *)luaL_checkudata(L, 1, CLV_LUA_ARENA);
+    /* the callbacks of a frame iterate over the event lists this frees */
+    if (A->in_callbacks > 0) {
+        return luaL_error(L, "close: the arena cannot be closed inside one of its callbacks");
+    }
+    return arena_gc(L);
+}
+
 /* The shape at idx as hurtbox `key` (the Lua path, "hurtboxes[2]"): shapes are valid by
  * construction, but an entity also keeps every number within the world's range. */
 static void read_hurtbox(lua_State *L, const char *fname, const char *key, int idx,
@@ -1419,6 +1430,8 @@ static const luaL_Reg arena_methods[] = {
     {"entity_count", m_entity_count},
     {"hit_count", m_hit_count},
     {"miss_count", m_miss_count},
+    {"close", m_close},
+
     {NULL, NULL},
 };
 
@@ -1469,6 +1482,10 @@ static void new_meta(lua_State *L, const char *name, const luaL_Reg *methods, lu
 
 void clv_lua_arena_meta(lua_State *L) {
     new_meta(L, CLV_LUA_ARENA, arena_methods, arena_gc, arena_tostring);
+    luaL_getmetatable(L, CLV_LUA_ARENA);
+    lua_pushcfunction(L, m_close);
+    lua_setfield(L, -2, "__close");
+    lua_pop(L, 1);
     new_meta(L, CLV_LUA_ENTITY, entity_methods, NULL, entity_tostring);
     new_meta(L, CLV_LUA_ATTACK, attack_methods, NULL, NULL);
 }
