@@ -1,11 +1,12 @@
 #!/bin/sh
-# The Lua specs and the app tests on a busy machine: as many CPU-bound processes as there are
-# cores, plus one, run beside them, so that every test shares its core with another program.
+# The Lua specs, the Lua layer's C tests and the app tests on a busy machine: as many CPU-bound
+# processes as there are cores, plus one, run beside them, so that every test shares its core
+# with another program.
 # A limit that counted wall-clock time instead of CPU time would fail here.
 # Usage: tests/busy.sh BUILD_DIR [CTEST_REGEX]   (a configured and built tree)
 set -eu
 build=$1
-tests='^(lua|app)\.'
+tests='^(lua|app|c\.lua)\.'
 if [ $# -ge 2 ]; then tests=$2; fi
 
 spinners=""

@@ -9,9 +9,10 @@
  * - The count hook checks the deadline every HOOK_COUNT instructions. A deadline counts the CPU
  *   time of the thread running the mod, so a game whose other threads (or other programs) keep
  *   the cores busy does not refuse a good mod; wall-clock time only stops a call at
- *   WALL_FACTOR times its budget, should the CPU clock be starved or lie. Once the deadline has
- *   passed the hook re-arms itself to fire on every instruction of whatever thread runs, so a
- *   pcall that swallows one timeout error meets the next one at its next instruction.
+ *   WALL_FACTOR times its budget (and at least WALL_FLOOR), should the CPU clock be starved or
+ *   lie. Once the deadline has passed the hook re-arms itself to fire on every instruction of
+ *   whatever thread runs, so a pcall that swallows one timeout error meets the next one at its
+ *   next instruction.
  * - Lua runs an xpcall message handler for an error raised in a hook with hooks off, so a mod's
  *   handler could loop for ever; xpcall is replaced by one that runs the handler after the
  *   error has unwound, inside an ordinary pcall where the hook is live.
@@ -42,10 +43,14 @@
  * noticed within microseconds, at the cost of one clock read per thousand instructions. */
 #define HOOK_COUNT 1000
 
-/* The wall-clock backstop: a call is stopped once this many times its budget has passed on
- * the monotonic clock, whatever CPU time it used. Far enough that a thread sharing its core
- * with several busy ones is judged by its CPU time alone. */
+/* The wall-clock backstop: a call is stopped once this many times its budget, and at least
+ * WALL_FLOOR seconds, have passed on the monotonic clock, whatever CPU time it used. Far
+ * enough that a thread sharing its core with several busy ones is judged by its CPU time
+ * alone: a scheduler can keep a runnable thread off the CPU for tens of milliseconds, which
+ * is many times a 2 ms callback budget, and a call stopped by the backstop counts against its
+ * callback as a timeout would. */
 #define WALL_FACTOR 20.0
+#define WALL_FLOOR 1.0
 
 /* Smallest budget a state can be built in; below it creation fails with a clear message. */
 #define MIN_MEMORY ((size_t)64 * 1024)
@@ -102,7 +107,7 @@ static bool deadline_passed(const clv_sandbox *sb) {
     if (wall < budget) {
         return false;
     }
-    if (wall >= budget * WALL_FACTOR) {
+    if (wall >= budget * WALL_FACTOR && wall >= WALL_FLOOR) {
         return true;
     }
     return cpu_seconds() - sb->cpu_start >= budget;
