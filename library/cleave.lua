@@ -70,7 +70,7 @@ function Shape:unpack() end
 ---@field angle? number direction in degrees (default 0)
 ---@field from number tip distance on the first frame
 ---@field to number tip distance on the last frame
----@field length number capsule length behind the tip (> 0)
+---@field reach number capsule length behind the tip, in units (> 0)
 ---@field ease? "linear"|"in"|"out"|"in_out"
 
 ---@class cleave.AttackDef

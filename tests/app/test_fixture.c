@@ -711,7 +711,7 @@ static bool wrap_keeps_words(const char *text, int cols) {
 /* The error banner breaks at spaces and newlines; the first line is shown whole. */
 static void test_banner_wraps_at_words(void) {
     const char *msg = "reload failed, keeping the last good version: mods/scythe/mod.lua:14: "
-                      "attacks.swing.frames[6][2].radius must be > 0 (got -3) and the rest of "
+                      "attacks.swing.frames[6][2].radius must be >= 0 (got -3) and the rest of "
                       "a long sentence that goes on past two lines of the banner\n"
                       "stack traceback:\n [C]: in ?";
     CHECK(wrap_keeps_words(msg, 40));

@@ -172,7 +172,7 @@ static const char *write_broken(int i, char *want, size_t wantlen) {
         write_text("local w = cleave.weapon { attacks = { swing = { hitboxes = {\n"
                    "  { id = 'b', frames = 1, x = 0, y = 0, radius = -3 } } } } }\n"
                    "return { name = 'edit', version = 'bad', weapons = { w = w } }\n");
-        snprintf(want, wantlen, "%s:1: attacks.swing.hitboxes[1].radius must be > 0 (got -3)",
+        snprintf(want, wantlen, "%s:1: attacks.swing.hitboxes[1].radius must be >= 0 (got -3)",
                  g_file);
         return "validation error";
     }

@@ -129,16 +129,29 @@ describe("messages a new user meets", function()
     assert.are.equal(2, a:frame())
   end)
 
-  it("has one radius rule for a hitbox, however its shape is given", function()
+  it("has one radius rule for a hitbox, cleave_hit's r >= 0, however its shape is given", function()
     local function weapon(hb)
-      return function() cleave.weapon { attacks = { s = { hitboxes = { hb } } } } end
+      return function() return cleave.weapon { attacks = { s = { hitboxes = { hb } } } } end
     end
-    assert.are.equal("attacks.s.hitboxes[1].radius must be > 0 (got 0)",
-      err(weapon { id = "b", frames = 1, x = 0, y = 0, radius = 0 }))
-    assert.are.equal("attacks.s.hitboxes[1].shape must have radius > 0 (got 0)",
-      err(weapon { id = "b", frames = 1, shape = cleave.circle(0, 0, 0) }))
-    assert.are.equal("attacks.s.hitboxes[1].shape must have radius > 0 (got 0.0)",
-      err(weapon { id = "b", frames = 1, shape = cleave.capsule(0, 0, 5, 0, 0.0) }))
+    local zero = {
+      { id = "b", frames = 1, x = 0, y = 0, radius = 0 },
+      { id = "b", frames = 1, ax = 0, ay = 0, bx = 5, by = 0, radius = 0 },
+      { id = "b", frames = 1, shape = cleave.circle(0, 0, 0) },
+      { id = "b", frames = 1, shape = cleave.capsule(0, 0, 5, 0, 0.0) },
+      cleave.thrust { id = "b", frames = { 1, 2 }, from = 0, to = 10, reach = 5, radius = 0 },
+    }
+    for i, hb in ipairs(zero) do
+      local w = weapon(hb)()
+      assert.are.equal(0, w:hitbox("s", 1, "b").radius, "hitbox " .. i)
+    end
+    assert.are.equal("attacks.s.hitboxes[1].radius must be >= 0 (got -0.5)",
+      err(weapon { id = "b", frames = 1, x = 0, y = 0, radius = -0.5 }))
+    assert.are.equal("attacks.s.hitboxes[1].radius must be >= 0 (got -2)",
+      err(weapon(cleave.arc { id = "b", frames = 1, from = 0, to = 90, outer = 9, radius = -2 })))
+    assert.are.equal("attacks.s.hitboxes[1].damage must be >= 0 (got -1)",
+      err(weapon { id = "b", frames = 1, x = 0, y = 0, radius = 1, damage = -1 }))
+    assert.are.equal("attacks.s.hitboxes[1].knockback.growth must be >= 0 (got -1)",
+      err(weapon { id = "b", frames = 1, x = 0, y = 0, radius = 1, knockback = { growth = -1 } }))
   end)
 
   it("names the function under pcall", function()

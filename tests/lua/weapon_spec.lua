@@ -98,7 +98,7 @@ describe("cleave.weapon", function()
   it("generates a thrust: a capsule whose tip moves along a direction", function()
     local w = cleave.weapon {
       attacks = { poke = { hitboxes = {
-        cleave.thrust { id = "tip", frames = { 1, 3 }, from = 20, to = 60, length = 15, radius = 3 },
+        cleave.thrust { id = "tip", frames = { 1, 3 }, from = 20, to = 60, reach = 15, radius = 3 },
       } } },
     }
     local ax, _, bx = w:hitbox("poke", 1, "tip").shape:unpack()
@@ -115,7 +115,7 @@ describe("cleave.weapon", function()
         [6] = { { id = "a", x = 0, y = 0, radius = 1 }, { id = "b", x = 0, y = 0, radius = -3 } },
       } } } }
     end)
-    assert.are.equal(("@:%d: attacks.swing.frames[6][2].radius must be > 0 (got -3)"):format(l), msg)
+    assert.are.equal(("@:%d: attacks.swing.frames[6][2].radius must be >= 0 (got -3)"):format(l), msg)
   end)
 
   it("reports the line of the innermost cleave.hitbox call", function()

@@ -74,7 +74,7 @@ describe("flail", function()
     it("negative radius", function()
       T.expect_broken { dir = dir, find = "radius = 7,", replace = "radius = -3,",
         at = "cleave.arc { id = \"ball\"",
-        message = "attacks.whirl.hitboxes[2].radius must be > 0 (got -3)" }
+        message = "attacks.whirl.hitboxes[2].radius must be >= 0 (got -3)" }
     end)
     it("frame range past the end", function()
       T.expect_broken { dir = dir, find = "length = 48,", replace = "length = 40,",

@@ -79,7 +79,7 @@ describe("hammer", function()
     it("negative radius", function()
       T.expect_broken { dir = dir, find = "radius = 16,", replace = "radius = -3,",
         at = "local head = cleave.hitbox {",
-        message = "attacks.smash.hitboxes[2].radius must be > 0 (got -3)" }
+        message = "attacks.smash.hitboxes[2].radius must be >= 0 (got -3)" }
     end)
     it("frame range past the end", function()
       T.expect_broken { dir = dir, find = "length = 40,", replace = "length = 20,",

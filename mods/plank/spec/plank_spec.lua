@@ -78,7 +78,7 @@ describe("plank", function()
 
     it("negative radius", function()
       local err, file, line = broken("radius = 2 }", "radius = -3 }")
-      assert.are.equal(("%s:%d: attacks.swing.frames[4][1].radius must be > 0 (got -3)")
+      assert.are.equal(("%s:%d: attacks.swing.frames[4][1].radius must be >= 0 (got -3)")
         :format(file, line), err)
     end)
 

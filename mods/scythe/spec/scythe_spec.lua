@@ -77,7 +77,7 @@ describe("scythe", function()
     end)
     it("negative radius", function()
       T.expect_broken { dir = dir, find = "radius = 3, damage = 3", replace = "radius = -3, damage = 3",
-        message = "attacks.swing.frames[6][2].radius must be > 0 (got -3)" }
+        message = "attacks.swing.frames[6][2].radius must be >= 0 (got -3)" }
     end)
     it("frame range past the end", function()
       T.expect_broken { dir = dir, find = "length = 18", replace = "length = 10",

@@ -66,14 +66,14 @@ describe("spear", function()
         message = "attacks.thrust.hitboxes[1].max_hits must be an integer (got boolean)" }
     end)
     it("missing field", function()
-      T.expect_broken { dir = dir, find = "from = 110, to = 40, length = 70,",
+      T.expect_broken { dir = dir, find = "from = 110, to = 40, reach = 70,",
         replace = "from = 110, to = 40,", at = "cleave.thrust { id = \"shaft\", frames = { 9, 11 }",
-        message = "attacks.thrust.hitboxes[2].length is required" }
+        message = "attacks.thrust.hitboxes[2].reach is required" }
     end)
     it("negative radius", function()
       T.expect_broken { dir = dir, find = "radius = 3, damage = 2,", replace = "radius = -3, damage = 2,",
         at = "cleave.thrust { id = \"shaft\", frames = { 9, 11 }",
-        message = "attacks.thrust.hitboxes[2].radius must be > 0 (got -3)" }
+        message = "attacks.thrust.hitboxes[2].radius must be >= 0 (got -3)" }
     end)
     it("frame range past the end", function()
       T.expect_broken { dir = dir, find = "frames = { 9, 11 }", replace = "frames = { 9, 17 }",

@@ -85,7 +85,7 @@ describe("sword", function()
     it("negative radius", function()
       T.expect_broken { dir = dir, find = "radius = 3,", replace = "radius = -3,",
         at = "cleave.arc { id = \"blade\"",
-        message = "attacks.slash1.hitboxes[1].radius must be > 0 (got -3)" }
+        message = "attacks.slash1.hitboxes[1].radius must be >= 0 (got -3)" }
     end)
     it("frame range past the end", function()
       T.expect_broken { dir = dir, find = "length = frames[2] + 6,", replace = "length = frames[2] - 1,",

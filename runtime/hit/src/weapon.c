@@ -251,6 +251,10 @@ clv_hit_status clv_weapon_attack(const clv_weapon *w, int32_t index, clv_attack_
     return CLV_HIT_OK;
 }
 
+const clv_attack_def *clv_weapon_attack_def(const clv_weapon *w, int32_t index) {
+    return w != NULL && index >= 0 && index < w->attack_count ? &w->attacks[index] : NULL;
+}
+
 clv_hit_status clv_weapon_add_attack(clv_weapon *w, const clv_attack_def *def, int32_t *out_index,
                                      clv_hit_diag *diag) {
     clv__diag_clear(diag);
@@ -302,6 +306,13 @@ clv_hit_status clv_weapon_add_attack(clv_weapon *w, const clv_attack_def *def, i
 }
 
 int32_t clv_weapon_frame_hitbox_count(const clv_weapon *w, int32_t attack, int32_t frame) {
+    return clv_weapon_frame_hitboxes(w, attack, frame, NULL, 0);
+}
+
+const char *clv_weapon_name(const clv_weapon *w) { return w != NULL ? w->name : ""; }
+
+int32_t clv_weapon_frame_hitboxes(const clv_weapon *w, int32_t attack, int32_t frame,
+                                  const clv_hitbox_def **out, int32_t cap) {
     if (w == NULL || attack < 0 || attack >= w->attack_count || frame < 0 ||
         frame >= w->attacks[attack].frames) {
         return 0;
@@ -310,6 +321,9 @@ int32_t clv_weapon_frame_hitbox_count(const clv_weapon *w, int32_t attack, int32
     for (int32_t i = 0; i < w->box_count; i++) {
         const clv__hitbox_entry *e = &w->boxes[i];
         if (e->attack == attack && e->first <= frame && frame <= e->last) {
+            if (n < cap) {
+                out[n] = &e->def;
+            }
             n++;
         }
     }

@@ -101,7 +101,71 @@ void *clv_lalloc_resize(const clv_lalloc *a, void *p, size_t osize, size_t nsize
 /// A cleave_hit allocator hook over a (which must outlive every object made with the hook).
 clv_allocator clv_lalloc_hook(clv_lalloc *a);
 
-/* ---- weapons (weapon.c) ---- */
+/* ---- table fields (fields.c) ---- */
+
+/// Registry keys of the weak tables that tag a table with its call site ("file:line") and kind.
+#define CLV_LUA_TAG_WHERE "cleave.where"
+#define CLV_LUA_TAG_KIND "cleave.kind"
+
+/// Pushes "file:line" of the nearest Lua function up the stack from the running C function.
+void clv_lua_push_call_site(lua_State *L);
+/// Tags the table at idx with the caller's line and a kind ("hitbox", "arc"...).
+void clv_lua_tag_table(lua_State *L, int idx, const char *kind);
+/// The tag (CLV_LUA_TAG_WHERE or CLV_LUA_TAG_KIND) of the table at idx, or NULL; the string
+/// stays anchored in the weak table while the table lives.
+const char *clv_lua_table_tag(lua_State *L, int idx, const char *key);
+
+/// Where a reader is: the file and line of the innermost tagged table, and the field path
+/// ("attacks.swing.frames[6][2]") that every message names.
+typedef struct clv_fctx {
+    lua_State *L;
+    char path[400];
+    size_t plen;
+    const char *where;
+} clv_fctx;
+
+/// Raises "where: path msg" (the field at the path is at fault).
+int clv_f_fail(clv_fctx *c, const char *fmt, ...);
+/// Raises "where: path: msg" (the table at the path is at fault; "weapon" when the path is empty).
+int clv_f_fail_at(clv_fctx *c, const char *fmt, ...);
+/// Extends the path by .key (or ["key"]) or by [i]; returns the length to give clv_f_pop.
+size_t clv_f_key(clv_fctx *c, const char *key);
+size_t clv_f_index(clv_fctx *c, lua_Integer i);
+void clv_f_pop(clv_fctx *c, size_t old);
+/// Enters the table at idx: takes its call-site line when it has one. Returns the old where.
+const char *clv_f_enter(clv_fctx *c, int idx);
+/// true when k is in the NULL-terminated list known.
+bool clv_f_in_list(const char *k, const char *const *known);
+/// Every key of the table at idx must be a string in known (or, with allow_array, a positive
+/// integer); else an error naming the nearest known field.
+void clv_f_check_keys(clv_fctx *c, int idx, const char *const *known, bool allow_array);
+/// The type of the value at idx as a message shows it ("integer", "cleave.Shape", "string").
+const char *clv_f_type_name(lua_State *L, int idx);
+/// The value at idx as a message quotes it (a number as written, a string in quotes).
+const char *clv_f_value_text(lua_State *L, int idx);
+/// The number at the top, finite and within float range; pops it.
+double clv_f_number(clv_fctx *c);
+/// The integer at the top (an integral float too), in lo..hi; pops it.
+lua_Integer clv_f_integer(clv_fctx *c, lua_Integer lo, lua_Integer hi);
+/// Pushes field key of the table at idx and extends the path (*old for clv_f_pop); its type.
+int clv_f_get(clv_fctx *c, int idx, const char *key, size_t *old);
+/// Optional fields: false when absent; else checked and stored in *out.
+bool clv_f_opt_number(clv_fctx *c, int idx, const char *key, double lo, bool gt, double *out);
+bool clv_f_opt_any_number(clv_fctx *c, int idx, const char *key, double *out);
+bool clv_f_opt_integer(clv_fctx *c, int idx, const char *key, lua_Integer lo, lua_Integer hi,
+                       lua_Integer *out);
+bool clv_f_opt_bool(clv_fctx *c, int idx, const char *key, bool *out);
+/// A required number field.
+double clv_f_req_number(clv_fctx *c, int t, const char *key);
+/// An optional {x, y} field (left unchanged when absent).
+void clv_f_point(clv_fctx *c, int t, const char *key, double *x, double *y);
+/// Copies the name at the top (printable, at most CLV_HIT_NAME_MAX - 1 bytes) to out; pops it.
+void clv_f_name(clv_fctx *c, char out[CLV_HIT_NAME_MAX]);
+/// The field frames of the table at t: a frame or {first, last}, 1-based, within 1..length
+/// (any frame when length is 0).
+void clv_f_frames(clv_fctx *c, int t, int32_t length, int32_t *first, int32_t *last);
+
+/* ---- weapons (weapon.c reads the table, weapon_object.c is the userdata) ---- */
 
 /// Userdata type names of the weapon, arena and handle objects.
 #define CLV_LUA_WEAPON "cleave.Weapon"
@@ -110,43 +174,55 @@ clv_allocator clv_lalloc_hook(clv_lalloc *a);
 #define CLV_LUA_ATTACK "cleave.Attack"
 #define CLV_LUA_MOD "cleave.Mod"
 
-/// One hitbox of a weapon's recipe: frames first..last (0-based) of an attack.
-typedef struct clv_lentry {
-    int32_t attack, first, last;
-    clv_hitbox_def def;
-} clv_lentry;
-
 /// An effect's Lua on_tick callback (a registry reference in the weapon's callback state).
 typedef struct clv_leffect_cb {
     char name[CLV_HIT_NAME_MAX];
     int ref;
 } clv_leffect_cb;
 
-/// The userdata behind cleave.Weapon: the validated recipe (kept so a weapon can be copied to
-/// another Lua state and listed for coverage) and the clv_weapon compiled from it.
+/// The userdata behind cleave.Weapon: the clv_weapon compiled from the table (its data lives
+/// there alone) and the references of its Lua callbacks.
 typedef struct clv_lweapon {
-    char name[CLV_HIT_NAME_MAX];
-    clv_attack_def *attacks;
-    int32_t attack_count, attack_cap;
-    clv_lentry *entries;
-    int32_t entry_count, entry_cap;
+    clv_weapon *compiled;
     clv_leffect_cb *effects;
     int32_t effect_count, effect_cap;
-    clv_weapon *compiled;
-    bool borrowed;    ///< compiled belongs to another weapon userdata (kept alive by `host`)
+    bool borrowed;    ///< compiled and effects are another userdata's (kept alive by `host`)
     int on_hit_ref;   ///< registry reference of on_hit, or LUA_NOREF
     clv_mod *host;    ///< NULL: the callbacks live in this state; else in this mod's sandbox
-    clv_lalloc alloc; ///< the state's allocator: recipe arrays and the compiled weapon
+    clv_lalloc alloc; ///< the state's allocator: the effect list and the compiled weapon
 } clv_lweapon;
+
+/// The fields a hitbox takes besides id and frames (those a `defaults` table may give).
+extern const char *const *const clv_lua_hit_fields;
+
+/// Reads the knockback table at the top into k (cleave_hit checks its numbers); pops it.
+void clv_lua_read_knockback(clv_fctx *c, clv_knockback *k);
+/// Reads the effect table at the top into out (named given_name, or by its name field) and
+/// records its on_tick callback on w; pops it.
+void clv_lua_read_effect(clv_fctx *c, clv_lweapon *w, const char *given_name, clv_effect_def *out);
+/// Raises clv_hitbox_def_check's verdict d at the Lua field that holds the value ("shape.r"
+/// is the radius, or shape when the hitbox gave a cleave.Shape; effects count from 1).
+void clv_lua_fail_check(clv_fctx *c, const clv_hit_diag *d, bool from_shape);
+
+/// Called by clv_lua_expand_generator with each hitbox table it makes (at stack index hb),
+/// active on one frame (1-based).
+typedef void (*clv_lua_emit)(void *ud, int hb, int32_t frame);
+/// Expands the cleave.arc (arc true) or cleave.thrust table at g, for an attack of `length`
+/// frames, into one capsule hitbox table per frame and link: the generator's hit fields with
+/// that frame's geometry, handed to emit in order.
+void clv_lua_expand_generator(clv_fctx *c, int g, bool arc, int32_t length, clv_lua_emit emit,
+                              void *ud);
 
 /// Registers the Weapon metatable (idempotent) and leaves it on the stack.
 void clv_lua_weapon_meta(lua_State *L);
 /// Pushes a new, empty weapon userdata.
 clv_lweapon *clv_lua_new_weapon(lua_State *L);
-/// Copies src's recipe into the empty dst and shares its compiled weapon (callback refs are
-/// copied as numbers: the caller sets dst->host, which must keep src alive). false when out of
-/// memory.
-bool clv_lua_weapon_copy(lua_State *L, clv_lweapon *dst, const clv_lweapon *src);
+/// Makes the empty dst share src's compiled weapon and callbacks (refs copied as numbers): the
+/// caller sets dst->host, which must keep src alive.
+void clv_lua_weapon_borrow(clv_lweapon *dst, const clv_lweapon *src);
+/// The weapon's name, and the name of its attack `attack` ("?" for a bad index).
+const char *clv_lua_weapon_name(const clv_lweapon *w);
+const char *clv_lua_attack_name(const clv_lweapon *w, int32_t attack);
 /// The cleave.Weapon at arg, or an argument error.
 clv_lweapon *clv_lua_check_weapon(lua_State *L, int arg);
 /// Index of the attack named by the string at arg, or an argument error.

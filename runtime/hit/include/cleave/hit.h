@@ -191,8 +191,18 @@ int32_t clv_weapon_find_attack(const clv_weapon *weapon, const char *name);
 int32_t clv_weapon_attack_count(const clv_weapon *weapon);
 /// Copies attack `index`'s definition (name, frames, rules) into *out.
 clv_hit_status clv_weapon_attack(const clv_weapon *weapon, int32_t index, clv_attack_def *out);
+/// Attack `index`'s definition, or NULL for a bad index; valid until the weapon is changed or
+/// destroyed.
+const clv_attack_def *clv_weapon_attack_def(const clv_weapon *weapon, int32_t index);
 /// Number of hitboxes active on one frame of an attack (0 for bad indices).
 int32_t clv_weapon_frame_hitbox_count(const clv_weapon *weapon, int32_t attack, int32_t frame);
+/// The weapon's name ("" when it has none), valid while the weapon lives.
+const char *clv_weapon_name(const clv_weapon *weapon);
+/// The hitboxes active on one frame of an attack, in precedence order: writes min(count, cap)
+/// pointers to out and returns the count (0 for bad indices). They stay valid until the weapon
+/// is changed or destroyed. out may be NULL when cap is 0.
+int32_t clv_weapon_frame_hitboxes(const clv_weapon *weapon, int32_t attack, int32_t frame,
+                                  const clv_hitbox_def **out, int32_t cap);
 
 /* ------------------------------------------------------------------------------------------
  * Arena

@@ -6,10 +6,10 @@ local spear = cleave.weapon {
     thrust = {
       length = 16,
       hitboxes = {
-        cleave.thrust { id = "shaft", frames = { 4, 8 }, from = 30, to = 110, length = 70,
+        cleave.thrust { id = "shaft", frames = { 4, 8 }, from = 30, to = 110, reach = 70,
                         radius = 3, ease = "out", damage = 9, max_hits = 3,
                         knockback = { kind = "fixed", x = 4, y = 0 } },
-        cleave.thrust { id = "shaft", frames = { 9, 11 }, from = 110, to = 40, length = 70,
+        cleave.thrust { id = "shaft", frames = { 9, 11 }, from = 110, to = 40, reach = 70,
                         radius = 3, damage = 2, max_hits = 3 },
       },
     },

@@ -1,0 +1,426 @@
+/* The field reader behind every table the binding validates (weapons, arena spawn and attack
+ * tables, mods): typed fields with errors that name file, line and field path, and unknown keys
+ * with the nearest known name.
+ *
+ * Table constructors carry no line numbers, so the constructor functions (cleave.weapon,
+ * cleave.hitbox, cleave.arc, cleave.thrust, cleave.effect) record the line of their call site
+ * in a weak table; an error is reported at the line of the innermost such call that encloses
+ * the bad field. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static void weak_table(lua_State *L, const char *key) {
+    if (lua_getfield(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE) {
+        return;
+    }
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, key);
+}
+
+/* Pushes "file:line" of the nearest Lua function up the stack from the running C function. */
+void clv_lua_push_call_site(lua_State *L) {
+    lua_Debug ar;
+    for (int level = 1; lua_getstack(L, level, &ar); level++) {
+        lua_getinfo(L, "Sl", &ar);
+        if (ar.currentline > 0) {
+            lua_pushfstring(L, "%s:%d", ar.short_src, ar.currentline);
+            return;
+        }
+    }
+    lua_pushliteral(L, "?");
+}
+
+/* Tags the table at idx with the caller's line and a kind. */
+void clv_lua_tag_table(lua_State *L, int idx, const char *kind) {
+    idx = lua_absindex(L, idx);
+    weak_table(L, CLV_LUA_TAG_WHERE);
+    lua_pushvalue(L, idx);
+    clv_lua_push_call_site(L);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+    weak_table(L, CLV_LUA_TAG_KIND);
+    lua_pushvalue(L, idx);
+    lua_pushstring(L, kind);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+}
+
+/* The tag of the table at idx (kind or where), or NULL. The string stays in the weak table. */
+const char *clv_lua_table_tag(lua_State *L, int idx, const char *key) {
+    idx = lua_absindex(L, idx);
+    weak_table(L, key);
+    lua_pushvalue(L, idx);
+    lua_rawget(L, -2);
+    const char *s = lua_tostring(L, -1);
+    lua_pop(L, 2);
+    return s;
+}
+
+int clv_f_fail(clv_fctx *c, const char *fmt, ...) {
+    lua_State *L = c->L;
+    va_list ap;
+    va_start(ap, fmt);
+    const char *msg = lua_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    c->path[c->plen] = '\0';
+    lua_pushfstring(L, "%s: %s%s%s", c->where, c->path, c->plen > 0 ? " " : "", msg);
+    return lua_error(L);
+}
+
+/* A message about the current table itself, "path: msg". */
+int clv_f_fail_at(clv_fctx *c, const char *fmt, ...) {
+    lua_State *L = c->L;
+    va_list ap;
+    va_start(ap, fmt);
+    const char *msg = lua_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    c->path[c->plen] = '\0';
+    /* the weapon table itself has an empty path: name it, so every message has one */
+    lua_pushfstring(L, "%s: %s: %s", c->where, c->plen > 0 ? c->path : "weapon", msg);
+    return lua_error(L);
+}
+
+static bool is_ident(const char *s) {
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) {
+        return false;
+    }
+    for (; *s; s++) {
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
+              (*s >= '0' && *s <= '9'))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+size_t clv_f_key(clv_fctx *c, const char *key) {
+    size_t old = c->plen;
+    int n;
+    size_t room = sizeof c->path - c->plen;
+    if (is_ident(key)) {
+        n = snprintf(c->path + c->plen, room, "%s%s", c->plen > 0 ? "." : "", key);
+    } else {
+        n = snprintf(c->path + c->plen, room, "[\"%s\"]", key);
+    }
+    if (n > 0) {
+        c->plen += (size_t)n < room ? (size_t)n : room - 1;
+    }
+    return old;
+}
+
+size_t clv_f_index(clv_fctx *c, lua_Integer i) {
+    size_t old = c->plen;
+    size_t room = sizeof c->path - c->plen;
+    int n = snprintf(c->path + c->plen, room, "[%lld]", (long long)i);
+    if (n > 0) {
+        c->plen += (size_t)n < room ? (size_t)n : room - 1;
+    }
+    return old;
+}
+
+void clv_f_pop(clv_fctx *c, size_t old) {
+    c->plen = old;
+    c->path[old] = '\0';
+}
+
+/* Enters the table at idx: takes its call-site line when it has one. Returns the old where. */
+const char *clv_f_enter(clv_fctx *c, int idx) {
+    const char *old = c->where;
+    const char *w = clv_lua_table_tag(c->L, idx, CLV_LUA_TAG_WHERE);
+    if (w != NULL) {
+        c->where = w;
+    }
+    return old;
+}
+
+/* ---- unknown fields and their nearest known name ---- */
+
+bool clv_f_in_list(const char *k, const char *const *known) {
+    for (int i = 0; known[i] != NULL; i++) {
+        if (strcmp(k, known[i]) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Every key of the table at idx must be a string in known (or, with allow_array, a positive
+ * integer). */
+void clv_f_check_keys(clv_fctx *c, int idx, const char *const *known, bool allow_array) {
+    lua_State *L = c->L;
+    idx = lua_absindex(L, idx);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TNUMBER && allow_array && lua_isinteger(L, -1) &&
+            lua_tointeger(L, -1) >= 1) {
+            continue;
+        }
+        if (lua_type(L, -1) != LUA_TSTRING) {
+            lua_pushvalue(L, -1);
+            const char *k = luaL_tolstring(L, -1, NULL);
+            clv_f_fail_at(c, "unexpected key [%s] (fields are named)", k);
+        }
+        const char *k = lua_tostring(L, -1);
+        if (clv_f_in_list(k, known)) {
+            continue;
+        }
+        const char *best = clv_lua_nearest(k, known);
+        if (best != NULL) {
+            clv_f_fail_at(c, "unknown field '%s' (did you mean '%s'?)", k, best);
+        }
+        clv_f_fail_at(c, "unknown field '%s'", k);
+    }
+}
+
+/* ---- typed field readers: the field is pushed by the caller at the top ---- */
+
+const char *clv_f_type_name(lua_State *L, int idx) {
+    if (lua_type(L, idx) == LUA_TNUMBER) {
+        return lua_isinteger(L, idx) ? "integer" : "number";
+    }
+    if (luaL_getmetafield(L, idx, "__name") == LUA_TSTRING) {
+        const char *n = lua_tostring(L, -1);
+        lua_pop(L, 1);
+        return n;
+    }
+    return luaL_typename(L, idx);
+}
+
+const char *clv_f_value_text(lua_State *L, int idx) {
+    if (lua_type(L, idx) == LUA_TNUMBER) {
+        clv_lnum v = {lua_isinteger(L, idx) != 0, lua_tointeger(L, idx), lua_tonumber(L, idx)};
+        clv_lua_push_lnum(L, v);
+        return lua_tostring(L, -1);
+    }
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        return lua_pushfstring(L, "'%s'", lua_tostring(L, idx));
+    }
+    return clv_f_type_name(L, idx);
+}
+
+/* The number at the top; must be finite and fit a float (cleave_hit's numbers are floats: its
+ * own checks, with their narrower ranges, follow). Pops it. */
+double clv_f_number(clv_fctx *c) {
+    lua_State *L = c->L;
+    if (lua_type(L, -1) != LUA_TNUMBER) {
+        clv_f_fail(c, "must be a number (got %s)", clv_f_type_name(L, -1));
+    }
+    double d = (double)lua_tonumber(L, -1);
+    if (!isfinite(d)) {
+        clv_f_fail(c, "must be a finite number (got %s)", clv_f_value_text(L, -1));
+    }
+    if (fabs(d) > (double)FLT_MAX) {
+        clv_f_fail(c, "must be within +-3.4e38, the range of a float (got %s)",
+                   clv_f_value_text(L, -1));
+    }
+    lua_pop(L, 1);
+    return d;
+}
+
+lua_Integer clv_f_integer(clv_fctx *c, lua_Integer lo, lua_Integer hi) {
+    lua_State *L = c->L;
+    if (lua_type(L, -1) != LUA_TNUMBER) {
+        clv_f_fail(c, "must be an integer (got %s)", clv_f_type_name(L, -1));
+    }
+    lua_Integer v;
+    if (!lua_isinteger(L, -1)) {
+        double d = (double)lua_tonumber(L, -1);
+        if (!(d == floor(d)) || fabs(d) > 2.0e9) {
+            clv_f_fail(c, "must be an integer (got %s)", clv_f_value_text(L, -1));
+        }
+        v = (lua_Integer)d;
+    } else {
+        v = lua_tointeger(L, -1);
+    }
+    if (v < lo) {
+        if (lo == 1) {
+            clv_f_fail(c, "must be >= 1 (got %s)", clv_f_value_text(L, -1));
+        }
+        clv_f_fail(c, "must be >= %I (got %s)", (LUAI_UACINT)lo, clv_f_value_text(L, -1));
+    }
+    if (v > hi) {
+        clv_f_fail(c, "must be <= %I (got %s)", (LUAI_UACINT)hi, clv_f_value_text(L, -1));
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+/* Gets field key of the table at idx onto the stack and extends the path; returns the type. */
+int clv_f_get(clv_fctx *c, int idx, const char *key, size_t *old) {
+    *old = clv_f_key(c, key);
+    return lua_getfield(c->L, idx, key);
+}
+
+/* Optional number field with a lower bound (strict when gt). */
+bool clv_f_opt_number(clv_fctx *c, int idx, const char *key, double lo, bool gt, double *out) {
+    size_t old;
+    if (clv_f_get(c, idx, key, &old) == LUA_TNIL) {
+        lua_pop(c->L, 1);
+        clv_f_pop(c, old);
+        return false;
+    }
+    lua_pushvalue(c->L, -1);
+    double d = clv_f_number(c);
+    if (gt ? !(d > lo) : !(d >= lo)) {
+        clv_f_fail(c, "must be %s %d (got %s)", gt ? ">" : ">=", (int)lo,
+                   clv_f_value_text(c->L, -1));
+    }
+    lua_pop(c->L, 1);
+    clv_f_pop(c, old);
+    *out = d;
+    return true;
+}
+
+bool clv_f_opt_any_number(clv_fctx *c, int idx, const char *key, double *out) {
+    size_t old;
+    if (clv_f_get(c, idx, key, &old) == LUA_TNIL) {
+        lua_pop(c->L, 1);
+        clv_f_pop(c, old);
+        return false;
+    }
+    *out = clv_f_number(c);
+    clv_f_pop(c, old);
+    return true;
+}
+
+bool clv_f_opt_integer(clv_fctx *c, int idx, const char *key, lua_Integer lo, lua_Integer hi,
+                       lua_Integer *out) {
+    size_t old;
+    if (clv_f_get(c, idx, key, &old) == LUA_TNIL) {
+        lua_pop(c->L, 1);
+        clv_f_pop(c, old);
+        return false;
+    }
+    *out = clv_f_integer(c, lo, hi);
+    clv_f_pop(c, old);
+    return true;
+}
+
+bool clv_f_opt_bool(clv_fctx *c, int idx, const char *key, bool *out) {
+    size_t old;
+    int t = clv_f_get(c, idx, key, &old);
+    if (t == LUA_TNIL) {
+        lua_pop(c->L, 1);
+        clv_f_pop(c, old);
+        return false;
+    }
+    if (t != LUA_TBOOLEAN) {
+        clv_f_fail(c, "must be a boolean (got %s)", clv_f_type_name(c->L, -1));
+    }
+    *out = lua_toboolean(c->L, -1) != 0;
+    lua_pop(c->L, 1);
+    clv_f_pop(c, old);
+    return true;
+}
+
+/* Copies a name of at most CLV_HIT_NAME_MAX - 1 bytes from the string at the top, pops it. */
+void clv_f_name(clv_fctx *c, char out[CLV_HIT_NAME_MAX]) {
+    lua_State *L = c->L;
+    if (lua_type(L, -1) != LUA_TSTRING) {
+        clv_f_fail(c, "must be a string (got %s)", clv_f_type_name(L, -1));
+    }
+    size_t len;
+    const char *s = lua_tolstring(L, -1, &len);
+    if (len == 0) {
+        clv_f_fail(c, "must not be empty");
+    }
+    char why[96];
+    if (!clv_lua_name_ok(s, len, why, sizeof why)) {
+        clv_f_fail(c, "%s", why);
+    }
+    if (len >= CLV_HIT_NAME_MAX) {
+        clv_f_fail(c, "must be a name of at most %d bytes (got %d)", CLV_HIT_NAME_MAX - 1,
+                   (int)len);
+    }
+    memcpy(out, s, len + 1);
+    lua_pop(L, 1);
+}
+
+void clv_f_point(clv_fctx *c, int t, const char *key, double *x, double *y) {
+    lua_State *L = c->L;
+    size_t old;
+    int ty = clv_f_get(c, t, key, &old);
+    if (ty == LUA_TNIL) {
+        lua_pop(L, 1);
+        clv_f_pop(c, old);
+        return;
+    }
+    if (ty != LUA_TTABLE || lua_rawlen(L, -1) != 2) {
+        clv_f_fail(c, "must be {x, y} (got %s)", clv_f_type_name(L, -1));
+    }
+    int p = lua_absindex(L, -1);
+    for (int k = 0; k < 2; k++) {
+        size_t o2 = clv_f_index(c, k + 1);
+        lua_rawgeti(L, p, k + 1);
+        *(k == 0 ? x : y) = clv_f_number(c);
+        clv_f_pop(c, o2);
+    }
+    lua_pop(L, 1);
+    clv_f_pop(c, old);
+}
+
+double clv_f_req_number(clv_fctx *c, int t, const char *key) {
+    double d = 0;
+    if (!clv_f_opt_any_number(c, t, key, &d)) {
+        size_t old = clv_f_key(c, key);
+        clv_f_fail(c, "is required");
+        clv_f_pop(c, old);
+    }
+    return d;
+}
+
+void clv_f_frames(clv_fctx *c, int hb, int32_t length, int32_t *first, int32_t *last) {
+    lua_State *L = c->L;
+    size_t old;
+    int t = clv_f_get(c, hb, "frames", &old);
+    if (t == LUA_TNIL) {
+        clv_f_fail(c, "is required (a frame or {first, last})");
+    }
+    lua_Integer hi = length > 0 ? length : CLV_ATTACK_MAX_FRAMES;
+    if (t == LUA_TNUMBER) {
+        lua_Integer v = clv_f_integer(c, 1, CLV_ATTACK_MAX_FRAMES);
+        if (v > hi) {
+            clv_f_fail(c, "is past the attack's last frame %I (got %I)", (LUAI_UACINT)hi,
+                       (LUAI_UACINT)v);
+        }
+        *first = *last = (int32_t)v;
+    } else if (t == LUA_TTABLE) {
+        int r = lua_absindex(L, -1);
+        if (lua_rawlen(L, r) != 2) {
+            clv_f_fail(c, "must be a frame or {first, last}");
+        }
+        lua_Integer v[2];
+        for (int k = 0; k < 2; k++) {
+            size_t o2 = clv_f_index(c, k + 1);
+            lua_rawgeti(L, r, k + 1);
+            v[k] = clv_f_integer(c, 1, CLV_ATTACK_MAX_FRAMES);
+            if (v[k] > hi) {
+                lua_pushinteger(L, v[k]);
+                clv_f_fail(c, "is past the attack's last frame %I (got %I)", (LUAI_UACINT)hi,
+                           (LUAI_UACINT)v[k]);
+            }
+            clv_f_pop(c, o2);
+        }
+        if (v[1] < v[0]) {
+            clv_f_fail(c, "must not end before it starts (got {%I, %I})", (LUAI_UACINT)v[0],
+                       (LUAI_UACINT)v[1]);
+        }
+        *first = (int32_t)v[0];
+        *last = (int32_t)v[1];
+        lua_pop(L, 1);
+    } else {
+        clv_f_fail(c, "must be a frame or {first, last} (got %s)", clv_f_type_name(L, -1));
+    }
+    clv_f_pop(c, old);
+}

@@ -1,0 +1,211 @@
+/* The hit fields of a weapon that are tables of their own (knockback, effects), and
+ * cleave_hit's verdict on a hitbox told at the Lua field that holds the value. */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const knockback_fields[] = {"kind", "x", "y", "angle", "base", "growth", NULL};
+
+static const char *const effect_fields[] = {"name",    "duration", "period", "magnitude",
+                                            "damages", "on_tick",  NULL};
+
+/* Grows the effect callback list; NULL when the allocator refuses. */
+static void *grow(const clv_lalloc *a, void *p, int32_t *cap, int32_t need, size_t elem) {
+    if (need <= *cap) {
+        return p;
+    }
+    int32_t n = *cap > 0 ? *cap : 8;
+    while (n < need) {
+        n *= 2;
+    }
+    void *q = clv_lalloc_resize(a, p, (size_t)*cap * elem, (size_t)n * elem);
+    if (q != NULL) {
+        *cap = n;
+    }
+    return q;
+}
+
+/* An effect definition table at the top (name given or from the table), pops it. Records its
+ * on_tick callback on the weapon. */
+void clv_lua_read_effect(clv_fctx *c, clv_lweapon *w, const char *given_name, clv_effect_def *out) {
+    lua_State *L = c->L;
+    int t = lua_absindex(L, -1);
+    if (lua_type(L, t) != LUA_TTABLE) {
+        clv_f_fail(c, "must be a table (got %s)", clv_f_type_name(L, t));
+    }
+    const char *oldw = clv_f_enter(c, t);
+    clv_f_check_keys(c, t, effect_fields, false);
+    *out = clv_default_effect_def();
+    size_t old;
+    if (given_name != NULL) {
+        strcpy(out->name, given_name);
+    } else {
+        if (clv_f_get(c, t, "name", &old) == LUA_TNIL) {
+            clv_f_fail(c, "is required");
+        }
+        clv_f_name(c, out->name);
+        clv_f_pop(c, old);
+    }
+    lua_Integer i;
+    if (clv_f_opt_integer(c, t, "duration", 1, CLV_ATTACK_MAX_FRAMES * 16, &i)) {
+        out->duration = (int32_t)i;
+    }
+    if (clv_f_opt_integer(c, t, "period", 1, out->duration, &i)) {
+        out->period = (int32_t)i;
+    }
+    if (out->period > out->duration) {
+        out->period = out->duration;
+    }
+    double d;
+    if (clv_f_opt_number(c, t, "magnitude", 0, false, &d)) {
+        out->magnitude = (float)d;
+    }
+    bool b;
+    if (clv_f_opt_bool(c, t, "damages", &b)) {
+        out->damages = b;
+    }
+    int ft = clv_f_get(c, t, "on_tick", &old);
+    if (ft != LUA_TNIL && ft != LUA_TFUNCTION) {
+        clv_f_fail(c, "must be a function (got %s)", clv_f_type_name(L, -1));
+    }
+    if (ft == LUA_TFUNCTION) {
+        int found = -1;
+        for (int32_t k = 0; k < w->effect_count; k++) {
+            if (strcmp(w->effects[k].name, out->name) == 0) {
+                found = (int)k;
+            }
+        }
+        if (found < 0) {
+            void *p = grow(&w->alloc, w->effects, &w->effect_cap, w->effect_count + 1,
+                           sizeof *w->effects);
+            if (p == NULL) {
+                luaL_error(L, "out of memory");
+            }
+            w->effects = (clv_leffect_cb *)p;
+            found = (int)w->effect_count++;
+            strcpy(w->effects[found].name, out->name);
+            w->effects[found].ref = LUA_NOREF;
+        }
+        luaL_unref(L, LUA_REGISTRYINDEX, w->effects[found].ref);
+        w->effects[found].ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    } else {
+        lua_pop(L, 1);
+    }
+    clv_f_pop(c, old);
+    c->where = oldw;
+    lua_pop(L, 1);
+}
+
+void clv_lua_read_knockback(clv_fctx *c, clv_knockback *k) {
+    lua_State *L = c->L;
+    int t = lua_absindex(L, -1);
+    if (lua_type(L, t) != LUA_TTABLE) {
+        clv_f_fail(c, "must be a table (got %s)", clv_f_type_name(L, t));
+    }
+    const char *oldw = clv_f_enter(c, t);
+    clv_f_check_keys(c, t, knockback_fields, false);
+    size_t old;
+    const char *kind;
+    int kt = clv_f_get(c, t, "kind", &old);
+    if (kt == LUA_TNIL) {
+        lua_pop(L, 1);
+        if (lua_getfield(L, t, "angle") != LUA_TNIL) {
+            kind = "scaling";
+        } else if (lua_getfield(L, t, "x") != LUA_TNIL || lua_getfield(L, t, "y") != LUA_TNIL) {
+            kind = "fixed";
+        } else {
+            kind = "radial";
+        }
+        lua_settop(L, t);
+    } else {
+        if (kt != LUA_TSTRING) {
+            clv_f_fail(c, "must be a string (got %s)", clv_f_type_name(L, -1));
+        }
+        kind = lua_tostring(L, -1);
+        lua_pop(L, 1);
+    }
+    memset(k, 0, sizeof *k);
+    double d;
+    if (strcmp(kind, "none") == 0) {
+        k->kind = CLV_KNOCKBACK_NONE;
+    } else if (strcmp(kind, "fixed") == 0) {
+        k->kind = CLV_KNOCKBACK_FIXED;
+        clv_f_pop(c, old);
+        if (clv_f_opt_any_number(c, t, "x", &d)) {
+            k->vector.x = (float)d;
+        }
+        if (clv_f_opt_any_number(c, t, "y", &d)) {
+            k->vector.y = (float)d;
+        }
+    } else if (strcmp(kind, "scaling") == 0 || strcmp(kind, "radial") == 0) {
+        k->kind = kind[0] == 's' ? CLV_KNOCKBACK_SCALING : CLV_KNOCKBACK_RADIAL;
+        clv_f_pop(c, old);
+        if (clv_f_opt_any_number(c, t, "angle", &d)) {
+            k->angle = (float)(d * (CLV_PI / 180.0));
+        }
+        if (clv_f_opt_any_number(c, t, "base", &d)) {
+            k->base = (float)d;
+        }
+        if (clv_f_opt_any_number(c, t, "growth", &d)) {
+            k->growth = (float)d;
+        }
+    } else {
+        lua_pushstring(L, kind);
+        clv_f_fail(c, "must be 'none', 'fixed', 'scaling' or 'radial' (got '%s')", kind);
+    }
+    clv_f_pop(c, old);
+    /* a field of another kind would be dropped without a word: x with angle silently became
+     * scaling knockback */
+    static const char *const kinds[] = {"none", "fixed", "scaling", "radial"};
+    static const char *const takes[] = {"no fields", "x, y", "angle, base, growth",
+                                        "angle, base, growth"};
+    for (int q = 0; q < 4; q++) {
+        if (strcmp(kind, kinds[q]) != 0) {
+            continue;
+        }
+        for (int f = 1; knockback_fields[f] != NULL; f++) {
+            const char *key = knockback_fields[f];
+            bool fits = q != 0 && (q == 1) == (key[0] == 'x' || key[0] == 'y');
+            if (!fits && lua_getfield(L, t, key) != LUA_TNIL) {
+                clv_f_fail_at(c, "%s does not apply to %s knockback (it takes %s)", key, kind,
+                              takes[q]);
+            }
+            lua_settop(L, t);
+        }
+    }
+    c->where = oldw;
+    lua_pop(L, 1);
+}
+
+/* The Lua field behind a field of clv_hitbox_def_check's diagnostic: the radius, ax... of a
+ * hitbox table, shape for a cleave.Shape, and effects counted from 1. */
+static void lua_field_of(const char *field, bool from_shape, char *out, size_t len) {
+    int i, n = 0;
+    if (strncmp(field, "shape", 5) == 0 && from_shape) {
+        snprintf(out, len, "shape");
+    } else if (strcmp(field, "shape.r") == 0) {
+        snprintf(out, len, "radius");
+    } else if (strncmp(field, "shape.", 6) == 0) {
+        snprintf(out, len, "%.40s", field + 6);
+    } else if (sscanf(field, "effects[%d]%n", &i, &n) == 1 && n > 0) {
+        snprintf(out, len, "effects[%d]%.40s", i + 1, field + n);
+    } else {
+        snprintf(out, len, "%.40s", field);
+    }
+}
+
+/* Raises cleave_hit's verdict on the hitbox at the field that holds the value: "shape.r must be
+ * >= 0 (got -3)" becomes "<where>: <path>.radius must be >= 0 (got -3)". */
+void clv_lua_fail_check(clv_fctx *c, const clv_hit_diag *d, bool from_shape) {
+    char key[64];
+    lua_field_of(d->field, from_shape, key, sizeof key);
+    size_t n = strlen(d->field);
+    const char *rule = d->message;
+    if (n > 0 && strncmp(rule, d->field, n) == 0 && rule[n] == ' ') {
+        rule += n + 1;
+    }
+    c->path[c->plen] = '\0';
+    lua_pushfstring(c->L, "%s: %s%s%s %s", c->where, c->path, c->plen > 0 ? "." : "", key, rule);
+    lua_error(c->L);
+}
