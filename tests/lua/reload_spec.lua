@@ -63,14 +63,14 @@ describe("cleave.reload_mod", function()
     }
     for _, case in ipairs(cases) do
       write(case[1])
-      local new, err = cleave.reload_mod(good)
-      assert.is_nil(new)
+      local ok, err = pcall(cleave.reload_mod, good)
+      assert.is_false(ok)
       assert.are.equal(case[2], err:sub(1, #case[2]))
       assert.are.equal("v1", good.version)
     end
     os.remove(file)
-    local new, err = cleave.reload_mod(good)
-    assert.is_nil(new)
+    local ok, err = pcall(cleave.reload_mod, good)
+    assert.is_false(ok)
     assert.are.equal("cannot open " .. file .. " (a mod folder holds mod.lua)", err)
   end)
 

@@ -755,7 +755,9 @@ static int push_mod_table(lua_State *L, int h) {
             continue;
         }
         clv_lweapon *w = clv_lua_new_weapon(L);
-        clv_lua_weapon_borrow(w, mod->weapons[i]);
+        if (!clv_lua_weapon_copy(L, w, mod->weapons[i])) {
+            return luaL_error(L, "not enough memory");
+        }
         w->host = mod;
         lua_pushvalue(L, h); /* the weapon keeps the mod (its callbacks' state) alive */
         lua_setiuservalue(L, -2, 1);
@@ -806,7 +808,7 @@ static int l_load_mod(lua_State *L) {
     return push_mod_table(L, 2);
 }
 
-/// cleave.reload_mod(mod) -> a new mod table | nil, message: mod (a table from load_mod or
+/// cleave.reload_mod(mod) -> a new mod table, or raises the message: mod (a table from load_mod or
 /// reload_mod, or its handle) loaded anew from its folder as one transaction (see
 /// clv_mod_reload). mod itself is never changed: attacks started with its weapons finish with
 /// them, and its callbacks keep running for them.
@@ -834,9 +836,8 @@ static int l_reload_mod(lua_State *L) {
     char err[2048];
     m->mod = clv_mod_reload(cur->mod, err, sizeof err);
     if (m->mod == NULL) {
-        lua_pushnil(L);
-        lua_pushstring(L, err);
-        return 2;
+        lua_pushstring(L, err); /* raised as load_mod does: one convention for both */
+        return lua_error(L);
     }
     return push_mod_table(L, 2);
 }
