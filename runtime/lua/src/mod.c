@@ -755,9 +755,7 @@ static int push_mod_table(lua_State *L, int h) {
             continue;
         }
         clv_lweapon *w = clv_lua_new_weapon(L);
-        if (!clv_lua_weapon_copy(L, w, mod->weapons[i])) {
-            return luaL_error(L, "not enough memory");
-        }
+        clv_lua_weapon_borrow(w, mod->weapons[i]);
         w->host = mod;
         lua_pushvalue(L, h); /* the weapon keeps the mod (its callbacks' state) alive */
         lua_setiuservalue(L, -2, 1);
