@@ -328,7 +328,7 @@ static clv_weapon_id arena_weapon(lua_State *L, int arena_idx, larena *A, int wi
     }
     lua_pop(L, 1);
     if (w->compiled == NULL) {
-        luaL_error(L, "weapon '%s' is not compiled", w->name);
+        luaL_error(L, "weapon '%s' is not compiled", clv_lua_weapon_name(w));
     }
     if (!grow_to(&A->alloc, (void **)&A->weapons, &A->weapon_cap, A->weapon_count + 1,
                  sizeof *A->weapons)) {
@@ -337,7 +337,7 @@ static clv_weapon_id arena_weapon(lua_State *L, int arena_idx, larena *A, int wi
     clv_weapon_id id;
     clv_hit_diag diag;
     if (clv_arena_add_weapon(A->a, w->compiled, &id, &diag) != CLV_HIT_OK) {
-        luaL_error(L, "cannot add weapon '%s': %s", w->name, diag.message);
+        luaL_error(L, "cannot add weapon '%s': %s", clv_lua_weapon_name(w), diag.message);
     }
     A->weapons[A->weapon_count++] = w;
     lua_pushvalue(L, widx);
@@ -389,10 +389,8 @@ void clv_lua_push_hit_plain(lua_State *L, const clv_hit_event *h, const clv_lwea
                             const clv_hitbox_def *d) {
     lua_createtable(L, 0, 24);
     set_int(L, "frame", (lua_Integer)h->frame);
-    set_str(L, "weapon", w != NULL ? w->name : "?");
-    set_str(L, "attack",
-            w != NULL && h->attack_index < w->attack_count ? w->attacks[h->attack_index].name
-                                                           : "?");
+    set_str(L, "weapon", w != NULL ? clv_lua_weapon_name(w) : "?");
+    set_str(L, "attack", w != NULL ? clv_lua_attack_name(w, h->attack_index) : "?");
     set_int(L, "attack_frame", h->attack_frame + 1);
     set_str(L, "hitbox", d != NULL ? d->id : "?");
     set_int(L, "hitbox_index", h->hitbox + 1);
@@ -449,10 +447,8 @@ static void push_miss(lua_State *L, int arena_idx, const larena *A, const clv_mi
     lua_createtable(L, 0, 12);
     set_int(L, "frame", (lua_Integer)m->frame);
     const clv_lweapon *w = weapon_of(A, wid);
-    set_str(L, "attack",
-            w != NULL && m->attack_index < w->attack_count ? w->attacks[m->attack_index].name
-                                                           : "?");
-    set_str(L, "weapon", w != NULL ? w->name : "?");
+    set_str(L, "attack", w != NULL ? clv_lua_attack_name(w, m->attack_index) : "?");
+    set_str(L, "weapon", w != NULL ? clv_lua_weapon_name(w) : "?");
     set_int(L, "attack_frame", m->attack_frame + 1);
     const clv_hitbox_def *d =
         w != NULL ? event_box(A, wid, m->attack_index, m->attack_frame, m->hitbox) : NULL;
@@ -830,7 +826,7 @@ static int m_spawn(lua_State *L) {
 
 static const char *weapon_label(lua_State *L, int idx) {
     clv_lweapon *w = (clv_lweapon *)luaL_testudata(L, idx, CLV_LUA_WEAPON);
-    return w != NULL ? w->name : "?";
+    return w != NULL ? clv_lua_weapon_name(w) : "?";
 }
 
 /// arena:attack{weapon=, attack=, owner=, facing=, x=, y=, mirror=, follow=} -> cleave.Attack
@@ -850,19 +846,14 @@ static int m_attack(lua_State *L) {
     }
     clv_attack_start_def def = clv_default_attack_start_def();
     lua_getfield(L, 2, "attack"); /* 4 */
-    if (lua_isnil(L, 4) && w->attack_count == 1) {
+    if (lua_isnil(L, 4) && clv_weapon_attack_count(w->compiled) == 1) {
         def.attack = 0;
     } else {
         if (lua_type(L, 4) != LUA_TSTRING) {
             return type_error(L, fname, "attack", 4, "be an attack name");
         }
         const char *an = lua_tostring(L, 4);
-        def.attack = -1;
-        for (int32_t k = 0; k < w->attack_count; k++) {
-            if (strcmp(w->attacks[k].name, an) == 0) {
-                def.attack = k;
-            }
-        }
+        def.attack = clv_weapon_find_attack(w->compiled, an);
         if (def.attack < 0) {
             return luaL_error(L, "%s: weapon '%s' has no attack '%s'", fname, weapon_label(L, 3),
                               an);
