@@ -35,39 +35,57 @@ local function record_of(arena)
 end
 
 local Recorded = {}
+local recorded_methods = {} -- the methods the wrapper replaces
+local forwarders = {}       -- method name -> function(proxy, ...) calling the arena's method
 
--- Every method of the arena, with step recording what each frame gave.
 local function wrap(arena)
   local proxy = setmetatable({ raw = arena }, Recorded)
   records[proxy] = { hits = {}, misses = {}, ticks = {} }
   return proxy
 end
 
+local function record_frame(raw, r, errors)
+  for _, h in ipairs(raw:hits()) do
+    r.hits[#r.hits + 1] = h
+    covered[cover_key(h.weapon, h.attack, h.attack_frame, h.hitbox)] = true
+  end
+  for _, m in ipairs(raw:misses()) do r.misses[#r.misses + 1] = m end
+  for _, t in ipairs(raw:ticks()) do r.ticks[#r.ticks + 1] = t end
+  for _, e in ipairs(raw:errors()) do errors[#errors + 1] = e end
+end
+
+-- Steps one frame at a time so that every frame's events are kept; returns what
+-- arena:step(n) returns, the number of hits in those frames.
+function recorded_methods.step(self, n)
+  n = n or 1
+  if math.type(n) ~= "integer" or n < 0 then
+    return self.raw:step(n) -- refused by the arena, with its own message
+  end
+  local r, errors, hits = records[self], {}, 0
+  for _ = 1, n do
+    hits = hits + self.raw:step(1)
+    record_frame(self.raw, r, errors)
+  end
+  r.last_errors = errors
+  return hits
+end
+
+-- The callback errors of the whole last step(n), not only of its last frame.
+function recorded_methods.errors(self) return records[self].last_errors or {} end
+
+-- Any other key is the arena's: a method is forwarded through one function per name, made on
+-- first use and shared by every wrapped arena.
 Recorded.__index = function(self, k)
-  if k == "step" then
-    return function(_, n)
-      local r = records[self]
-      local errors = {}
-      for _ = 1, n or 1 do
-        self.raw:step(1)
-        for _, h in ipairs(self.raw:hits()) do
-          r.hits[#r.hits + 1] = h
-          covered[cover_key(h.weapon, h.attack, h.attack_frame, h.hitbox)] = true
-        end
-        for _, m in ipairs(self.raw:misses()) do r.misses[#r.misses + 1] = m end
-        for _, t in ipairs(self.raw:ticks()) do r.ticks[#r.ticks + 1] = t end
-        for _, e in ipairs(self.raw:errors()) do errors[#errors + 1] = e end
-      end
-      r.last_errors = errors
-    end
-  elseif k == "errors" then
-    return function() return records[self].last_errors or {} end
-  end
+  local f = recorded_methods[k] or forwarders[k]
+  if f then return f end
   local v = self.raw[k]
-  if type(v) == "function" then
-    return function(_, ...) return v(self.raw, ...) end
+  if type(v) ~= "function" then return v end
+  f = function(proxy, ...)
+    local raw = proxy.raw
+    return raw[k](raw, ...)
   end
-  return v
+  forwarders[k] = f
+  return f
 end
 
 Recorded.__tostring = function(self) return "recorded " .. tostring(self.raw) end
@@ -298,6 +316,46 @@ function M.expect_miss(want)
   error(("expected a miss %s, but the misses were:\n%s"):format(describe_want(want),
     listing(r.misses, miss_line, "misses")), 2)
 end
+
+-- The shortest decimal that reads back as the same number: a failed comparison must show
+-- the difference, which %.3f could round away.
+local function exact(v)
+  if math.type(v) ~= "float" then return tostring(v) end
+  for digits = 15, 16 do
+    local text = ("%." .. digits .. "g"):format(v)
+    if tonumber(text) == v then return text end
+  end
+  return ("%.17g"):format(v)
+end
+
+-- assert.is_true(a < b) fails with "expected true, got false"; these say both numbers.
+local function compare(a, op, b, holds, what)
+  if type(a) ~= "number" or type(b) ~= "number" then
+    error(("expected two numbers to compare with %s, got %s and %s"):format(op, type(a),
+      type(b)), 3)
+  end
+  if not holds(a, b) then
+    error(("expected %s %s %s%s"):format(exact(a), op, exact(b),
+      what and (" (" .. tostring(what) .. ")") or ""), 3)
+  end
+end
+
+local function lt(x, y) return x < y end
+local function le(x, y) return x <= y end
+local function gt(x, y) return x > y end
+local function ge(x, y) return x >= y end
+
+--- Asserts a < b; what, when given, is said on failure after both numbers.
+function M.expect_less(a, b, what) compare(a, "<", b, lt, what) end
+
+--- Asserts a <= b.
+function M.expect_at_most(a, b, what) compare(a, "<=", b, le, what) end
+
+--- Asserts a > b.
+function M.expect_greater(a, b, what) compare(a, ">", b, gt, what) end
+
+--- Asserts a >= b.
+function M.expect_at_least(a, b, what) compare(a, ">=", b, ge, what) end
 
 --- Steps the arena (default: the current one) one frame at a time until pred(arena) is true;
 --- returns the number of frames stepped. Fails after max_frames (default 600).

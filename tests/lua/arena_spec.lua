@@ -1,5 +1,6 @@
 -- cleave.arena from Lua: spawn, attack, step, events, handles, snapshots, callbacks.
 local cleave = require "cleave"
+local T = require "cleave.testing"
 
 local function stick(on_hit)
   return cleave.weapon {
@@ -36,7 +37,8 @@ describe("cleave.arena", function()
     assert.are.equal("near", h.target_name)
     assert.are.equal(10, h.damage)
     assert.is_number(h.sweep_t)
-    assert.is_true(h.sweep_t >= 0 and h.sweep_t <= 1)
+    T.expect_at_least(h.sweep_t, 0, "sweep_t")
+    T.expect_at_most(h.sweep_t, 1, "sweep_t")
     assert.are.equal(90, near:hp())
     assert.are.equal(6, a:frame())
   end)
@@ -202,7 +204,7 @@ describe("cleave.arena", function()
     local me, dummy = a:spawn { team = 1 }, a:spawn { x = 30, team = 2 }
     a:on_hit(function() a:close() end)
     a:attack { weapon = stick(), attack = "swing", owner = me }
-    assert.is_true(a:step(20) > 0)
+    T.expect_greater(a:step(20), 0, "hits")
     assert.matches("close: the arena cannot be closed inside one of its callbacks", a:errors()[1])
     assert.is_true(dummy:valid())
   end)

@@ -1,6 +1,7 @@
 -- cleave.load_mod: each mod in its own sandboxed state; its table checked; its callbacks
 -- reported, never fatal.
 local cleave = require "cleave"
+local T = require "cleave.testing"
 local lfs = require "lfs"
 
 local made = {}
@@ -168,7 +169,7 @@ return { name = "b:" .. tostring(shared) .. ":" .. tostring(HOST_SECRET) .. ":" 
     local grown = collectgarbage("count") - before
     assert.is_true(rawequal(m.weapons.n1, m.weapons.n900))
     -- 900 table slots and names, not 900 copies of the weapon's recipe
-    assert.is_true(grown < 200, grown .. " KiB")
+    T.expect_less(grown, 200, "KiB")
     local a = cleave.arena {}
     local p = a:spawn { team = 1 }
     a:spawn { x = 20, team = 2 }
@@ -193,7 +194,7 @@ return { name = "b:" .. tostring(shared) .. ":" .. tostring(HOST_SECRET) .. ":" 
     local grown = outside_lua(20000) - outside_lua(1)
     -- each name: its 7 bytes, two pointers and an index (27 bytes; the garbage Lua collected
     -- after the selftest counted makes the difference a little smaller)
-    assert.is_true(grown >= 20000 * 20, grown .. " bytes")
+    T.expect_at_least(grown, 20000 * 20, "bytes")
   end)
 
   it("reports a syntax error with file and line", function()

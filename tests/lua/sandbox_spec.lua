@@ -2,6 +2,7 @@
 -- must not, the exact error it must get, and the proof that the host carries on: 60 more
 -- frames through the same sandbox, and the host's own state untouched.
 local cleave = require "cleave"
+local T = require "cleave.testing"
 local sandbox = require "cleave.sandbox"
 
 local LIMITS = { memory = 4 << 20, load_ms = 30, callback_ms = 2 }
@@ -208,7 +209,7 @@ local catalogue = {
 
 describe("sandbox abuse catalogue", function()
   it("has at least 40 cases", function()
-    assert.is_true(#catalogue >= 40, #catalogue .. " cases")
+    T.expect_at_least(#catalogue, 40, "cases")
   end)
 
   for _, case in ipairs(catalogue) do
@@ -242,8 +243,8 @@ describe("sandbox abuse catalogue", function()
       end
       assert_sixty_frames(sb)
       local bytes, peak, budget = sb:memory()
-      assert.is_true(peak <= budget)
-      assert.is_true(bytes > 0)
+      T.expect_at_most(peak, budget, "peak bytes")
+      T.expect_greater(bytes, 0, "bytes")
       sb:close()
       assert.are.equal(0, (sb:memory()))
       assert_host_untouched()
@@ -255,7 +256,7 @@ describe("sandbox", function()
   it("gives every byte back when closed", function()
     local sb = fresh(BOMB)
     assert(sb:run("t = {} for i = 1, 1000 do t[i] = ('x'):rep(i) end"))
-    assert.is_true((sb:memory()) > 500000)
+    T.expect_greater((sb:memory()), 500000, "bytes")
     sb:close()
     assert.are.equal(0, (sb:memory()))
     assert.has_error(function() sb:run("return 1") end, "sandbox is closed")
@@ -389,9 +390,9 @@ describe("sandbox", function()
       else
         assert.are.equal("not enough memory", err)
       end
-      assert.is_true(n < 100000)
+      T.expect_less(n, 100000, "allocations")
     end
-    assert.is_true(n > 50, "the sweep only covered " .. n .. " allocations")
+    T.expect_greater(n, 50, "allocations the sweep covered")
   end)
 end)
 

@@ -112,6 +112,35 @@ describe("cleave.testing", function()
       .. "  never hit: swing frame 3 tip", T.coverage_report(stick))
   end)
 
+  it("steps like the arena it wraps: the same count of hits, one method per name", function()
+    local a, plain = scene(), cleave.arena {}
+    local p = plain:spawn { team = 1, name = "me" }
+    plain:spawn { x = 20, team = 2, name = "dummy" }
+    plain:attack { weapon = stick, attack = "swing", owner = p }
+    assert.are.equal(plain:step(4), a:step(4))
+    assert.are.equal(0, a:step(0))
+    assert.are.equal(a.frame, scene().frame)
+    assert.are.equal(plain:frame(), a:frame())
+    assert.has_error(function() a:step(1.5) end)
+  end)
+
+  it("compares two numbers and says both when the comparison fails", function()
+    T.expect_less(1, 2)
+    T.expect_at_most(2, 2)
+    T.expect_greater(3, 2.5)
+    T.expect_at_least(2, 2)
+    assert.are.equal("expected 3 < 2", fails(T.expect_less, 3, 2):match("expected.*"))
+    assert.are.equal("expected 0.30000000000000004 <= 0.3 (sum)",
+      fails(T.expect_at_most, 0.1 + 0.2, 0.3, "sum"):match("expected.*"))
+    assert.are.equal("expected 1 > 1", fails(T.expect_greater, 1, 1):match("expected.*"))
+    assert.are.equal("expected 1.5 >= 2", fails(T.expect_at_least, 1.5, 2):match("expected.*"))
+    assert.matches("expected two numbers to compare with <, got nil and number",
+      fails(T.expect_less, nil, 2), 1, true)
+    -- from a spec, the message points at the spec's line
+    assert.matches("^[^:]*testing_spec%.lua:%d+: expected 3 < 2$",
+      fails(function() T.expect_less(3, 2) end))
+  end)
+
   it("refuses an arena it does not record", function()
     local plain = cleave.arena {}
     assert.matches("this arena was not made by T.arena", fails(T.use, plain))

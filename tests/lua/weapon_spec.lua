@@ -60,7 +60,7 @@ describe("cleave.weapon", function()
     assert.are.equal("auto", one.hitlag)
     assert.are.equal(4, two.hitlag)
     assert.are.equal("scaling", three.knockback.kind)
-    assert.is_true(math.abs(three.knockback.angle + 45) < 1e-4)
+    assert.are.near(-45, three.knockback.angle, 1e-4)
   end)
 
   it("generates an arc: one capsule per frame rotating about the pivot", function()
@@ -73,10 +73,13 @@ describe("cleave.weapon", function()
     assert.are.same({ 10, 0, 30, 0 }, { ax, ay, bx, by })
     ax, ay, bx, by = w:hitbox("swing", 2, "blade").shape:unpack()
     local c = math.cos(math.rad(45))
-    assert.is_true(math.abs(ax - 10 * c) < 1e-4 and math.abs(ay - 10 * c) < 1e-4)
-    assert.is_true(math.abs(bx - 30 * c) < 1e-4 and math.abs(by - 30 * c) < 1e-4)
+    for _, pair in ipairs { { 10 * c, ax }, { 10 * c, ay }, { 30 * c, bx }, { 30 * c, by } } do
+      assert.are.near(pair[1], pair[2], 1e-4)
+    end
     ax, ay, bx, by = w:hitbox("swing", 3, "blade").shape:unpack()
-    assert.is_true(math.abs(ax) < 1e-4 and math.abs(by - 30) < 1e-4)
+    for _, pair in ipairs { { 0, ax }, { 10, ay }, { 0, bx }, { 30, by } } do
+      assert.are.near(pair[1], pair[2], 1e-4)
+    end
   end)
 
   it("eases an arc and splits it into trailing links", function()
@@ -89,10 +92,10 @@ describe("cleave.weapon", function()
     assert.are.same({ "c1", "c2" }, w:hitboxes("swing", 3))
     -- frame 3 of 5: u = 0.5, eased in: 0.25 -> 20 degrees; link 2 lags a frame: u = .25 -> 5
     local _, _, bx, by = w:hitbox("swing", 3, "c1").shape:unpack()
-    assert.is_true(math.abs(math.deg(math.atan(by, bx)) - 20) < 1e-3)
+    assert.are.near(20, math.deg(math.atan(by, bx)), 1e-3)
     local _, _, bx2, by2 = w:hitbox("swing", 3, "c2").shape:unpack()
-    assert.is_true(math.abs(math.deg(math.atan(by2, bx2)) - 5) < 1e-3)
-    assert.is_true(math.abs(math.sqrt(bx2 * bx2 + by2 * by2) - 40) < 1e-3)
+    assert.are.near(5, math.deg(math.atan(by2, bx2)), 1e-3)
+    assert.are.near(40, math.sqrt(bx2 * bx2 + by2 * by2), 1e-3)
   end)
 
   it("generates a thrust: a capsule whose tip moves along a direction", function()

@@ -30,20 +30,21 @@ describe("flail", function()
       local ax, ay, bx, by = flail:hitbox("whirl", f, id).shape:unpack()
       return math.atan(by - ay, bx - ax)
     end
-    assert.is_true(math.abs(angle(8, "chain2") - angle(7, "chain1")) < 1e-5)
-    assert.is_true(math.abs(angle(9, "chain4") - angle(6, "chain1")) < 1e-5)
+    assert.are.near(angle(7, "chain1"), angle(8, "chain2"), 1e-5)
+    assert.are.near(angle(6, "chain1"), angle(9, "chain4"), 1e-5)
     -- and the links join end to end
     local _, _, bx, by = flail:hitbox("whirl", 6, "chain1").shape:unpack()
     local ax, ay = flail:hitbox("whirl", 6, "chain2").shape:unpack()
-    assert.is_true(math.abs(bx - ax) < 1e-4 and math.abs(by - ay) < 1e-4)
+    assert.are.near(ax, bx, 1e-4)
+    assert.are.near(ay, by, 1e-4)
   end)
 
   it("hits a post again, never sooner than 8 frames after the last hit", function()
     whirl()
     local hits = T.hits()
-    assert.is_true(#hits >= 3)
+    T.expect_at_least(#hits, 3, "hits")
     for i = 2, #hits do
-      assert.is_true(hits[i].frame - hits[i - 1].frame >= 8)
+      T.expect_at_least(hits[i].frame - hits[i - 1].frame, 8, "frames between hits")
     end
     T.expect_miss { target = "post", reason = "rehit" }
   end)

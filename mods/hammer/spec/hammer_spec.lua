@@ -35,12 +35,12 @@ describe("hammer", function()
     local hit = T.expect_hit { frame = 18, hitbox = "head", target = "one", damage = 20 }
     local push = T.expect_hit { frame = 18, hitbox = "head", target = "two", damage = 0, push_only = true }
     assert.are.equal(hit.knockback_x, push.knockback_x)
-    assert.is_true(hit.knockback_x > 10)
+    T.expect_greater(hit.knockback_x, 10, "knockback_x")
     assert.are.equal(14, hit.hitlag)
     assert.are.equal(30, hit.hitstun)
     assert.are.equal(100 - 20 - 4, one:hp()) -- the head and the haft (another group)
     assert.are.equal(100, two:hp())
-    assert.is_true(select(1, two:position()) > 62) -- it was pushed all the same
+    T.expect_greater((two:position()), 62, "x") -- it was pushed all the same
   end)
 
   it("freezes both sides for its hitlag", function()

@@ -27,7 +27,7 @@ describe("sword", function()
     local blade, tip = sword:hitbox("slash3", 7, "blade"), sword:hitbox("slash3", 7, "tip")
     assert.are.same({ "blade", "tip" }, sword:hitboxes("slash3", 7))
     assert.are.equal(blade.group, tip.group)
-    assert.is_true(tip.priority > blade.priority)
+    T.expect_greater(tip.priority, blade.priority, "priority")
     assert.are.equal(blade.damage + 5, tip.damage)
   end)
 
@@ -38,8 +38,8 @@ describe("sword", function()
                     reason = "precedence" }
     local plain = T.expect_hit { attack = "slash3", hitbox = "blade", target = "inner", damage = 9 }
     -- where on the blade: the inner target is met near the hilt, the tip near the end
-    assert.is_true(plain.t < 0.5)
-    assert.is_true(sweet.t > 0.5)
+    T.expect_less(plain.t, 0.5, "t")
+    T.expect_greater(sweet.t, 0.5, "t")
   end)
 
   it("hits in each slash of the combo", function()
@@ -53,7 +53,7 @@ describe("sword", function()
     local before = #mod.handle:log()
     combo()
     local log = mod.handle:log()
-    assert.is_true(#log > before)
+    T.expect_greater(#log, before, "log length")
     for i = before + 1, #log do
       assert.matches("^sweet spot: slash%d frame %d+ on %d+$", log[i])
     end
@@ -68,7 +68,7 @@ describe("sword", function()
     combo()
     local missing, total = T.coverage(sword)
     assert.are.equal(28, total)
-    assert.is_true(#missing < total)
+    T.expect_less(#missing, total, "never-hit triples")
   end)
 
   describe("broken copies", function()
