@@ -301,6 +301,16 @@ static void link_sweeps(clv__aweapon *w, const clv_weapon *src, id_ref *sorted) 
     }
 }
 
+/* The slot a new weapon takes: the lowest one a removal emptied (a weapon always has an
+ * attack), or weapon_count when none is. */
+static int32_t free_weapon_slot(const clv_arena *a) {
+    int32_t s = 0;
+    while (s < a->weapon_count && a->weapons[s].attack_count > 0) {
+        s++;
+    }
+    return s;
+}
+
 clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_weapon_id *out,
                                     clv_hit_diag *diag) {
     clv__diag_clear(diag);
@@ -311,8 +321,8 @@ clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_wea
     if (src->attack_count == 0) {
         return clv__diag_set(diag, CLV_HIT_ERR_INDEX, "attacks", "weapon has no attack");
     }
-    if (!clv__reserve(&a->al, (void **)&a->weapons, &a->weapon_cap, a->weapon_count + 1,
-                      sizeof *a->weapons)) {
+    int32_t slot = free_weapon_slot(a);
+    if (!clv__reserve(&a->al, (void **)&a->weapons, &a->weapon_cap, slot + 1, sizeof *a->weapons)) {
         return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
     }
     clv__aweapon w;
@@ -349,19 +359,42 @@ clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_wea
     link_sweeps(&w, src, sorted);
     clv__free(&a->al, sorted, (size_t)widest * sizeof *sorted);
     w.fingerprint = clv__weapon_fingerprint(&w);
-    a->weapons[a->weapon_count] = w;
-    a->weapon_count++;
+    w.gen = a->weapons[slot].gen; /* 0 for a new slot: clv__reserve zeroes what it adds */
+    a->weapons[slot] = w;
+    if (slot == a->weapon_count) {
+        a->weapon_count++;
+    }
     if (out != NULL) {
-        out->index1 = (uint32_t)a->weapon_count;
+        out->index1 = (uint32_t)slot + 1;
+        out->gen = w.gen;
     }
     return CLV_HIT_OK;
 }
 
-static const clv__aweapon *weapon_get(const clv_arena *a, clv_weapon_id id) {
+static clv__aweapon *weapon_get(const clv_arena *a, clv_weapon_id id) {
     if (a == NULL || id.index1 == 0 || id.index1 > (uint32_t)a->weapon_count) {
         return NULL;
     }
-    return &a->weapons[id.index1 - 1];
+    clv__aweapon *w = &a->weapons[id.index1 - 1];
+    return w->attack_count > 0 && w->gen == id.gen ? w : NULL;
+}
+
+clv_hit_status clv_arena_remove_weapon(clv_arena *a, clv_weapon_id id) {
+    if (a == NULL) {
+        return CLV_HIT_ERR_NULL;
+    }
+    clv__aweapon *w = weapon_get(a, id);
+    if (w == NULL) {
+        return CLV_HIT_ERR_STALE_ID;
+    }
+    for (int32_t s = 0; s < a->att_count; s++) {
+        if (a->att[s].used && a->att[s].weapon1 == id.index1) {
+            return CLV_HIT_ERR_IN_USE;
+        }
+    }
+    weapon_free(a, w); /* leaves attack_count 0: the slot is empty */
+    w->gen = (uint16_t)(id.gen + 1);
+    return CLV_HIT_OK;
 }
 
 int32_t clv_arena_find_attack(const clv_arena *a, clv_weapon_id weapon, const char *name) {
@@ -747,8 +780,10 @@ clv_hit_status clv_arena_start_attack(clv_arena *a, const clv_attack_start_def *
     }
     const clv__aweapon *w = weapon_get(a, d->weapon);
     if (w == NULL) {
-        return clv__diag_set(diag, CLV_HIT_ERR_STALE_ID, "weapon",
-                             "weapon id %u is not in this arena", (unsigned)d->weapon.index1);
+        bool was_here = d->weapon.index1 >= 1 && d->weapon.index1 <= (uint32_t)a->weapon_count;
+        return clv__diag_set(diag, CLV_HIT_ERR_STALE_ID, "weapon", "weapon id %u %s this arena",
+                             (unsigned)d->weapon.index1,
+                             was_here ? "was removed from" : "is not in");
     }
     if (d->attack < 0 || d->attack >= w->attack_count) {
         return clv__diag_set(diag, CLV_HIT_ERR_INDEX, "attack", "attack must be in 0..%d (got %d)",
@@ -833,6 +868,7 @@ clv_hit_status clv_arena_attack(const clv_arena *a, clv_attack_id id, clv_attack
     const clv__attack *at = &a->att[s];
     memset(out, 0, sizeof *out);
     out->weapon.index1 = at->weapon1;
+    out->weapon.gen = a->weapons[at->weapon1 - 1].gen;
     out->attack = at->attack;
     out->owner = at->owner;
     out->frame = at->frame;

@@ -228,6 +228,8 @@ const char *clv_hit_status_name(clv_hit_status status) {
         return "bad snapshot";
     case CLV_HIT_ERR_ENUM:
         return "bad enum value";
+    case CLV_HIT_ERR_IN_USE:
+        return "in use";
     }
     return "unknown status";
 }

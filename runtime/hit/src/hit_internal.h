@@ -76,6 +76,7 @@ typedef struct clv__aweapon {
     clv__box *boxes;
     int32_t box_count;
     uint64_t fingerprint; /* clv__weapon_fingerprint: snapshots name the weapons they need */
+    uint16_t gen;         /* removals from this slot; attack_count 0 marks an empty slot */
 } clv__aweapon;
 
 /* A digest of everything the weapon does (attacks, hitboxes, frame lists), field by field. */

@@ -166,14 +166,26 @@ uint64_t clv__weapon_fingerprint(const clv__aweapon *w) {
     return hs.h;
 }
 
-/* The first n weapons of the arena, in order. */
+/* The first n weapon slots of the arena, in order; an empty slot counts as 0, so a snapshot
+ * taken before a removal does not match the arena after it. */
 static uint64_t weapons_fingerprint(const clv_arena *a, int32_t n) {
     hasher hs = {SNAP_SEED};
     mix_i32(&hs, n);
     for (int32_t i = 0; i < n; i++) {
-        mix_u64(&hs, a->weapons[i].fingerprint);
+        const clv__aweapon *w = &a->weapons[i];
+        mix_u64(&hs, w->attack_count > 0 ? w->fingerprint : 0u);
     }
     return hs.h;
+}
+
+/* The lowest empty slot among the first n, or -1. */
+static int32_t first_empty_slot(const clv_arena *a, int32_t n) {
+    for (int32_t i = 0; i < n; i++) {
+        if (a->weapons[i].attack_count == 0) {
+            return i;
+        }
+    }
+    return -1;
 }
 
 /* ---- writing ---- */
@@ -340,6 +352,14 @@ static bool config_valid(const clv_arena *a, const snap_header *h, clv_hit_diag 
                       (int)h->weapon_count, (int)a->weapon_count);
     }
     if (h->weapons != weapons_fingerprint(a, h->weapon_count)) {
+        int32_t empty = first_empty_slot(a, h->weapon_count);
+        if (empty >= 0) {
+            return refuse(diag, "weapons",
+                          "this arena's weapons differ from those the snapshot was taken with: "
+                          "weapon %d was removed from this arena; a snapshot taken before a "
+                          "removal cannot be restored after it",
+                          (int)empty + 1);
+        }
         return refuse(diag, "weapons",
                       "this arena's weapons differ from those the snapshot was taken with: "
                       "restore into an arena with the same weapons, added in the same order");
@@ -444,6 +464,10 @@ static bool attack_valid(const clv_arena *a, const snap_view *v, int32_t s, clv_
                       (unsigned)at.weapon1);
     }
     const clv__aweapon *w = &a->weapons[at.weapon1 - 1];
+    if (w->attack_count == 0) {
+        return refuse(diag, "attack", "attack slot %d: weapon %u was removed", (int)s,
+                      (unsigned)at.weapon1);
+    }
     /* frame and elapsed advance together; -1 and 0 before the first step */
     if (at.attack < 0 || at.attack >= w->attack_count || at.frame < -1 ||
         at.frame >= w->attacks[at.attack].frames || at.elapsed != at.frame + 1 ||

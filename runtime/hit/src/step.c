@@ -985,6 +985,7 @@ static void compute_hit(const clv_arena *a, const clv__cand *c, clv_hit_event *e
     ev->target.index1 = c->target1;
     ev->target.gen = t->gen;
     ev->weapon.index1 = at->weapon1;
+    ev->weapon.gen = a->weapons[at->weapon1 - 1].gen;
     ev->attack_index = at->attack;
     ev->attack_frame = at->frame;
     ev->hitbox = c->pos;

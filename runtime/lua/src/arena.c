@@ -322,7 +322,7 @@ static clv_weapon_id arena_weapon(lua_State *L, int arena_idx, larena *A, int wi
     push_uv(L, arena_idx, UV_WEAPONS);
     lua_pushvalue(L, widx);
     if (lua_rawget(L, -2) == LUA_TNUMBER) {
-        clv_weapon_id id = {(uint32_t)lua_tointeger(L, -1)};
+        clv_weapon_id id = {(uint32_t)lua_tointeger(L, -1), 0}; /* never removed: gen 0 */
         lua_pop(L, 2);
         return id;
     }

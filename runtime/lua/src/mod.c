@@ -634,7 +634,7 @@ bool clv_mod_run_callbacks(clv_mod *mod, clv_arena *arena, char *err, size_t err
         for (int32_t i = 0; i < mod->weapon_count; i++) {
             clv_lweapon *w = mod->weapons[i];
             if (mod->first[i] != i || mod->arena_ids[i].index1 != h->weapon.index1 ||
-                w->on_hit_ref == LUA_NOREF) {
+                mod->arena_ids[i].gen != h->weapon.gen || w->on_hit_ref == LUA_NOREF) {
                 continue;
             }
             ok = call_event(mod, w->on_hit_ref, h, w,

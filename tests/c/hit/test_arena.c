@@ -593,6 +593,178 @@ static void test_snapshot_bound_to_weapons(void) {
     clv_weapon_destroy(other);
 }
 
+/* A weapon the size of the small one with a second, longer attack: a different fingerprint. */
+static clv_weapon *long_weapon(clv_allocator al) {
+    clv_weapon *w = small_weapon(al);
+    clv_attack_def a = clv_default_attack_def();
+    snprintf(a.name, sizeof a.name, "lunge");
+    a.frames = 40;
+    clv_hitbox_def h = clv_default_hitbox_def();
+    snprintf(h.id, sizeof h.id, "tip");
+    if (w == NULL || clv_weapon_add_attack(w, &a, NULL, NULL) != CLV_HIT_OK ||
+        clv_weapon_add_hitbox(w, 1, 0, 39, &h, NULL) != CLV_HIT_OK) {
+        clv_weapon_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* A removal gives back every byte of the weapon's copy, the next add takes the emptied slot
+ * with a new generation, and a weapon a swing still uses is refused until the swing ends. */
+static void test_remove_weapon(void) {
+    counting c = {0, 0, -1};
+    clv_allocator al = {count_alloc, count_free, &c};
+    clv_arena_def d = clv_default_arena_def();
+    d.allocator = al;
+    clv_arena *a = clv_arena_create(&d, NULL);
+    clv_allocator mal = {NULL, NULL, NULL};
+    clv_weapon *small = small_weapon(mal), *lng = long_weapon(mal);
+    CHECK(a != NULL && small != NULL && lng != NULL);
+    clv_weapon_id w1, w2, w3;
+    CHECK(clv_arena_add_weapon(a, small, &w1, NULL) == CLV_HIT_OK);
+    long long before = c.live_bytes;
+    CHECK(clv_arena_add_weapon(a, lng, &w2, NULL) == CLV_HIT_OK);
+    long long copy = c.live_bytes - before;
+    CHECK(w1.index1 == 1 && w1.gen == 0 && w2.index1 == 2 && w2.gen == 0);
+    CHECK(copy > 0);
+    printf("the long weapon's copy takes %lld bytes\n", copy);
+
+    /* a swing of w2 holds it in the arena until it ends */
+    clv_entity_def e = clv_default_entity_def();
+    clv_entity_id owner;
+    CHECK(clv_arena_spawn(a, &e, &owner, NULL) == CLV_HIT_OK);
+    clv_attack_start_def s = clv_default_attack_start_def();
+    s.weapon = w2;
+    s.owner = owner;
+    clv_attack_id swing;
+    CHECK(clv_arena_start_attack(a, &s, &swing, NULL) == CLV_HIT_OK);
+    long long with_swing = c.live_bytes;
+    CHECK(clv_arena_remove_weapon(a, w2) == CLV_HIT_ERR_IN_USE);
+    CHECK(strcmp(clv_hit_status_name(CLV_HIT_ERR_IN_USE), "in use") == 0);
+    CHECK(c.live_bytes == with_swing);
+    int frames = 0;
+    while (clv_arena_attack_valid(a, swing) && frames < 20) {
+        CHECK(clv_arena_remove_weapon(a, w2) == CLV_HIT_ERR_IN_USE);
+        CHECK(clv_arena_step(a) == CLV_HIT_OK);
+        frames++;
+    }
+    CHECK(frames == 13); /* its 12 frames, then the step that ends it: refused until then */
+    long long after_swing = c.live_bytes; /* the step's buffers grew; the weapon is still there */
+    CHECK(clv_arena_remove_weapon(a, w2) == CLV_HIT_OK);
+    CHECK(after_swing - c.live_bytes == copy);
+
+    /* the removed id is stale everywhere */
+    clv_hit_diag diag;
+    CHECK(clv_arena_remove_weapon(a, w2) == CLV_HIT_ERR_STALE_ID);
+    CHECK(clv_arena_find_attack(a, w2, "swing") == -1);
+    CHECK(clv_arena_attack_def(a, w2, 0) == NULL);
+    CHECK(clv_arena_hitbox(a, w2, 0, 0, 0) == NULL);
+    CHECK(clv_arena_start_attack(a, &s, NULL, &diag) == CLV_HIT_ERR_STALE_ID);
+    CHECK(strcmp(diag.message, "weapon id 2 was removed from this arena") == 0);
+
+    /* the next add takes slot 2 again, generation 1; w1 keeps its id; w2 stays stale */
+    CHECK(clv_arena_add_weapon(a, lng, &w3, NULL) == CLV_HIT_OK);
+    CHECK(w3.index1 == 2 && w3.gen == 1);
+    CHECK(c.live_bytes == after_swing);
+    CHECK(clv_arena_find_attack(a, w2, "lunge") == -1);
+    CHECK(clv_arena_find_attack(a, w3, "lunge") == 1);
+    CHECK(clv_arena_find_attack(a, w1, "swing") == 0);
+    s.weapon = w3;
+    CHECK(clv_arena_start_attack(a, &s, &swing, NULL) == CLV_HIT_OK);
+    clv_attack_info info;
+    CHECK(clv_arena_attack(a, swing, &info) == CLV_HIT_OK);
+    CHECK(info.weapon.index1 == 2 && info.weapon.gen == 1);
+    clv_entity_def t = clv_default_entity_def();
+    t.position = clv_v2(20, 0);
+    t.team = 1;
+    CHECK(clv_arena_spawn(a, &t, NULL, NULL) == CLV_HIT_OK);
+    CHECK(clv_arena_step(a) == CLV_HIT_OK);
+    int32_t nh = 0;
+    const clv_hit_event *hit = clv_arena_hits(a, &nh);
+    CHECK(nh == 1 && hit[0].weapon.index1 == 2 && hit[0].weapon.gen == 1);
+    CHECK(nh == 1 && clv_arena_hitbox(a, hit[0].weapon, 0, 0, hit[0].hitbox) != NULL);
+    CHECK(clv_arena_cancel_attack(a, swing) == CLV_HIT_OK);
+    after_swing = c.live_bytes; /* the hit grew the step's buffers */
+
+    /* 100 replacements of one weapon: the arena's memory does not move by a byte */
+    for (int i = 0; i < 100; i++) {
+        CHECK(clv_arena_remove_weapon(a, w3) == CLV_HIT_OK);
+        CHECK(clv_arena_add_weapon(a, i % 2 ? lng : small, &w3, NULL) == CLV_HIT_OK);
+        CHECK(clv_arena_remove_weapon(a, w3) == CLV_HIT_OK);
+        CHECK(clv_arena_add_weapon(a, lng, &w3, NULL) == CLV_HIT_OK);
+    }
+    CHECK(w3.index1 == 2 && w3.gen == 201);
+    CHECK(c.live_bytes == after_swing);
+
+    /* removing the first weapon leaves a gap the next add fills first */
+    CHECK(clv_arena_remove_weapon(a, w1) == CLV_HIT_OK);
+    clv_weapon_id w4;
+    CHECK(clv_arena_add_weapon(a, small, &w4, NULL) == CLV_HIT_OK);
+    CHECK(w4.index1 == 1 && w4.gen == 1);
+    CHECK(clv_arena_remove_weapon(NULL, w4) == CLV_HIT_ERR_NULL);
+    CHECK(clv_arena_remove_weapon(a, (clv_weapon_id){0, 0}) == CLV_HIT_ERR_STALE_ID);
+    CHECK(clv_arena_remove_weapon(a, (clv_weapon_id){3, 0}) == CLV_HIT_ERR_STALE_ID);
+    clv_arena_destroy(a);
+    CHECK(c.live_bytes == 0);
+    clv_weapon_destroy(small);
+    clv_weapon_destroy(lng);
+}
+
+/* The weapons' fingerprint counts an emptied slot: a snapshot taken before a removal is refused
+ * after it, even once another weapon took the slot; the same weapon back in it is accepted. */
+static void test_snapshot_after_weapon_removal(void) {
+    clv_allocator al = {NULL, NULL, NULL};
+    clv_weapon *w = small_weapon(al), *lng = long_weapon(al);
+    clv_arena *a = clv_arena_create(NULL, NULL);
+    uint64_t hash;
+    CHECK(run_fight(a, w, 5, &hash) == CLV_HIT_OK); /* slot 1, its swing still running */
+    clv_weapon_id w2;
+    CHECK(clv_arena_add_weapon(a, lng, &w2, NULL) == CLV_HIT_OK);
+    uint64_t with_both = clv_arena_hash(a);
+    size_t len = clv_arena_snapshot_size(a);
+    unsigned char *taken = malloc(len);
+    CHECK(clv_arena_snapshot(a, taken, len, NULL) == CLV_HIT_OK);
+
+    CHECK(clv_arena_remove_weapon(a, w2) == CLV_HIT_OK);
+    CHECK(clv_arena_hash(a) != with_both);
+    clv_hit_diag diag;
+    CHECK(clv_arena_restore_diag(a, taken, len, &diag) == CLV_HIT_ERR_SNAPSHOT);
+    CHECK(strcmp(diag.field, "weapons") == 0);
+    CHECK(strstr(diag.message, "weapon 2 was removed from this arena") != NULL);
+    CHECK(clv_arena_add_weapon(a, w, &w2, NULL) == CLV_HIT_OK); /* another weapon in slot 2 */
+    CHECK(clv_arena_restore_diag(a, taken, len, &diag) == CLV_HIT_ERR_SNAPSHOT);
+    CHECK(strstr(diag.message, "weapons differ") != NULL);
+    CHECK(clv_arena_remove_weapon(a, w2) == CLV_HIT_OK);
+    CHECK(clv_arena_add_weapon(a, lng, &w2, NULL) == CLV_HIT_OK); /* the same one again */
+    CHECK(clv_arena_hash(a) == with_both);
+    CHECK(clv_arena_restore_diag(a, taken, len, &diag) == CLV_HIT_OK);
+
+    /* a snapshot taken with the slot empty restores into an arena where it is empty */
+    CHECK(clv_arena_remove_weapon(a, w2) == CLV_HIT_OK);
+    forged f;
+    memset(&f, 0, sizeof f);
+    f.a = a;
+    f.len = clv_arena_snapshot_size(a);
+    f.buf = malloc(f.len);
+    CHECK(clv_arena_snapshot(a, f.buf, f.len, NULL) == CLV_HIT_OK);
+    CHECK(clv_arena_restore_diag(a, f.buf, f.len, &diag) == CLV_HIT_OK);
+    /* a forged attack of the empty slot (its fingerprint matches) is refused */
+    f.att_at = SNAP_HEADER + (size_t)a->ent_count *
+                                 (sizeof(clv__entity) + sizeof(clv__vitals) + sizeof(clv__hurt) +
+                                  CLV_ENTITY_MAX_EFFECTS * sizeof(clv__effect));
+    clv__attack a0;
+    memcpy(&a0, f.buf + f.att_at, sizeof a0);
+    CHECK(a0.used == 1 && a0.weapon1 == 1);
+    CHECK(restore_forged(&f, f.att_at + offsetof(clv__attack, weapon1), 2, 4, &diag) ==
+          CLV_HIT_ERR_SNAPSHOT);
+    CHECK(strcmp(diag.message, "attack slot 0: weapon 2 was removed") == 0);
+    free(f.buf);
+    free(taken);
+    clv_arena_destroy(a);
+    clv_weapon_destroy(w);
+    clv_weapon_destroy(lng);
+}
+
 /* Nothing in the state can leave the world's bounds: values beyond are refused, motion is
  * clamped, and so every state the step makes is one a snapshot restores. */
 static void test_world_limit(void) {
@@ -639,7 +811,7 @@ static void test_null_and_unknown_inputs(void) {
     clv_arena_profile p = clv_arena_last_profile(NULL);
     CHECK(p.candidates == 0 && p.broadphase == 0);
     CHECK(clv_arena_hash(NULL) == clv_arena_hash(NULL));
-    clv_weapon_id none = {3};
+    clv_weapon_id none = {3, 0};
     CHECK(clv_arena_find_attack(NULL, none, "x") == -1);
     CHECK(clv_arena_hitbox(NULL, none, 0, 0, 0) == NULL);
     CHECK(clv_weapon_find_attack(NULL, "x") == -1);
@@ -685,6 +857,8 @@ int main(int argc, char **argv) {
     RUN(test_snapshot_forged_frame);
     RUN(test_snapshot_forged_cross_references);
     RUN(test_snapshot_bound_to_weapons);
+    RUN(test_remove_weapon);
+    RUN(test_snapshot_after_weapon_removal);
     RUN(test_world_limit);
     RUN(test_null_and_unknown_inputs);
     return clv_test_report();

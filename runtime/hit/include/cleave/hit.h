@@ -8,7 +8,8 @@
  *    validates its definition and, on error, fills a clv_hit_diag naming the field.
  * 2. An ARENA owns everything that changes: entities with hurtboxes, attacks in progress, the
  *    hit bookkeeping of each swing, timers and status effects. clv_arena_add_weapon() copies a
- *    weapon into it; clv_arena_start_attack() swings one from an owner's pose.
+ *    weapon into it (clv_arena_remove_weapon() frees that copy once no swing uses it);
+ *    clv_arena_start_attack() swings one from an owner's pose.
  * 3. clv_arena_step() advances one fixed 60 Hz frame in the order documented in
  *    docs/hit-rules.md; afterwards clv_arena_hits(), clv_arena_misses() and clv_arena_ticks()
  *    give that frame's events, in a deterministic order.
@@ -74,7 +75,8 @@ typedef enum clv_hit_status {
     CLV_HIT_ERR_STALE_ID = 6,  ///< an id names nothing (removed, ended or never made)
     CLV_HIT_ERR_NO_MEMORY = 7, ///< the allocator returned NULL
     CLV_HIT_ERR_SNAPSHOT = 8,  ///< a snapshot buffer is too small, corrupt or incompatible
-    CLV_HIT_ERR_ENUM = 9       ///< an enumeration value is out of range
+    CLV_HIT_ERR_ENUM = 9,      ///< an enumeration value is out of range
+    CLV_HIT_ERR_IN_USE = 10    ///< an attack in progress still uses the weapon
 } clv_hit_status;
 
 /// Where and why a call failed. Fields that do not apply are -1 (indices) or "" (strings).
@@ -220,9 +222,12 @@ typedef struct clv_attack_id {
     uint16_t gen;
 } clv_attack_id;
 
-/// Index of a weapon copied into an arena (weapons are never removed).
+/// Handle of a weapon copied into an arena: index1 is the slot + 1 (0 is the null id); gen
+/// counts the removals from that slot, so an id of a removed weapon stays stale after its slot
+/// is reused. A slot never emptied has gen 0.
 typedef struct clv_weapon_id {
     uint32_t index1;
+    uint16_t gen;
 } clv_weapon_id;
 
 /// How an entity takes hits.
@@ -412,9 +417,16 @@ clv_arena *clv_arena_create(const clv_arena_def *def, clv_hit_diag *diag);
 /// Frees the arena and everything it owns. NULL is ignored.
 void clv_arena_destroy(clv_arena *arena);
 
-/// Copies a weapon (its current content) into the arena.
+/// Copies a weapon (its current content) into the arena, in the lowest slot a removal emptied,
+/// or else a new one after the others: the other weapons keep their ids.
 clv_hit_status clv_arena_add_weapon(clv_arena *arena, const clv_weapon *weapon, clv_weapon_id *out,
                                     clv_hit_diag *diag);
+/// Frees the arena's copy of a weapon and empties its slot; its id becomes stale. Refused with
+/// CLV_HIT_ERR_IN_USE while an attack in progress uses it (cancel or finish those first), and
+/// with CLV_HIT_ERR_STALE_ID for an id that names nothing. The last step's events may still
+/// name the weapon: clv_arena_hitbox() then returns NULL. A snapshot taken while the weapon was
+/// in the arena is refused afterwards (the weapons' fingerprint counts the empty slot).
+clv_hit_status clv_arena_remove_weapon(clv_arena *arena, clv_weapon_id weapon);
 /// Index of the attack called name in an arena weapon, or -1.
 int32_t clv_arena_find_attack(const clv_arena *arena, clv_weapon_id weapon, const char *name);
 /// The definition of an attack of an arena weapon (name, frames, rules), or NULL.
@@ -495,8 +507,9 @@ size_t clv_arena_snapshot_size(const clv_arena *arena);
 /// Writes the whole mutable state into buffer (capacity bytes); *written gets the size used.
 clv_hit_status clv_arena_snapshot(const clv_arena *arena, void *buffer, size_t capacity,
                                   size_t *written);
-/// Restores a snapshot. The arena's first weapons must be those the snapshot was taken with, in
-/// the same order (it may hold more): the snapshot carries a fingerprint of them. Every index,
+/// Restores a snapshot. The arena's first weapon slots must hold the weapons the snapshot was
+/// taken with, in the same order, and be empty where its slots were (it may hold more): the
+/// snapshot carries a fingerprint of them. Every index,
 /// count, free-slot hint, timer and number is checked against the invariants the arena keeps
 /// (docs/hit-rules.md). Events of the last step are cleared. On error the arena is unchanged.
 clv_hit_status clv_arena_restore(clv_arena *arena, const void *buffer, size_t size);
