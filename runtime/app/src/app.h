@@ -106,6 +106,7 @@ clv_shape app_place_shape(const clv_shape *local, clv_vec2 pos, float facing, bo
 #define APP_ROOM_X1 544.0f
 #define APP_ROOM_Y1 448.0f
 #define APP_MAX_SLOTS 9
+#define APP_MAX_RETIRING 8 ///< replaced weapons kept for their swings in flight
 #define APP_LOG_LINES 64
 #define APP_MAX_FACTS 16          ///< attacks per weapon whose frame data the demo shows
 #define APP_ATTACK_KEYS "JKLUIOP" ///< the keys that start attacks 1..7 (with Shift 8..14)
@@ -197,6 +198,10 @@ typedef struct app_game {
     int32_t enemy_capacity;
     app_slot slots[APP_MAX_SLOTS];
     int32_t slot_count;
+    /// Weapons a reload replaced while a swing still used them: removed from the arena by the
+    /// step after which none does (app_game_retire_weapon).
+    clv_weapon_id retiring[APP_MAX_RETIRING];
+    int32_t retiring_count;
     bool log_stdout; ///< print hits and misses as they happen (headless runs)
     int32_t stdout_filter;  ///< app_log_filter of the lines printed
     uint32_t stdout_target; ///< the enemy APP_FILTER_ENEMY prints (index1)
@@ -216,6 +221,10 @@ void app_game_free(app_game *g);
 /// Adds or replaces (same label) a weapon slot; returns the slot index or -1 (err says why).
 int32_t app_game_set_slot(app_game *g, const char *label, const clv_weapon *weapon,
                           clv_weapon_id id, char *err, size_t errlen);
+/// Frees the arena's copy of a weapon the game no longer offers: at once when no swing uses it,
+/// else after the step that ends the last one (beyond APP_MAX_RETIRING waiting, its swings are
+/// cancelled instead, so that memory stays bounded).
+void app_game_retire_weapon(app_game *g, clv_weapon_id id);
 /// One fixed 60 Hz frame. false on an arena error (written to err).
 bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen);
 /// Records the current state into the rewind history.
@@ -313,6 +322,7 @@ typedef struct app_mod_entry {
     char dir[512];
     char name[64];
     struct clv_mod *mod; ///< the running version, NULL when it never loaded
+    clv_weapon_id ids[APP_MAX_SLOTS * 2]; ///< its weapons in the arena (clv_mod_weapon order)
     struct clv_mod
         *retired[8]; ///< older versions, kept until exit (their weapons are in the arena)
     int32_t retired_count;

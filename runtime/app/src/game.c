@@ -297,6 +297,43 @@ int32_t app_game_set_slot(app_game *g, const char *label, const clv_weapon *weap
     return k;
 }
 
+static bool same_weapon(clv_weapon_id x, clv_weapon_id y) {
+    return x.index1 == y.index1 && x.gen == y.gen;
+}
+
+static void cancel_swings_of(app_game *g, clv_weapon_id id) {
+    clv_attack_id cur = {0, 0};
+    while (clv_arena_next_attack(g->arena, &cur)) {
+        clv_attack_info ai;
+        if (clv_arena_attack(g->arena, cur, &ai) == CLV_HIT_OK && same_weapon(ai.weapon, id)) {
+            clv_arena_cancel_attack(g->arena, cur);
+        }
+    }
+}
+
+void app_game_retire_weapon(app_game *g, clv_weapon_id id) {
+    if (clv_arena_remove_weapon(g->arena, id) != CLV_HIT_ERR_IN_USE) {
+        return; /* freed now, or not in the arena */
+    }
+    if (g->retiring_count < APP_MAX_RETIRING) {
+        g->retiring[g->retiring_count++] = id;
+        return;
+    }
+    cancel_swings_of(g, id);
+    clv_arena_remove_weapon(g->arena, id);
+}
+
+/* The retired weapons whose last swing ended in this step leave the arena. */
+static void release_retired(app_game *g) {
+    int32_t n = 0;
+    for (int32_t i = 0; i < g->retiring_count; i++) {
+        if (clv_arena_remove_weapon(g->arena, g->retiring[i]) == CLV_HIT_ERR_IN_USE) {
+            g->retiring[n++] = g->retiring[i];
+        }
+    }
+    g->retiring_count = n;
+}
+
 static void start_swing(app_game *g, const app_input *in) {
     app_state *st = &g->st;
     if (st->slot < 0 || st->slot >= g->slot_count) {
@@ -588,6 +625,7 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
         st->attack_slot = -1;
         st->attack_prev_frame = -1;
     }
+    release_retired(g);
     for (int32_t i = 0; i < APP_POPUPS; i++) {
         if (st->popups[i].used) {
             st->popups[i].age++;

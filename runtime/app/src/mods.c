@@ -50,21 +50,29 @@ static void weapon_label(char *out, size_t n, const char *mod, const char *weapo
 }
 
 /* Slots still holding a weapon of old that next (which replaces it) did not take over are
- * marked retired: old is about to be freed. */
-static void retire_slots(app_game *g, const clv_mod *old) {
+ * marked retired, with nothing to swing: old is about to be freed, and its weapons leave the
+ * arena (each once, however many names list it) as soon as no swing uses them. */
+static void retire_version(app_game *g, const clv_mod *old, const clv_weapon_id *ids) {
     for (int32_t s = 0; s < g->slot_count; s++) {
         for (int32_t i = 0; i < clv_mod_weapon_count(old); i++) {
             if (g->slots[s].weapon == clv_mod_weapon(old, i)) {
                 g->slots[s].weapon = NULL;
+                g->slots[s].id = (clv_weapon_id){0, 0};
+                g->slots[s].attack_count = 0;
             }
+        }
+    }
+    for (int32_t i = 0; i < clv_mod_weapon_count(old); i++) {
+        if (clv_mod_weapon_first(old, i) == i) {
+            app_game_retire_weapon(g, ids[i]);
         }
     }
 }
 
 /* Loads e->dir; on success the new mod's weapons take (or replace) their slots and the version
  * it replaces is freed at once: the arena holds its own copy of every weapon, so swings in
- * flight finish with the old data, and nothing else refers to the old mod. Errors go to
- * e->error and the banner, and to stderr when report is set. */
+ * flight finish with the old data (that copy is freed when they end), and nothing else refers
+ * to the old mod. Errors go to e->error and the banner, and to stderr when report is set. */
 static bool load_entry(app_mods *m, app_mod_entry *e, app_game *g, bool report) {
     char err[512] = "";
     clv_mod *mod = clv_mod_load(e->dir, err, sizeof err);
@@ -99,7 +107,7 @@ static bool load_entry(app_mods *m, app_mod_entry *e, app_game *g, bool report) 
         }
     }
     if (e->mod != NULL) {
-        retire_slots(g, e->mod);
+        retire_version(g, e->mod, e->ids);
         clv_mod_free(e->mod);
         char dir[520];
         printf("cleave: reloaded %s\n", clv_mod_escape(e->dir, dir, sizeof dir));
@@ -108,6 +116,7 @@ static bool load_entry(app_mods *m, app_mod_entry *e, app_game *g, bool report) 
         }
     }
     e->mod = mod;
+    memcpy(e->ids, ids, (size_t)clv_mod_weapon_count(mod) * sizeof ids[0]);
     e->error[0] = '\0';
     return true;
 }
