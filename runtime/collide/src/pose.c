@@ -1,67 +1,152 @@
-/* A hitbox swept between two poses (rotation about the wielder plus translation).
+/* A round hitbox swept between two frames: the motion model, the bounds that size its
+ * sub-steps, and the cover test of one sub-step.
  *
- * The motion is cut into n sub-steps. Sub-step k is covered by the convex hull of the hitbox's
- * core at poses k and k+1, grown by r + eps: each core point's true path bends away from the
- * straight line between its sub-step ends by at most eps = rho * delta^2 / 8 (rho the farthest
- * core point from the pivot, delta the sub-step's rotation; translation is linear and adds
- * nothing), so the hulls cover the true swept area. A hull point is within D of a true core
- * point, D = min(4 rho sin(delta/4), rho sin(delta/2) + |dT| / 2n), so the cover reaches at
- * most D + eps beyond it; n is the fewest sub-steps that bring that under the tolerance.
- * docs/motion.md derives both bounds.
+ * The local change is read as a turn of the segment about the one centre that carries the
+ * previous midpoint onto the current one, plus a straight remainder (a change of length, or a
+ * circle moving); a thrust has no turn and is all remainder. Bounds on a core point's speed
+ * (without and with the pose's travel) and on its acceleration give both the bend of its path
+ * within a sub-step and how far the covers reach past the true area; docs/motion.md derives
+ * them. Everything uses clv_sincos_d and clv_atan2_d, so the cores are the same bits on every
+ * build.
  */
 #include "motion_internal.h"
 
 #include <math.h>
 
-/* Relative size of the slack that absorbs double rounding in the cover. */
-static const double clv_slack = 1e-9;
+/* A local turn smaller than this is read as none: the arc about a far centre and the straight
+ * move it replaces differ by less than 1e-7 of the distance moved. */
+#define TINY_TURN 1e-6
 
-typedef struct motion {
-    double ax, ay, bx, by, r; /* local core and radius */
-    double rho;               /* farthest local core point from the pivot */
-    double x0, y0, th0;       /* pose 0 */
-    double dx, dy, dth;       /* pose 1 - pose 0, the angle difference as given */
-    double slack;
-} motion;
-
-static motion motion_of(const clv_capsule *local, clv_pose p0, clv_pose p1) {
-    motion m;
-    m.ax = (double)local->a.x, m.ay = (double)local->a.y;
-    m.bx = (double)local->b.x, m.by = (double)local->b.y;
-    m.r = (double)local->r;
-    double ra = sqrt(m.ax * m.ax + m.ay * m.ay), rb = sqrt(m.bx * m.bx + m.by * m.by);
-    m.rho = ra > rb ? ra : rb;
-    m.x0 = (double)p0.x, m.y0 = (double)p0.y, m.th0 = (double)p0.angle;
-    m.dx = (double)p1.x - m.x0, m.dy = (double)p1.y - m.y0;
-    m.dth = (double)p1.angle - m.th0;
-    double reach = m.rho + m.r + fabs(m.x0) + fabs(m.y0) + fabs(m.dx) + fabs(m.dy) + 1.0;
-    m.slack = clv_slack * reach;
-    return m;
-}
-
-/* How far sub-step points may bend away from the hulls' straight edges. */
-static double bend(const motion *m, double n) {
-    double delta = fabs(m->dth) / n;
-    return m->rho * delta * delta / 8.0;
-}
-
-static double overcover(const motion *m, double n) {
-    double delta = fabs(m->dth) / n;
-    double q = delta / 4.0 < CLV_PI / 2.0 ? delta / 4.0 : CLV_PI / 2.0;
-    double h = delta / 2.0 < CLV_PI / 2.0 ? delta / 2.0 : CLV_PI / 2.0;
-    double mid = 4.0 * m->rho * sin(q);
-    double ends = m->rho * sin(h) + sqrt(m->dx * m->dx + m->dy * m->dy) / (2.0 * n);
-    return (mid < ends ? mid : ends) + bend(m, n) + 2.0 * m->slack;
-}
-
-static int substeps(const motion *m, double tolerance) {
-    if (!(tolerance > 0.0) || !(overcover(m, CLV_POSE_MAX_SUBSTEPS) <= tolerance)) {
-        return CLV_POSE_MAX_SUBSTEPS;
+static bool round_core(const clv_shape *s, bool mirror, double *ax, double *ay, double *bx,
+                       double *by, double *r) {
+    double f = mirror ? -1.0 : 1.0;
+    if (s->type == CLV_CAPSULE) {
+        *ax = (double)s->u.capsule.a.x, *ay = f * (double)s->u.capsule.a.y;
+        *bx = (double)s->u.capsule.b.x, *by = f * (double)s->u.capsule.b.y;
+        *r = (double)s->u.capsule.r;
+        return true;
     }
-    int lo = 1, hi = CLV_POSE_MAX_SUBSTEPS; /* overcover(hi) <= tolerance; it never grows with n */
+    if (s->type == CLV_CIRCLE) {
+        *ax = *bx = (double)s->u.circle.c.x;
+        *ay = *by = f * (double)s->u.circle.c.y;
+        *r = (double)s->u.circle.r;
+        return true;
+    }
+    return false;
+}
+
+static double len2(double x, double y) { return sqrt(x * x + y * y); }
+
+static double max2(double a, double b) { return a > b ? a : b; }
+
+/* The centre (cx, cy) about which the local turn phi carries the previous midpoint onto the
+ * current one, and the farthest previous end from it. */
+static void turn_centre(clv_swept *m) {
+    clv_sincos_d(m->phi, &m->sphi, &m->cphi);
+    /* (I - R) c = m1 - R m0, with 1 - cos phi as 2 sin^2(phi/2) to keep small turns exact. */
+    double sh, ch;
+    clv_sincos_d(m->phi * 0.5, &sh, &ch);
+    double omc = 2.0 * sh * sh;
+    double m0x = 0.5 * (m->a0x + m->b0x), m0y = 0.5 * (m->a0y + m->b0y);
+    double m1x = 0.5 * (m->a1x + m->b1x), m1y = 0.5 * (m->a1y + m->b1y);
+    double vx = m1x - (m->cphi * m0x - m->sphi * m0y);
+    double vy = m1y - (m->sphi * m0x + m->cphi * m0y);
+    double det = omc * omc + m->sphi * m->sphi;
+    m->cx = (omc * vx - m->sphi * vy) / det;
+    m->cy = (m->sphi * vx + omc * vy) / det;
+    m->rho_c = max2(len2(m->a0x - m->cx, m->a0y - m->cy), len2(m->b0x - m->cx, m->b0y - m->cy));
+}
+
+bool clv_swept_init(clv_swept *m, const clv_shape *prev, bool mirror0, const clv_shape *cur,
+                    bool mirror1) {
+    if (!round_core(prev, mirror0, &m->a0x, &m->a0y, &m->b0x, &m->b0y, &m->r0) ||
+        !round_core(cur, mirror1, &m->a1x, &m->a1y, &m->b1x, &m->b1y, &m->r1)) {
+        return false;
+    }
+    double d0x = m->b0x - m->a0x, d0y = m->b0y - m->a0y;
+    double d1x = m->b1x - m->a1x, d1y = m->b1y - m->a1y;
+    m->phi = 0.0;
+    if (len2(d0x, d0y) > 0.0 && len2(d1x, d1y) > 0.0) {
+        m->phi = clv_atan2_d(d0x * d1y - d0y * d1x, d0x * d1x + d0y * d1y);
+    }
+    if (fabs(m->phi) < TINY_TURN) {
+        m->phi = 0.0;
+    }
+    m->cphi = 1.0, m->sphi = 0.0;
+    m->cx = 0.0, m->cy = 0.0;
+    m->rho_c = 0.0;
+    if (m->phi != 0.0) {
+        turn_centre(m);
+    }
+    /* What the turn leaves over, per end. */
+    double px = m->a0x - m->cx, py = m->a0y - m->cy;
+    m->eax = m->a1x - (m->cx + m->cphi * px - m->sphi * py);
+    m->eay = m->a1y - (m->cy + m->sphi * px + m->cphi * py);
+    px = m->b0x - m->cx, py = m->b0y - m->cy;
+    m->ebx = m->b1x - (m->cx + m->cphi * px - m->sphi * py);
+    m->eby = m->b1y - (m->cy + m->sphi * px + m->cphi * py);
+    m->e_max = max2(len2(m->eax, m->eay), len2(m->ebx, m->eby));
+    double rho_l = max2(max2(len2(m->a0x, m->a0y), len2(m->b0x, m->b0y)),
+                        max2(len2(m->a1x, m->a1y), len2(m->b1x, m->b1y)));
+    /* |u(s)|: the arc stays within its sagitta (<= rho_c phi^2 / 8) of its chord. */
+    m->rho_u = rho_l + 2.0 * m->e_max + m->rho_c * m->phi * m->phi / 8.0;
+    clv_swept_move(m, 0.0, 0.0, 0.0, clv_v2(0.0f, 0.0f));
+    return true;
+}
+
+void clv_swept_move(clv_swept *m, double dth, double dx, double dy, clv_vec2 origin) {
+    m->dth = dth, m->dx = dx, m->dy = dy;
+    m->travel = sqrt(dx * dx + dy * dy);
+    /* Float cores and poses round each coordinate by about 2^-24 of its size; a far larger
+     * allowance, still far below a unit at game scales, absorbs them and the double steps. */
+    double reach = fabs((double)origin.x) + fabs((double)origin.y) + m->travel + 1.0;
+    m->slack = (reach + m->rho_u + m->r0 + m->r1) * 0x1p-20;
+}
+
+bool clv_swept_still(const clv_swept *m) {
+    return m->dth == 0.0 && m->dx == 0.0 && m->dy == 0.0 && m->a0x == m->a1x && m->a0y == m->a1y &&
+           m->b0x == m->b1x && m->b0y == m->b1y && m->r0 == m->r1;
+}
+
+/* Speed of a core point (per unit of s) without the pose's travel, and a bound on its
+ * acceleration. */
+static double speed_rot(const clv_swept *m) {
+    return fabs(m->dth) * m->rho_u + fabs(m->phi) * m->rho_c + m->e_max;
+}
+
+static double accel(const clv_swept *m) {
+    return m->dth * m->dth * m->rho_u + 2.0 * fabs(m->dth) * (fabs(m->phi) * m->rho_c + m->e_max) +
+           m->phi * m->phi * m->rho_c;
+}
+
+double clv_swept_bend(const clv_swept *m, int32_t n) {
+    double nn = (double)n;
+    return accel(m) / (8.0 * nn * nn);
+}
+
+double clv_swept_overcover(const clv_swept *m, int32_t n) {
+    double nn = (double)n;
+    double eps = clv_swept_bend(m, n);
+    double vr = speed_rot(m);
+    double dr = fabs(m->r1 - m->r0);
+    /* Near the middle core: every hull point is within half a sub-step's largest move of it. */
+    double mid = (vr + m->travel) / (2.0 * nn) + 2.0 * eps + dr / (2.0 * nn);
+    /* Against the translated start: only the turning part strays, twice. */
+    double turn = 2.0 * vr / nn + eps + dr / nn;
+    return (mid < turn ? mid : turn) + m->slack;
+}
+
+int32_t clv_swept_substeps(const clv_swept *m, double tolerance, int32_t cap) {
+    if (clv_swept_overcover(m, 1) <= tolerance) {
+        return 1;
+    }
+    if (!(clv_swept_overcover(m, cap) <= tolerance)) {
+        return cap;
+    }
+    int32_t lo = 2, hi = cap; /* overcover(hi) <= tolerance; it never grows with n */
     while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (overcover(m, mid) <= tolerance) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (clv_swept_overcover(m, mid) <= tolerance) {
             hi = mid;
         } else {
             lo = mid + 1;
@@ -70,82 +155,20 @@ static int substeps(const motion *m, double tolerance) {
     return lo;
 }
 
-/* The core's ends at fraction s of the motion. */
-static void ends_at(const motion *m, double s, double *out) {
-    double th = m->th0 + s * m->dth;
-    double c = cos(th), sn = sin(th);
-    double x = m->x0 + s * m->dx, y = m->y0 + s * m->dy;
-    out[0] = c * m->ax - sn * m->ay + x;
-    out[1] = sn * m->ax + c * m->ay + y;
-    out[2] = c * m->bx - sn * m->by + x;
-    out[3] = sn * m->bx + c * m->by + y;
-}
-
-static bool sweep_n(const motion *m, const clv_shape *target, int n, float *out_t) {
-    clv_mpoly t = clv_mpoly_of_shape(target);
-    clv_mpoly hull;
-    hull.n = 4;
-    hull.all_pairs = true;
-    hull.r = m->r + bend(m, (double)n) + m->slack;
-    double prev[4], next[4];
-    ends_at(m, 0.0, prev);
-    for (int k = 0; k < n; k++) {
-        ends_at(m, (double)(k + 1) / (double)n, next);
-        hull.x[0] = prev[0], hull.y[0] = prev[1];
-        hull.x[1] = prev[2], hull.y[1] = prev[3];
-        hull.x[2] = next[2], hull.y[2] = next[3];
-        hull.x[3] = next[0], hull.y[3] = next[1];
-        if (clv_mpoly_touch(&hull, &t)) {
-            if (out_t) {
-                *out_t = (float)((double)k / (double)n);
-            }
-            return true;
-        }
-        for (int i = 0; i < 4; i++) {
-            prev[i] = next[i];
-        }
+void clv_swept_core(const clv_swept *m, double s, double sn, double cs, double ox, double oy,
+                    clv_vec2 *out_a, clv_vec2 *out_b) {
+    double ct = 1.0, st = 0.0;
+    if (m->phi != 0.0) {
+        clv_sincos_d(s * m->phi, &st, &ct);
     }
-    return false;
-}
-
-clv_pose clv_pose_shortest(clv_pose p0, clv_pose p1) {
-    double d = (double)p1.angle - (double)p0.angle;
-    d -= 2.0 * CLV_PI * floor(d / (2.0 * CLV_PI) + 0.5);
-    p1.angle = (float)((double)p0.angle + d);
-    return p1;
-}
-
-clv_capsule clv_pose_apply(const clv_capsule *local, clv_pose p) {
-    float c = cosf(p.angle), s = sinf(p.angle);
-    clv_capsule w;
-    w.a = clv_v2(c * local->a.x - s * local->a.y + p.x, s * local->a.x + c * local->a.y + p.y);
-    w.b = clv_v2(c * local->b.x - s * local->b.y + p.x, s * local->b.x + c * local->b.y + p.y);
-    w.r = local->r;
-    return w;
-}
-
-float clv_pose_overcover(const clv_capsule *local, clv_pose p0, clv_pose p1, int n) {
-    motion m = motion_of(local, p0, p1);
-    double v = overcover(&m, (double)(n < 1 ? 1 : n));
-    float f = (float)v;
-    return (double)f < v ? nextafterf(f, INFINITY) : f;
-}
-
-int clv_pose_substeps(const clv_capsule *local, clv_pose p0, clv_pose p1, float tolerance) {
-    motion m = motion_of(local, p0, p1);
-    return substeps(&m, (double)tolerance);
-}
-
-bool clv_sweep_pose(const clv_capsule *local, clv_pose p0, clv_pose p1, const clv_shape *target,
-                    float tolerance, float *out_t) {
-    motion m = motion_of(local, p0, p1);
-    return sweep_n(&m, target, substeps(&m, (double)tolerance), out_t);
-}
-
-bool clv_sweep_pose_n(const clv_capsule *local, clv_pose p0, clv_pose p1, const clv_shape *target,
-                      int n, float *out_t) {
-    motion m = motion_of(local, p0, p1);
-    return sweep_n(&m, target, n < 1 ? 1 : n, out_t);
+    double px = m->a0x - m->cx, py = m->a0y - m->cy;
+    double ux = m->cx + ct * px - st * py + s * m->eax;
+    double uy = m->cy + st * px + ct * py + s * m->eay;
+    *out_a = clv_v2((float)(cs * ux - sn * uy + ox), (float)(sn * ux + cs * uy + oy));
+    px = m->b0x - m->cx, py = m->b0y - m->cy;
+    ux = m->cx + ct * px - st * py + s * m->ebx;
+    uy = m->cy + st * px + ct * py + s * m->eby;
+    *out_b = clv_v2((float)(cs * ux - sn * uy + ox), (float)(sn * ux + cs * uy + oy));
 }
 
 bool clv_hull_touches(const clv_capsule *c0, const clv_capsule *c1, float r,
@@ -159,61 +182,4 @@ bool clv_hull_touches(const clv_capsule *c0, const clv_capsule *c1, float r,
     hull.x[2] = (double)c1->b.x, hull.y[2] = (double)c1->b.y;
     hull.x[3] = (double)c1->a.x, hull.y[3] = (double)c1->a.y;
     return clv_mpoly_touch(&hull, &t);
-}
-
-/* Bounds of the arc a point at (px, py) traces as the angle goes from th0 to th0 + dth. */
-static void arc_bounds(double px, double py, double th0, double dth, double *lo, double *hi) {
-    double rho = sqrt(px * px + py * py);
-    double a0 = atan2(py, px) + th0, a1 = a0 + dth;
-    if (a0 > a1) {
-        double t = a0;
-        a0 = a1;
-        a1 = t;
-    }
-    lo[0] = hi[0] = rho * cos(a0);
-    lo[1] = hi[1] = rho * sin(a0);
-    double ex = rho * cos(a1), ey = rho * sin(a1);
-    lo[0] = ex < lo[0] ? ex : lo[0], hi[0] = ex > hi[0] ? ex : hi[0];
-    lo[1] = ey < lo[1] ? ey : lo[1], hi[1] = ey > hi[1] ? ey : hi[1];
-    if (a1 - a0 >= 2.0 * CLV_PI) {
-        lo[0] = lo[1] = -rho;
-        hi[0] = hi[1] = rho;
-        return;
-    }
-    /* Every quarter-turn direction the arc passes through is an extreme. */
-    double k = ceil(a0 / (CLV_PI / 2.0));
-    for (int i = 0; i < 5 && k * (CLV_PI / 2.0) <= a1; i++, k += 1.0) {
-        int q = (int)(k - 4.0 * floor(k / 4.0));
-        if (q == 0) {
-            hi[0] = rho;
-        } else if (q == 1) {
-            hi[1] = rho;
-        } else if (q == 2) {
-            lo[0] = -rho;
-        } else {
-            lo[1] = -rho;
-        }
-    }
-}
-
-clv_aabb clv_sweep_pose_bounds(const clv_capsule *local, clv_pose p0, clv_pose p1,
-                               float tolerance) {
-    motion m = motion_of(local, p0, p1);
-    double la[2], ha[2], lb[2], hb[2];
-    arc_bounds(m.ax, m.ay, m.th0, m.dth, la, ha);
-    arc_bounds(m.bx, m.by, m.th0, m.dth, lb, hb);
-    /* The regions clv_sweep_pose tests stay within max(tolerance, the achieved bound). */
-    double tol = (double)tolerance;
-    double achieved = overcover(&m, (double)substeps(&m, tol));
-    double grow = m.r + (achieved > tol || !(tol > 0.0) ? achieved : tol) + m.slack;
-    double tx0 = m.dx < 0.0 ? m.dx : 0.0, tx1 = m.dx > 0.0 ? m.dx : 0.0;
-    double ty0 = m.dy < 0.0 ? m.dy : 0.0, ty1 = m.dy > 0.0 ? m.dy : 0.0;
-    double minx = (la[0] < lb[0] ? la[0] : lb[0]) + m.x0 + tx0 - grow;
-    double miny = (la[1] < lb[1] ? la[1] : lb[1]) + m.y0 + ty0 - grow;
-    double maxx = (ha[0] > hb[0] ? ha[0] : hb[0]) + m.x0 + tx1 + grow;
-    double maxy = (ha[1] > hb[1] ? ha[1] : hb[1]) + m.y0 + ty1 + grow;
-    clv_aabb box;
-    box.min = clv_v2(nextafterf((float)minx, -INFINITY), nextafterf((float)miny, -INFINITY));
-    box.max = clv_v2(nextafterf((float)maxx, INFINITY), nextafterf((float)maxy, INFINITY));
-    return box;
 }

@@ -147,17 +147,6 @@ typedef struct clv__record {
 
 /* ---- per-frame work buffers (not part of the state) ---- */
 
-/* How one hitbox moves from its previous frame's placement to this frame's (sweep.c). */
-typedef struct clv__motion {
-    double a0x, a0y, b0x, b0y; /* local core on the previous frame (mirror applied) */
-    double a1x, a1y, b1x, b1y; /* and on this frame */
-    double r0, r1;
-    double phi, cphi, sphi; /* turn of the local segment, about the local centre (cx, cy) */
-    double cx, cy;
-    double eax, eay, ebx, eby; /* what the turn leaves over: covered by a straight move */
-    double rho_u, rho_c, e_max;
-} clv__motion;
-
 typedef struct clv__placed {
     uint32_t attack1; /* slot + 1 */
     int32_t pos;      /* position in the frame's list */
@@ -169,7 +158,7 @@ typedef struct clv__placed {
      * the radius at both ends and the margin (bend + rounding) every sub-step cover adds. */
     int32_t nsub, sub0;
     float r0, r1, grow;
-    clv__motion m;
+    clv_swept m; /* how it moves from its previous frame's placement */
 } clv__placed;
 
 typedef struct clv__cand {
@@ -254,24 +243,6 @@ int32_t clv__record_find(const clv_arena *a, uint32_t attack1, uint16_t attack_g
                          uint32_t target1, uint16_t target_gen, int32_t group_key);
 void clv__events_clear(clv_arena *a);
 int clv__record_cmp(const clv__record *x, const clv__record *y);
-/* Swept hitboxes (sweep.c). The local part of the motion of a round hitbox (circle or
- * capsule) from prev (mirror0) to cur (mirror1); false when either is not round. */
-bool clv__motion_local(clv__motion *m, const clv_shape *prev, int32_t mirror0, const clv_shape *cur,
-                       int32_t mirror1);
-/* true when nothing moves: the pose turn dth and travel (dx, dy) are 0 and the local core and
- * radius did not change. */
-bool clv__motion_still(const clv__motion *m, double dth, double dx, double dy);
-/* Bound on how far the sub-step covers reach beyond the swept area, and the fewest sub-steps
- * (at most cap) that keep it within tol; slack is the rounding allowance added to every cover. */
-double clv__motion_overcover(const clv__motion *m, double dth, double travel, int32_t n,
-                             double slack);
-int32_t clv__motion_substeps(const clv__motion *m, double dth, double travel, double tol,
-                             double slack, int32_t cap);
-/* How far a point of the sub-step hull may lie from the core it covers (the bend). */
-double clv__motion_bend(const clv__motion *m, double dth, int32_t n);
-/* World core at fraction s given sin, cos of the pose angle at s and the pose origin at s. */
-void clv__motion_at(const clv__motion *m, double s, double sn, double cs, double ox, double oy,
-                    clv_vec2 *out_a, clv_vec2 *out_b);
 /* Most sub-steps a swept hitbox uses (see docs/hit-rules.md). */
 #define CLV__MAX_SUBSTEPS 4096
 /* Sweep tolerance when the arena def leaves it at 0, world units. */

@@ -218,11 +218,11 @@ static clv_hit_status sweep_attack(clv_arena *a, int32_t first, int32_t end, int
         core_ends(&pl->shape, &q[2 * n], &q[2 * n + 1]);
         for (int32_t k = 1; k < n; k++) {
             double sk = (double)k / (double)n;
-            clv__motion_at(&pl->m, sk, a->trig[2 * k], a->trig[2 * k + 1],
+            clv_swept_core(&pl->m, sk, a->trig[2 * k], a->trig[2 * k + 1],
                            (double)p0->o.x + sk * dx, (double)p0->o.y + sk * dy, &q[2 * k],
                            &q[2 * k + 1]);
         }
-        pl->grow = round_up(clv__motion_bend(&pl->m, dth, n) + (double)pl->grow);
+        pl->grow = round_up(clv_swept_bend(&pl->m, n) + (double)pl->grow);
         pl->r0 = (float)pl->m.r0;
         pl->r1 = (float)pl->m.r1;
         pl->nsub = n;
@@ -280,9 +280,7 @@ static clv_hit_status place(clv_arena *a) {
             dx = (double)p.o.x - (double)p0.o.x;
             dy = (double)p.o.y - (double)p0.o.y;
         }
-        double travel = sqrt(dx * dx + dy * dy);
         double th0 = (double)at->prev_facing;
-        double reach = fabs((double)p.o.x) + fabs((double)p.o.y) + travel + 1.0;
         at->prev_o = p.o;
         at->prev_facing = at->facing;
         at->prev_mirror = p.mirror;
@@ -310,15 +308,14 @@ static clv_hit_status place(clv_arena *a) {
             pl->sub0 = 0;
             pl->r0 = pl->r1 = pl->grow = 0.0f;
             int32_t pb = has_prev && def->sweep ? w->prev[k] : -1;
-            if (pb >= 0 &&
-                clv__motion_local(&pl->m, &w->boxes[pb].def.shape, p0.mirror, &def->shape,
-                                  p.mirror) &&
-                !clv__motion_still(&pl->m, dth, dx, dy)) {
-                /* Rounding of float cores and poses: far below a unit at game scales. */
-                double slack = (reach + pl->m.rho_u + pl->m.r0 + pl->m.r1) * 0x1p-20;
-                pl->nsub = clv__motion_substeps(&pl->m, dth, travel, (double)a->sweep_tol, slack,
-                                                CLV__MAX_SUBSTEPS);
-                pl->grow = round_up(slack);
+            if (pb < 0 || !clv_swept_init(&pl->m, &w->boxes[pb].def.shape, p0.mirror != 0,
+                                          &def->shape, p.mirror != 0)) {
+                continue;
+            }
+            clv_swept_move(&pl->m, dth, dx, dy, p.o);
+            if (!clv_swept_still(&pl->m)) {
+                pl->nsub = clv_swept_substeps(&pl->m, (double)a->sweep_tol, CLV__MAX_SUBSTEPS);
+                pl->grow = round_up(pl->m.slack);
                 n = pl->nsub > n ? pl->nsub : n;
             }
         }

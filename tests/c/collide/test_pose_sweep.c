@@ -1,5 +1,6 @@
-/* Swept hitboxes between poses: the "no tunnelling" test against a fine sampling of the motion,
- * plus the sub-step rule, the bounds and hand-made swings. */
+/* Swept hitboxes between poses (clv_swept): the "no tunnelling" test against a fine sampling of
+ * the motion, plus the sub-step rule, the bounds and hand-made swings. The covers are built here
+ * as a caller builds them: sub-step hulls of the cores, grown by the radius, bend and slack. */
 #include "cleave/motion.h"
 #include "harness.h"
 
@@ -100,6 +101,78 @@ static double rho_of(const clv_capsule *c) {
     return fmax(hypot((double)c->a.x, (double)c->a.y), hypot((double)c->b.x, (double)c->b.y));
 }
 
+/* ---- the covers, from the model's public parts ---- */
+
+/* Enough sub-steps for every tolerance the tests ask of blades up to 2,000 px long. */
+#define CAP 65536
+
+/* A fixed local capsule moving between two poses, the turn taken as given. */
+static clv_swept motion_of(const clv_capsule *local, clv_pose p0, clv_pose p1) {
+    clv_shape s = clv_shape_capsule(local->a.x, local->a.y, local->b.x, local->b.y, local->r);
+    clv_swept m;
+    CHECK(clv_swept_init(&m, &s, false, &s, false));
+    clv_swept_move(&m, (double)p1.angle - (double)p0.angle, (double)p1.x - (double)p0.x,
+                   (double)p1.y - (double)p0.y, clv_v2(p1.x, p1.y));
+    return m;
+}
+
+/* The core at sub-step point k of n: the pose's sine, cosine and origin there, then the model. */
+static clv_capsule core_at(const clv_swept *m, clv_pose p0, int32_t k, int32_t n) {
+    double s = (double)k / (double)n, sn, cs;
+    clv_sincos_d((double)p0.angle + m->dth * s, &sn, &cs);
+    clv_capsule c;
+    clv_swept_core(m, s, sn, cs, (double)p0.x + s * m->dx, (double)p0.y + s * m->dy, &c.a, &c.b);
+    c.r = 0.0f;
+    return c;
+}
+
+/* A cover's radius: the larger radius, the bend and the slack, rounded up to a float. */
+static float cover_radius(const clv_swept *m, int32_t n) {
+    double g = fmax(m->r0, m->r1) + clv_swept_bend(m, n) + m->slack;
+    float f = (float)g;
+    return (double)f < g ? nextafterf(f, INFINITY) : f;
+}
+
+/* The first of n sub-steps whose cover touches the target, its start k/n in *out_t (may be
+ * NULL); false when none does. */
+static bool sweep_n(const clv_swept *m, clv_pose p0, int32_t n, const clv_shape *target,
+                    float *out_t) {
+    float g = cover_radius(m, n);
+    clv_capsule prev = core_at(m, p0, 0, n);
+    for (int32_t k = 0; k < n; k++) {
+        clv_capsule next = core_at(m, p0, k + 1, n);
+        if (clv_hull_touches(&prev, &next, g, target)) {
+            if (out_t) {
+                *out_t = (float)k / (float)n;
+            }
+            return true;
+        }
+        prev = next;
+    }
+    return false;
+}
+
+/* The sweep with the fewest sub-steps that keep the covers within the tolerance. */
+static bool sweep_tol(const clv_capsule *local, clv_pose p0, clv_pose p1, const clv_shape *target,
+                      double tolerance, float *out_t) {
+    clv_swept m = motion_of(local, p0, p1);
+    return sweep_n(&m, p0, clv_swept_substeps(&m, tolerance, CAP), target, out_t);
+}
+
+/* The box of every cover: what a broadphase queries. */
+static clv_aabb cover_box(const clv_swept *m, clv_pose p0, int32_t n) {
+    float g = cover_radius(m, n);
+    clv_aabb b = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
+    for (int32_t k = 0; k <= n; k++) {
+        clv_capsule c = core_at(m, p0, k, n);
+        b.min.x = fminf(b.min.x, fminf(c.a.x, c.b.x) - g);
+        b.min.y = fminf(b.min.y, fminf(c.a.y, c.b.y) - g);
+        b.max.x = fmaxf(b.max.x, fmaxf(c.a.x, c.b.x) + g);
+        b.max.y = fmaxf(b.max.y, fmaxf(c.a.y, c.b.y) + g);
+    }
+    return b;
+}
+
 /* ---- the no-tunnelling test ---- */
 
 #define SAMPLES 20001
@@ -186,13 +259,14 @@ static void test_no_tunnelling(void) {
         double h = (rho * fabs((double)p1.angle - (double)p0.angle) +
                     hypot((double)p1.x - (double)p0.x, (double)p1.y - (double)p0.y)) /
                    (SAMPLES - 1);
-        int n = clv_pose_substeps(&local, p0, p1, tol);
-        float bound = clv_pose_overcover(&local, p0, p1, n);
-        capped += bound > tol ? 1 : 0;
+        clv_swept m = motion_of(&local, p0, p1);
+        int n = clv_swept_substeps(&m, (double)tol, CAP);
+        double bound = clv_swept_overcover(&m, n);
+        capped += bound > (double)tol ? 1 : 0;
         substeps_total += n;
         substeps_max = n > substeps_max ? n : substeps_max;
         float t = -1.0f;
-        bool hit = clv_sweep_pose(&local, p0, p1, &target, tol, &t);
+        bool hit = sweep_n(&m, p0, n, &target, &t);
         cases++;
         in_band += min_gap > 0.0 && min_gap <= (double)tol ? 1 : 0;
         near_clear += min_gap > (double)tol && min_gap <= (double)tol + 2.0 ? 1 : 0;
@@ -202,7 +276,7 @@ static void test_no_tunnelling(void) {
             missed++;
         }
         if (hit) {
-            double excess = min_gap - h / 2.0 - (double)bound;
+            double excess = min_gap - h / 2.0 - bound;
             worst_excess = fmax(worst_excess, min_gap - (double)tol);
             if (excess > 1e-6) {
                 too_far++;
@@ -219,24 +293,24 @@ static void test_no_tunnelling(void) {
                     wgap = fmin(wgap, gaps[j]);
                 }
             }
-            if (wgap > (double)bound + h + 1e-6) {
+            if (wgap > bound + h + 1e-6) {
                 bad_window++;
             }
         }
         /* With few sub-steps the cover still never misses (the hulls are grown by the bend of
          * the arcs) and over-reports by at most its own bound. */
         int few = 1 + (int)(rnd() * 6.0);
-        float few_bound = clv_pose_overcover(&local, p0, p1, few);
-        bool few_hit = clv_sweep_pose_n(&local, p0, p1, &target, few, NULL);
+        double few_bound = clv_swept_overcover(&m, few);
+        bool few_hit = sweep_n(&m, p0, few, &target, NULL);
         if (first_touch >= 0 && !few_hit) {
             few_missed++;
         }
-        if (few_hit && min_gap - h / 2.0 > (double)few_bound + 1e-6) {
+        if (few_hit && min_gap - h / 2.0 > few_bound + 1e-6) {
             few_far++;
         }
         few_reported += few_hit ? 1 : 0;
-        /* The broadphase box holds the hitbox at every sample. */
-        clv_aabb box = clv_sweep_pose_bounds(&local, p0, p1, tol);
+        /* The box of the covers holds the hitbox at every sample. */
+        clv_aabb box = cover_box(&m, p0, n);
         for (int j = 0; j < SAMPLES; j += 50) {
             seg b = blade_at(&local, p0, p1, (double)j / (SAMPLES - 1));
             double r = (double)local.r;
@@ -274,30 +348,37 @@ static void test_no_tunnelling(void) {
 static void test_substeps(void) {
     clv_capsule blade = {{20.0f, 0.0f}, {2000.0f, 0.0f}, 8.0f};
     clv_pose p0 = clv_make_pose(0, 0, 0), p1 = clv_make_pose(0, 0, (float)pi);
-    int n = clv_pose_substeps(&blade, p0, p1, 1.0f);
-    CHECK(clv_pose_overcover(&blade, p0, p1, n) <= 1.0f);
-    CHECK(clv_pose_overcover(&blade, p0, p1, n - 1) > 1.0f); /* the fewest */
-    /* Pure rotation: rho sin(delta/2) + rho delta^2/8 <= tol, about rho pi / (2 tol). */
+    clv_swept m = motion_of(&blade, p0, p1);
+    int n = clv_swept_substeps(&m, 1.0, CAP);
+    CHECK(clv_swept_overcover(&m, n) <= 1.0);
+    CHECK(clv_swept_overcover(&m, n - 1) > 1.0); /* the fewest */
+    /* Pure rotation: about rho pi / (2 tol), the reach of half a sub-step's move. */
     CHECK(n > 3000 && n < 3300);
-    /* Pure translation is swept exactly in one step. */
+    /* Pure translation is swept exactly in one step: what the cover adds is the rounding
+     * allowance alone, 2^-20 of the reach (the origin's coordinates, travel + 1, the farthest
+     * core point and both radii). */
     clv_pose q1 = clv_make_pose(2000, -300, 0);
-    CHECK(clv_pose_substeps(&blade, p0, q1, 0.01f) == 1);
-    CHECK(clv_pose_overcover(&blade, p0, q1, 1) < 1e-3f);
+    clv_swept mt = motion_of(&blade, p0, q1);
+    double reach = 2000.0 + 300.0 + sqrt(2000.0 * 2000.0 + 300.0 * 300.0) + 1.0;
+    CHECK_NEAR(mt.slack, (reach + 2000.0 + 16.0) * 0x1p-20, 1e-12);
+    CHECK(clv_swept_overcover(&mt, 1) == mt.slack);
+    CHECK(clv_swept_substeps(&mt, 0.01, CAP) == 1);
     /* The bound shrinks as sub-steps grow. */
-    clv_pose r1 = clv_make_pose(700, 100, 2.5f);
+    clv_swept mr = motion_of(&blade, p0, clv_make_pose(700, 100, 2.5f));
     int rising = 0;
     for (int k = 1; k < 5000; k++) {
-        rising += clv_pose_overcover(&blade, p0, r1, k + 1) > clv_pose_overcover(&blade, p0, r1, k);
+        rising += clv_swept_overcover(&mr, k + 1) > clv_swept_overcover(&mr, k);
     }
     CHECK(rising == 0);
     /* A 40 px dagger turning 0.1 rad (its tip moves 4 px) and stepping 3 px needs a few. */
     clv_capsule dagger = {{10.0f, 0.0f}, {40.0f, 0.0f}, 4.0f};
-    CHECK(clv_pose_substeps(&dagger, p0, clv_make_pose(3, 0, 0.1f), 1.0f) <= 4);
+    clv_swept md = motion_of(&dagger, p0, clv_make_pose(3, 0, 0.1f));
+    CHECK(clv_swept_substeps(&md, 1.0, CAP) <= 4);
     /* No usable tolerance: the cap. */
-    CHECK(clv_pose_substeps(&blade, p0, p1, 0.0f) == CLV_POSE_MAX_SUBSTEPS);
-    CHECK(clv_pose_substeps(&blade, p0, p1, -1.0f) == CLV_POSE_MAX_SUBSTEPS);
-    CHECK(clv_pose_substeps(&blade, p0, p1, NAN) == CLV_POSE_MAX_SUBSTEPS);
-    CHECK(clv_pose_substeps(&blade, p0, p1, 1e-6f) == CLV_POSE_MAX_SUBSTEPS);
+    CHECK(clv_swept_substeps(&m, 0.0, CAP) == CAP);
+    CHECK(clv_swept_substeps(&m, -1.0, CAP) == CAP);
+    CHECK(clv_swept_substeps(&m, NAN, CAP) == CAP);
+    CHECK(clv_swept_substeps(&m, 1e-6, CAP) == CAP);
 }
 
 /* ---- hand-made swings ---- */
@@ -309,42 +390,37 @@ static void test_half_turn_swing(void) {
     float t = -1.0f;
     /* A speck straight below the pivot at 1,500 px is passed over halfway. */
     clv_shape speck = clv_shape_circle(100, 1600, 0.5f);
-    CHECK(clv_sweep_pose(&blade, p0, p1, &speck, 1.0f, &t));
+    CHECK(sweep_tol(&blade, p0, p1, &speck, 1.0, &t));
     /* Contact when the blade's edge (2.5 px) reaches it: angle pi/2 - asin(2.5/1500). */
     double s_true = (pi / 2 - asin(2.5 / 1500.0)) / pi;
-    int n = clv_pose_substeps(&blade, p0, p1, 1.0f);
+    clv_swept m = motion_of(&blade, p0, p1);
+    int n = clv_swept_substeps(&m, 1.0, CAP);
     CHECK((double)t <= s_true + 1e-6 && (double)t >= s_true - 2.0 / n);
     /* Above the pivot is never swept; beyond the tip (plus radius and tolerance) neither. */
     clv_shape above = clv_shape_circle(100, 90, 0.5f);
-    CHECK(!clv_sweep_pose(&blade, p0, p1, &above, 1.0f, &t));
+    CHECK(!sweep_tol(&blade, p0, p1, &above, 1.0, &t));
     clv_shape beyond = clv_shape_circle(100, 100 + 2000 + 2 + 0.5f + 1.5f, 0.5f);
-    CHECK(!clv_sweep_pose(&blade, p0, p1, &beyond, 1.0f, &t));
+    CHECK(!sweep_tol(&blade, p0, p1, &beyond, 1.0, &t));
     clv_shape at_tip = clv_shape_circle(100, 100 + 2000 + 2 + 0.5f - 0.1f, 0.5f);
-    CHECK(clv_sweep_pose(&blade, p0, p1, &at_tip, 1.0f, &t));
-    /* The other way round (angle decreasing) sweeps the upper half instead. */
+    CHECK(sweep_tol(&blade, p0, p1, &at_tip, 1.0, &t));
+    /* The turn is taken as given: decreasing, it sweeps the upper half instead. */
     clv_pose p1b = clv_make_pose(100, 100, (float)-pi);
-    CHECK(clv_sweep_pose(&blade, p0, p1b, &above, 1.0f, &t));
-    CHECK(!clv_sweep_pose(&blade, p0, p1b, &speck, 1.0f, &t));
-    /* The shortest arc of 0 -> 350 degrees is -10 degrees. */
-    clv_pose s =
-        clv_pose_shortest(clv_make_pose(0, 0, 0), clv_make_pose(0, 0, (float)(350 * pi / 180)));
-    CHECK_NEAR(s.angle, -10 * pi / 180, 1e-6);
-    s = clv_pose_shortest(clv_make_pose(0, 0, 6.0f), clv_make_pose(0, 0, 0.2f));
-    CHECK_NEAR(s.angle, 0.2 + 2 * pi, 1e-5);
+    CHECK(sweep_tol(&blade, p0, p1b, &above, 1.0, &t));
+    CHECK(!sweep_tol(&blade, p0, p1b, &speck, 1.0, &t));
     /* A thin wall the blade tip crosses between two frames is still hit (no tunnelling). */
     clv_shape wall = clv_shape_capsule(100 + 1414, 100 + 1414, 100 + 1420, 100 + 1408, 0.5f);
-    CHECK(clv_sweep_pose(&blade, p0, p1, &wall, 1.0f, &t));
-    /* A box target works too: the general test takes any shape. */
+    CHECK(sweep_tol(&blade, p0, p1, &wall, 1.0, &t));
+    /* A box target works too: the hull test takes any shape. */
     clv_shape crate = clv_shape_aabb(-300, 500, -250, 550);
-    CHECK(clv_sweep_pose(&blade, p0, p1, &crate, 1.0f, &t));
+    CHECK(sweep_tol(&blade, p0, p1, &crate, 1.0, &t));
     clv_shape crate_far = clv_shape_aabb(-300, -550, -250, -500);
-    CHECK(!clv_sweep_pose(&blade, p0, p1, &crate_far, 1.0f, &t));
+    CHECK(!sweep_tol(&blade, p0, p1, &crate_far, 1.0, &t));
 }
 
 static void test_translation_only(void) {
     /* Without rotation the one sub-step is the exact translation sweep: same verdict as clv_sweep
      * on the capsule (touching counts in both). */
-    int differ = 0;
+    int differ = 0, one_step = 0;
     for (int i = 0; i < 5000; i++) {
         clv_capsule local = {{(float)urand(-50, 50), (float)urand(-50, 50)},
                              {(float)urand(-50, 50), (float)urand(-50, 50)},
@@ -354,11 +430,13 @@ static void test_translation_only(void) {
         clv_pose p1 = clv_make_pose((float)urand(-100, 100), (float)urand(-100, 100), ang);
         clv_shape target =
             clv_shape_circle((float)urand(-150, 150), (float)urand(-150, 150), (float)urand(0, 10));
-        clv_capsule w0 = clv_pose_apply(&local, p0);
-        clv_shape moving = clv_shape_capsule(w0.a.x, w0.a.y, w0.b.x, w0.b.y, w0.r);
+        clv_swept m = motion_of(&local, p0, p1);
+        one_step += clv_swept_substeps(&m, 0.5, CAP) == 1;
+        clv_capsule w0 = core_at(&m, p0, 0, 1);
+        clv_shape moving = clv_shape_capsule(w0.a.x, w0.a.y, w0.b.x, w0.b.y, local.r);
         bool a = clv_sweep(&moving, clv_v2(p1.x - p0.x, p1.y - p0.y), &target, NULL);
-        bool b = clv_sweep_pose(&local, p0, p1, &target, 0.5f, NULL);
-        /* Only a graze within float noise of contact may disagree. */
+        bool b = sweep_tol(&local, p0, p1, &target, 0.5, NULL);
+        /* Only a graze within the rounding allowance (here below 4e-4) may disagree. */
         if (a != b) {
             float t;
             clv_shape grown = target;
@@ -367,16 +445,35 @@ static void test_translation_only(void) {
             differ += near ? 0 : 1;
         }
     }
+    CHECK(one_step == 5000);
     CHECK(differ == 0);
 }
 
-static void test_hull_and_apply(void) {
-    clv_capsule local = {{10.0f, 0.0f}, {50.0f, 0.0f}, 2.0f};
-    clv_capsule w = clv_pose_apply(&local, clv_make_pose(5, 5, (float)(pi / 2)));
-    CHECK_NEAR(w.a.x, 5, 1e-5);
-    CHECK_NEAR(w.a.y, 15, 1e-5);
-    CHECK_NEAR(w.b.y, 55, 1e-5);
-    CHECK(w.r == 2.0f);
+static void test_model_and_hull(void) {
+    /* Only round shapes sweep; a still one is still, mirrored or not. */
+    clv_shape cap = clv_shape_capsule(10, 2, 50, 2, 2), box = clv_shape_aabb(0, 0, 1, 1);
+    clv_swept m;
+    CHECK(!clv_swept_init(&m, &cap, false, &box, false));
+    CHECK(!clv_swept_init(&m, &box, false, &cap, false));
+    CHECK(clv_swept_init(&m, &cap, true, &cap, true));
+    CHECK(clv_swept_still(&m));
+    clv_swept_move(&m, 0.0, 0.0, 1.0, clv_v2(0, 0));
+    CHECK(!clv_swept_still(&m));
+    /* A mirror flip between the frames moves the core across the x axis. */
+    CHECK(clv_swept_init(&m, &cap, false, &cap, true));
+    CHECK(!clv_swept_still(&m));
+    clv_vec2 a, b;
+    clv_swept_core(&m, 1.0, 0.0, 1.0, 0.0, 0.0, &a, &b);
+    CHECK_NEAR(a.y, -2, 1e-6);
+    CHECK_NEAR(b.y, -2, 1e-6);
+    /* A local segment turning a quarter turn about (10, 0): halfway, it points at 45 degrees. */
+    clv_shape l0 = clv_shape_capsule(10, 0, 50, 0, 1), l1 = clv_shape_capsule(10, 0, 10, 40, 1);
+    CHECK(clv_swept_init(&m, &l0, false, &l1, false));
+    clv_swept_core(&m, 0.5, 0.0, 1.0, 0.0, 0.0, &a, &b);
+    CHECK_NEAR(a.x, 10, 1e-5);
+    CHECK_NEAR(a.y, 0, 1e-5);
+    CHECK_NEAR(b.x, 10 + 40 * cos(pi / 4), 1e-4);
+    CHECK_NEAR(b.y, 40 * sin(pi / 4), 1e-4);
     /* The hull of two positions covers the space between them, and not more. */
     clv_capsule c0 = {{0, 0}, {10, 0}, 1}, c1 = {{0, 20}, {10, 20}, 1};
     clv_shape mid = clv_shape_point(5, 10), side = clv_shape_point(12, 10);
@@ -394,7 +491,7 @@ int main(int argc, char **argv) {
     RUN(test_substeps);
     RUN(test_half_turn_swing);
     RUN(test_translation_only);
-    RUN(test_hull_and_apply);
+    RUN(test_model_and_hull);
     RUN(test_no_tunnelling);
     return clv_test_report();
 }

@@ -7,9 +7,8 @@
  *   the surfaces meet"; whether they then overlap depends on the motion (a graze only touches).
  * - A pose (x, y, angle) places weapon-local space in the world: rotate about the local origin
  *   (the wielder) by angle, then translate by (x, y).
- * - Between two poses the motion is linear in position AND in angle, with the angle difference
- *   taken as given (p1.angle - p0.angle, no wrapping), so a swing of more than half a turn can
- *   be expressed. clv_pose_shortest() rewrites p1 to take the shortest arc instead.
+ * - Between two frames a swept hitbox's pose moves linearly in position AND in angle, with the
+ *   turn taken as given (no wrapping), so a swing of more than half a turn can be expressed.
  * - Rotation cache and exact rotation work on quantized angles: CLV_ROT_STEPS steps per turn.
  * Every function is pure (no global state, no allocation); caches are caller-owned structs.
  * See docs/motion.md for the guarantees and formulas.
@@ -51,49 +50,61 @@ typedef struct clv_pose {
     float angle;
 } clv_pose;
 
-/// Most sub-steps clv_sweep_pose will use; a tighter tolerance is capped here (see
-/// clv_pose_overcover for the bound actually achieved).
-#define CLV_POSE_MAX_SUBSTEPS 65536
-
 /// Makes a pose.
 static inline clv_pose clv_make_pose(float x, float y, float angle) {
     clv_pose p = {x, y, angle};
     return p;
 }
 
-/// p1 with its angle moved by whole turns to within half a turn of p0.angle (shortest arc).
-clv_pose clv_pose_shortest(clv_pose p0, clv_pose p1);
+/// A round hitbox (circle or capsule; a circle is a capsule with a == b) moving from one frame's
+/// placement to the next. Two things move it: its local shape (prev to cur, each mirrored across
+/// the local x axis when asked) and the pose (a turn dth and a straight travel). For s in [0, 1]
+/// the core is R(th0 + s dth) u(s) + T(s), u(s) = c + R(s phi)(l0 - c) + s e: the local segment
+/// turns by phi about the centre c that carries its midpoint where it goes, and the remainder e
+/// (a change of length, a circle moving) is straight. docs/motion.md derives the bounds.
+/// Fill it with clv_swept_init, then clv_swept_move. Callers read r0, r1 (the radius at s = 0
+/// and 1, which goes linearly) and slack; the other fields belong to the model.
+typedef struct clv_swept {
+    double a0x, a0y, b0x, b0y; /* local core at s = 0 (mirror applied) */
+    double a1x, a1y, b1x, b1y; /* and at s = 1 */
+    double r0, r1;
+    double phi, cphi, sphi; /* local turn about the local centre (cx, cy) */
+    double cx, cy;
+    double eax, eay, ebx, eby; /* what the turn leaves over, per end */
+    double rho_u, rho_c, e_max;
+    double dth, dx, dy, travel; /* the pose's turn (as given) and travel */
+    /// Rounding allowance every cover adds: 2^-20 of the motion's reach (see docs/motion.md).
+    double slack;
+} clv_swept;
 
-/// The local capsule placed at pose p (rotated with cosf/sinf of p.angle, then translated).
-clv_capsule clv_pose_apply(const clv_capsule *local, clv_pose p);
+/// The local part of the motion from prev (mirror0) to cur (mirror1); false when either shape
+/// is not round.
+bool clv_swept_init(clv_swept *m, const clv_shape *prev, bool mirror0, const clv_shape *cur,
+                    bool mirror1);
 
-/// Bound on how far (world units) the region tested by clv_sweep_pose with n sub-steps may reach
-/// beyond the area the hitbox truly sweeps from p0 to p1. n >= 1. Formula in docs/motion.md.
-float clv_pose_overcover(const clv_capsule *local, clv_pose p0, clv_pose p1, int n);
+/// The pose's part: a turn of dth radians (as given, no wrapping) and a travel (dx, dy), ending
+/// with the pose's origin at `origin` (which sizes the rounding allowance).
+void clv_swept_move(clv_swept *m, double dth, double dx, double dy, clv_vec2 origin);
 
-/// Fewest sub-steps n in [1, CLV_POSE_MAX_SUBSTEPS] with clv_pose_overcover(n) <= tolerance,
-/// from the angular speed, the farthest local point from the pivot and the translation.
-/// tolerance must be > 0 (anything else gives CLV_POSE_MAX_SUBSTEPS).
-int clv_pose_substeps(const clv_capsule *local, clv_pose p0, clv_pose p1, float tolerance);
+/// true when nothing moves: no turn, no travel, and the local core and radius are unchanged.
+bool clv_swept_still(const clv_swept *m);
 
-/// Swept hitbox between two poses against a still target. Never misses: if the hitbox touches
-/// or overlaps the target at any instant of the motion, returns true. Reports only targets
-/// within clv_pose_overcover(n) <= tolerance of the swept area (n = clv_pose_substeps). *out_t
-/// (may be NULL) gets k/n for the first sub-step k whose region touches the target: the true
-/// first contact, if any, is at or after it, and the hitbox comes within tolerance of the
-/// target during [k/n, (k+1)/n].
-bool clv_sweep_pose(const clv_capsule *local, clv_pose p0, clv_pose p1, const clv_shape *target,
-                    float tolerance, float *out_t);
+/// Bound on how far the n sub-step covers reach beyond the area the hitbox truly sweeps,
+/// rounding allowance included. n >= 1; it never grows with n.
+double clv_swept_overcover(const clv_swept *m, int32_t n);
 
-/// Same as clv_sweep_pose with the sub-step count given (n >= 1); over-covers by at most
-/// clv_pose_overcover(n). For callers that test one motion against many targets.
-bool clv_sweep_pose_n(const clv_capsule *local, clv_pose p0, clv_pose p1, const clv_shape *target,
-                      int n, float *out_t);
+/// Fewest sub-steps n in [1, cap] with clv_swept_overcover(n) <= tolerance (cap when none).
+int32_t clv_swept_substeps(const clv_swept *m, double tolerance, int32_t cap);
 
-/// A box holding every point within `tolerance` of the area the hitbox sweeps from p0 to p1,
-/// hence every region clv_sweep_pose uses with that tolerance: the broadphase query. Closed
-/// form (arc bounds of each end plus the translation), no sub-steps.
-clv_aabb clv_sweep_pose_bounds(const clv_capsule *local, clv_pose p0, clv_pose p1, float tolerance);
+/// How far a core point strays from the straight line between its positions at the ends of a
+/// sub-step, with n sub-steps: sub-step k is covered by the hull of the cores at k/n and
+/// (k+1)/n (clv_hull_touches) grown by the larger radius + this bend + slack.
+double clv_swept_bend(const clv_swept *m, int32_t n);
+
+/// The world core at fraction s, given the sine and cosine of the pose's angle at s and its
+/// origin at s (callers moving many hitboxes with one pose compute those once).
+void clv_swept_core(const clv_swept *m, double s, double sn, double cs, double ox, double oy,
+                    clv_vec2 *out_a, clv_vec2 *out_b);
 
 /// true when the convex hull of two capsules' cores, grown by r, touches or overlaps the target
 /// (closed). With c0 and c1 one hitbox on consecutive frames this is the stretched hitbox of
