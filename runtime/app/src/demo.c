@@ -20,6 +20,7 @@ typedef struct demo_opts {
     int32_t enemies;
     const char *inputs;
     const char *screenshot;
+    const char *status; ///< file rewritten with the state line whenever it changes
     const char *mods_dir;
     const char *mod_dir;
     const char *assets;
@@ -38,6 +39,8 @@ typedef struct demo {
     SDL_Surface *surface;
     app_canvas cv;
     char status[128];
+    char *status_tmp;      ///< o.status + ".tmp": written, then renamed over o.status
+    char status_line[384]; ///< last line written to o.status (room for the longest labels)
     int64_t display_frame;
     int32_t slow_phase;
     uint64_t *sim_ns, *draw_ns;
@@ -154,6 +157,8 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
             o->inputs = argv[++i];
         } else if (strcmp(a, "--screenshot") == 0 && has) {
             o->screenshot = argv[++i];
+        } else if (strcmp(a, "--status") == 0 && has) {
+            o->status = argv[++i];
         } else if (strcmp(a, "--mods") == 0 && has) {
             o->mods_dir = argv[++i];
         } else if (strcmp(a, "--mod") == 0 && has) {
@@ -244,6 +249,16 @@ static bool demo_open(demo *d, char *err, size_t errlen) {
         for (int32_t i = 0; i < d->g.slot_count; i++) {
             printf("cleave: weapon %d: %s\n", (int)i + 1, d->g.slots[i].label);
         }
+        fflush(stdout); /* a script driving the window reads the list while the demo runs */
+    }
+    if (d->o.status) {
+        size_t n = strlen(d->o.status) + sizeof ".tmp";
+        d->status_tmp = malloc(n);
+        if (d->status_tmp == NULL) {
+            snprintf(err, errlen, "out of memory for the status file's name");
+            return false;
+        }
+        snprintf(d->status_tmp, n, "%s.tmp", d->o.status);
     }
     if (d->o.bench) {
         size_t n = (size_t)(d->o.frames > 0 ? d->o.frames : 1);
@@ -266,6 +281,46 @@ static void demo_close(demo *d) {
     }
     free(d->sim_ns);
     free(d->draw_ns);
+    free(d->status_tmp);
+}
+
+/* One line of where the demo is, for the exit summary and the status file alike, so that a
+ * script reads the same fields in both. */
+static void describe_state(const demo *d, char *out, size_t len) {
+    const app_state *st = &d->g.st;
+    const app_slot *last = st->last_slot >= 0 ? &d->g.slots[st->last_slot] : NULL;
+    snprintf(out, len,
+             "frame=%lld overlay=%s paused=%s slow=%d zoom=%d log=%s last_attack=%s/%s "
+             "swings=%d attacking=%s hits=%d weapon=%s",
+             (long long)st->frame, d->view.overlay ? "on" : "off", d->view.paused ? "yes" : "no",
+             (int)d->view.slow, (int)d->view.zoom,
+             app_log_filter_name((app_log_filter)d->view.log_filter), last ? last->label : "-",
+             last && st->attack_index < APP_MAX_FACTS ? last->facts[st->attack_index].name : "-",
+             (int)st->swings, clv_arena_attack_valid(d->g.arena, st->attack) ? "yes" : "no",
+             (int)st->hits, d->g.slot_count > 0 ? d->g.slots[st->slot].label : "-");
+}
+
+/* Rewrites the status file when the line changed: a temporary file renamed over it, so that a
+ * reader never sees half a line. false with the reason on stderr when it cannot be written. */
+static bool write_status(demo *d) {
+    char line[sizeof d->status_line];
+    describe_state(d, line, sizeof line);
+    if (strcmp(line, d->status_line) == 0) {
+        return true;
+    }
+    FILE *f = fopen(d->status_tmp, "w");
+    bool ok = f != NULL && fprintf(f, "%s\n", line) > 0;
+    if (f != NULL && fclose(f) != 0) {
+        ok = false;
+    }
+    if (!ok || rename(d->status_tmp, d->o.status) != 0) {
+        fprintf(stderr, "cleave: cannot write the status file %s: %s\n", d->o.status,
+                strerror(errno));
+        remove(d->status_tmp);
+        return false;
+    }
+    memcpy(d->status_line, line, sizeof line);
+    return true;
 }
 
 /* The view requests an input carries, and the enemy the log's ENEMY filter follows: the one
@@ -311,7 +366,7 @@ static bool demo_frame(demo *d, const app_input *in, int steps, bool rewind) {
     if (!d->o.bench && d->display_frame % 20 == 0) {
         app_mods_poll(&d->mods, &d->g);
     }
-    return true;
+    return d->o.status == NULL || write_status(d);
 }
 
 static int cmp_u64(const void *a, const void *b) {
@@ -608,15 +663,9 @@ static int run_window(demo *d) {
         }
         pace(&next);
     }
-    const app_state *st = &d->g.st;
-    const app_slot *last = st->last_slot >= 0 ? &d->g.slots[st->last_slot] : NULL;
-    printf("cleave: exit frame=%lld overlay=%s paused=%s slow=%d zoom=%d log=%s "
-           "last_attack=%s/%s swings=%d hits=%d weapon=%s\n",
-           (long long)st->frame, d->view.overlay ? "on" : "off", d->view.paused ? "yes" : "no",
-           (int)d->view.slow, (int)d->view.zoom,
-           app_log_filter_name((app_log_filter)d->view.log_filter), last ? last->label : "-",
-           last && st->attack_index < APP_MAX_FACTS ? last->facts[st->attack_index].name : "-",
-           (int)st->swings, (int)st->hits, d->g.slot_count > 0 ? d->g.slots[st->slot].label : "-");
+    char line[sizeof d->status_line];
+    describe_state(d, line, sizeof line);
+    printf("cleave: exit %s\n", line);
     if (d->o.screenshot) {
         if (app_canvas_write_png(&d->cv, d->o.screenshot)) {
             printf("cleave: screenshot %s\n", d->o.screenshot);

@@ -8,6 +8,7 @@ static void usage(FILE *f) {
     fprintf(f, "usage: cleave demo [--headless --frames N [--inputs FILE] --screenshot out.png]\n"
                "                   [--enemies N] [--bench] [--mods DIR | --mod DIR] [--overlay]\n"
                "                   [--seed N] [--miss-margin PX] [--assets DIR] [--quit-after N]\n"
+               "                   [--status FILE]\n"
                "       cleave render <mod folder> [--weapon NAME] [--attack NAME] [--frames A-B]\n"
                "                     --out sheet.png\n"
                "       cleave check <mod folder>\n"
