@@ -24,8 +24,5 @@ for _ in $(seq "$n"); do
     spinners="$spinners $!"
 done
 printf 'busy: %s CPU-bound processes beside ctest -R %s\n' "$n" "$tests"
-# The window test paces its key presses with sleeps (a swing must be over before the next
-# click), so it measures the machine's speed, not cleave's limits: it runs on a quiet machine.
-echo "busy: app.xvfb_window is left out (its input is paced by wall-clock sleeps)"
 cd "$build"
-ctest --output-on-failure --no-tests=error -j "${JOBS:-2}" -R "$tests" -E '^app\.xvfb_window$'
+ctest --output-on-failure --no-tests=error -j "${JOBS:-2}" -R "$tests"

@@ -1,60 +1,90 @@
 #!/bin/sh
 # The real window under Xvfb: start it, press keys with xdotool, screenshot at exit, check.
+# Each press waits for the demo's status file to show the previous one took effect, never for
+# the clock, so a busy machine only makes the test slower.
 # usage: xvfb.sh CLEAVE PNG_STAT SOURCE_DIR   (run inside xvfb-run)
 set -u
 cleave=$1 png=$2 src=$3
-rm -f window.png window.log
-"$cleave" demo --mods "$src/mods" --enemies 4 --quit-after 1800 \
+status=window.status
+rm -f window.png window.log "$status"
+# --quit-after is a backstop should this script die: 90 s of frames at 60 Hz
+"$cleave" demo --mods "$src/mods" --enemies 4 --quit-after 5400 --status "$status" \
     --screenshot window.png > window.log 2>&1 &
 pid=$!
+
+fail() {
+    echo "FAIL: $1"
+    kill "$pid" 2>/dev/null
+    cat window.log
+    exit 1
+}
+
+# wait_for PATTERN [TIMEOUT_S]: polls the status line every 50 ms until grep finds PATTERN in it.
+wait_for() {
+    tries=$((${2:-30} * 20))
+    while [ "$tries" -gt 0 ]; do
+        grep -q -e "$1" "$status" 2>/dev/null && return 0
+        kill -0 "$pid" 2>/dev/null || fail "the demo exited while the test waited for '$1'"
+        sleep 0.05
+        tries=$((tries - 1))
+    done
+    fail "waited ${2:-30} s for '$1' in the demo's status (last: $(cat "$status" 2>/dev/null))"
+}
+
 wid=""
 for _ in $(seq 1 100); do
     wid=$(xdotool search --name 'cleave demo' 2>/dev/null | head -n 1) && [ -n "$wid" ] && break
     sleep 0.1
 done
-if [ -z "$wid" ]; then
-    echo "FAIL: no window appeared"; kill "$pid" 2>/dev/null; cat window.log; exit 1
-fi
+[ -n "$wid" ] || fail "no window appeared"
 xdotool windowfocus --sync "$wid" 2>/dev/null || true
-sleep 0.5
+wait_for '^frame='
+# the weapon list is on window.log before the window opens
+label() { sed -n "s/^cleave: weapon $1: //p" window.log; }
+sword=$(sed -n 's/^cleave: weapon \([0-9]*\): sword$/\1/p' window.log)
+[ -n "$sword" ] || fail "no sword among the example mods"
+w4=$(label 4) w5=$(label 5)
+[ -n "$w5" ] || fail "fewer than 5 weapons in the example mods"
+
 # swing with J, then with the left button once that swing is over; the sword's third attack
 # with L; the log filter twice (hits -> enemy -> all) and zoom in once; choose weapon 4, then
 # the wheel (down = next weapon); overlay on, pause, step twice, step back once, quit.
-# (stdout reaches window.log only at exit: the sword's slot is its folder's place in name order)
-sword=$(for m in "$src"/mods/*/mod.lua; do basename "$(dirname "$m")"; done | LC_ALL=C sort |
-    grep -n '^sword$' | cut -d: -f1)
-[ -n "$sword" ] || { echo "FAIL: no sword among the example mods"; kill "$pid"; exit 1; }
 xdotool key --clearmodifiers j
-sleep 1.2
+wait_for ' swings=1 attacking=no '
 xdotool mousemove --window "$wid" 450 200 click 1
-sleep 1.2
+wait_for ' swings=2 attacking=no '
 xdotool key --clearmodifiers "$sword"
-sleep 0.3
+wait_for ' weapon=sword$'
 xdotool key --clearmodifiers l
-sleep 1.2
+wait_for ' last_attack=sword/slash3 swings=3 attacking=no '
 xdotool key --clearmodifiers f f equal
-sleep 0.3
+wait_for ' zoom=2 log=all '
 xdotool key --clearmodifiers 4
-sleep 0.3
+wait_for " weapon=$w4\$"
 xdotool click 5
-sleep 0.3
-for k in h space period period comma; do
-    xdotool key --clearmodifiers "$k"
-    sleep 0.25
-done
-sleep 0.3
+wait_for " weapon=$w5\$"
+xdotool key --clearmodifiers h
+wait_for ' overlay=on '
+xdotool key --clearmodifiers space
+wait_for ' paused=yes '
+frame=$(sed -n 's/^frame=\([0-9]*\) .*/\1/p' "$status")
+xdotool key --clearmodifiers period
+wait_for "^frame=$((frame + 1)) "
+xdotool key --clearmodifiers period
+wait_for "^frame=$((frame + 2)) "
+xdotool key --clearmodifiers comma
+wait_for "^frame=$((frame + 1)) "
 xdotool key Escape
 wait "$pid"
 rc=$?
 cat window.log
 [ "$rc" -eq 0 ] || { echo "FAIL: exit $rc"; exit 1; }
-grep -q 'overlay=on paused=yes' window.log || { echo "FAIL: the key presses did not arrive"; exit 1; }
-grep -q 'swings=3 ' window.log || { echo "FAIL: expected three swings (J, left button, L)"; exit 1; }
+# the exit summary is the status line's twin: check it says the same
+grep -q "^cleave: exit frame=$((frame + 1)) overlay=on paused=yes " window.log ||
+    { echo "FAIL: the exit line does not show the paused, stepped state"; exit 1; }
+grep -q ' swings=3 ' window.log || { echo "FAIL: expected three swings (J, left button, L)"; exit 1; }
 grep -q "zoom=2 log=all last_attack=sword/slash3 " window.log ||
     { echo "FAIL: L, F or = did not arrive (want zoom=2 log=all last_attack=sword/slash3)"; exit 1; }
-# 4, then one wheel step down: the weapon the app listed fifth at start
-want=$(sed -n 's/^cleave: weapon 5: //p' window.log)
-[ -n "$want" ] || { echo "FAIL: fewer than 5 weapons in the example mods"; exit 1; }
-grep -q "weapon=$want\$" window.log || { echo "FAIL: weapon keys or wheel did not arrive (want $want)"; exit 1; }
+grep -q "weapon=$w5\$" window.log || { echo "FAIL: the exit line names another weapon than $w5"; exit 1; }
 "$png" check window.png 960 540 || exit 1
 echo ok
