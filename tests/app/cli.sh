@@ -123,6 +123,11 @@ out=$(timeout 20 "$cleave" demo --headless --frames 5 --assets fifo_assets --mod
 rc=$?
 [ "$rc" -eq 0 ] && echo "$out" | grep -q 'font.png: not a regular file; using a placeholder' ||
     { echo "FAIL: demo with a FIFO font exited $rc: '$out'"; fail=1; }
+rm -f fifo.inputs && mkfifo fifo.inputs
+out=$(timeout 20 "$cleave" demo --headless --frames 5 --inputs fifo.inputs --mod "$plank" 2>&1)
+rc=$?
+[ "$rc" -eq 1 ] && echo "$out" | grep -q 'fifo.inputs: not a regular file' ||
+    { echo "FAIL: demo with a FIFO inputs file exited $rc: '$out'"; fail=1; }
 
 # A weapon key with a NUL byte, and names that would drive the terminal, are refused with the
 # byte escaped; nothing the mod wrote reaches the terminal raw.

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cleave/hit.h"
 
@@ -36,6 +37,9 @@ typedef struct app_image {
 /// Loads a PNG. Never fails: on a missing or corrupt file it writes why to err (when not NULL)
 /// and returns a w x h magenta/black checker placeholder. Returns false in that case.
 bool app_image_load(const char *path, int w, int h, app_image *out, char *err, size_t errlen);
+/// The file at path opened for reading only when it is a regular file, and without blocking (a
+/// FIFO is refused, not waited on); NULL with *why set ("not a regular file", ...) otherwise.
+FILE *app_open_regular(const char *path, const char **why);
 /// Frees the pixels.
 void app_image_free(app_image *img);
 /// Writes the canvas as a PNG; false on error.

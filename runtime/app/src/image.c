@@ -105,10 +105,8 @@ static unsigned char *read_file(FILE *f, size_t *size, const char **why) {
     return b;
 }
 
-/* The file at path opened for reading only when it is a regular file, and without blocking: a
- * FIFO or a device in an asset's place would otherwise stop the app on open or read. NULL with
- * *why set otherwise. */
-static FILE *open_regular(const char *path, const char **why) {
+/* A FIFO or a device in an asset's place would otherwise stop the app on open or read. */
+FILE *app_open_regular(const char *path, const char **why) {
     int fd = open(path, O_RDONLY | O_NONBLOCK);
     if (fd < 0) {
         *why = "cannot open (missing?)";
@@ -130,7 +128,7 @@ static FILE *open_regular(const char *path, const char **why) {
 bool app_image_load(const char *path, int w, int h, app_image *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     const char *why = NULL;
-    FILE *f = open_regular(path, &why);
+    FILE *f = app_open_regular(path, &why);
     if (f == NULL) {
         if (err) {
             snprintf(err, errlen, "%s: %s; using a placeholder", path, why);

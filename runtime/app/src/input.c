@@ -32,9 +32,10 @@ static bool parse_number(const char *tok, float *out) {
 
 bool app_script_load(app_script *s, const char *path, char *err, size_t errlen) {
     memset(s, 0, sizeof *s);
-    FILE *f = fopen(path, "r");
+    const char *why = NULL;
+    FILE *f = app_open_regular(path, &why);
     if (f == NULL) {
-        snprintf(err, errlen, "%s: cannot open", path);
+        snprintf(err, errlen, "%s: %s", path, why);
         return false;
     }
     char line[512];
