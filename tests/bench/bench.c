@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "batch_internal.h"
 #include "cleave/broadphase.h"
 #include "cleave/collide.h"
 #ifdef CLV_BENCH_MOTION

@@ -1,11 +1,11 @@
-/* Batch narrowphase: one capsule against arrays of circles or capsules (cleave/broadphase.h).
+/* Batch narrowphase: one capsule against arrays of circles or capsules (batch_internal.h).
  *
  * Each test repeats, operation for operation, the arithmetic of the typed test it stands for
  * in overlap.c, so the answers agree bit for bit (the tests check it on random data).
  * A block is done in two passes: the first computes a hit flag per element with selects only,
  * which gcc vectorizes at -O2 and above; the second appends the hit indices with a branch-free
  * push (out[n] = i; n += hit), which a branch would slow down at unpredictable hit rates. */
-#include "cleave/broadphase.h"
+#include "batch_internal.h"
 #include "internal.h"
 
 #include <string.h>
@@ -53,8 +53,9 @@ static inline uint32_t push_hits(const int *hit, uint32_t m, uint32_t base, uint
         uint32_t mask = (uint32_t)hit[k] | (uint32_t)hit[k + 1u] << 1 | (uint32_t)hit[k + 2u] << 2 |
                         (uint32_t)hit[k + 3u] << 3;
         uint32_t v[4];
-        for (int j = 0; j < 4; j++)
+        for (int j = 0; j < 4; j++) {
             v[j] = base + k + clv_pack4[mask][j];
+        }
         memcpy(out + n, v, sizeof v);
         n += (uint32_t)(hit[k] + hit[k + 1u] + hit[k + 2u] + hit[k + 3u]);
     }

@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "cleave/broadphase.h"
+#include "batch_internal.h"
 #include "harness.h"
 
 static uint64_t rng_state = 0x243f6a8885a308d3u;

@@ -1,4 +1,4 @@
-/* cleave broadphase and batch narrowphase: many hurtboxes, a few hitboxes, every frame.
+/* cleave broadphase: many hurtboxes, a few hitboxes, every frame.
  *
  * The grid is built for hurtboxes that ALL move every frame (a crowd of enemies). Instead of
  * updating a tree it is rebuilt from scratch each frame with a counting sort: one pass counts
@@ -94,23 +94,6 @@ uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t ca
 uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq, const float *x,
                               const float *y, const float *r, uint32_t count, uint32_t *first,
                               uint32_t *out, uint32_t cap);
-
-/* ---- Batch narrowphase: one capsule against many shapes stored as arrays (SoA). ----
- * Same answers, element by element, as the typed overlap tests of collide.h. Written without
- * a branch per element so that the compiler vectorizes them; hits are written with a
- * branch-free push. out needs room for n indices. */
-
-/// Indices i (ascending) where capsule a overlaps circle (x[i], y[i], r[i]), as
-/// clv_overlap_circle_capsule(that circle, a) would answer; returns their count.
-uint32_t clv_batch_capsule_circles(const clv_capsule *a, const float *x, const float *y,
-                                   const float *r, uint32_t n, uint32_t *out);
-
-/// Indices i (ascending) where capsule a overlaps capsule (ax[i], ay[i])..(bx[i], by[i]) of
-/// radius r[i], as clv_overlap_capsule_capsule(a, that capsule) would answer; returns their
-/// count.
-uint32_t clv_batch_capsule_capsules(const clv_capsule *a, const float *ax, const float *ay,
-                                    const float *bx, const float *by, const float *r, uint32_t n,
-                                    uint32_t *out);
 
 #ifdef __cplusplus
 }
