@@ -55,8 +55,9 @@ struct clv_grid {
 static size_t round_up16(size_t n) { return (n + 15u) & ~(size_t)15u; }
 
 static bool def_valid(const clv_grid_def *def) {
-    if (def == NULL)
+    if (def == NULL) {
         return false;
+    }
     bool finite = isfinite(def->origin.x) && isfinite(def->origin.y) && isfinite(def->cell_size);
     return finite && def->cell_size > 0.0f && def->cols >= 1 && def->rows >= 1 &&
            (uint64_t)def->cols * def->rows <= CLV_GRID_MAX_CELLS && def->capacity >= 1 &&
@@ -104,8 +105,9 @@ clv_grid_def clv_grid_default_def(void) {
 }
 
 size_t clv_grid_memory_size(const clv_grid_def *def) {
-    if (!def_valid(def))
+    if (!def_valid(def)) {
         return 0;
+    }
     size_t a, b, c, d, e;
     return layout(def, &a, &b, &c, &d, &e);
 }
@@ -122,16 +124,19 @@ static void default_free(void *ptr, size_t size, void *ctx) {
 }
 
 clv_grid *clv_grid_create(const clv_grid_def *def, const clv_allocator *alloc) {
-    if (!def_valid(def))
+    if (!def_valid(def)) {
         return NULL;
+    }
     clv_allocator hook = {default_alloc, default_free, NULL};
-    if (alloc != NULL && alloc->alloc != NULL && alloc->free != NULL)
+    if (alloc != NULL && alloc->alloc != NULL && alloc->free != NULL) {
         hook = *alloc;
+    }
     size_t off_start, off_entries, off_scratch, off_occ, off_ids;
     size_t bytes = layout(def, &off_start, &off_entries, &off_scratch, &off_occ, &off_ids);
     unsigned char *block = hook.alloc(bytes, hook.ctx);
-    if (block == NULL)
+    if (block == NULL) {
         return NULL;
+    }
     clv_grid *g = (clv_grid *)(void *)block;
     g->def = *def;
     g->alloc = hook;
@@ -159,8 +164,9 @@ clv_grid *clv_grid_create(const clv_grid_def *def, const clv_allocator *alloc) {
 }
 
 void clv_grid_destroy(clv_grid *grid) {
-    if (grid == NULL)
+    if (grid == NULL) {
         return;
+    }
     clv_allocator hook = grid->alloc;
     hook.free(grid, grid->bytes, hook.ctx);
 }
@@ -192,8 +198,9 @@ bool clv_grid_build(clv_grid *grid, const float *x, const float *y, const float 
     memset(start, 0, (g->buckets + 2u) * sizeof(uint32_t));
     g->count = 0;
     g->rmax = 0.0f;
-    if (count > g->def.capacity || (count > 0 && (x == NULL || y == NULL || r == NULL)))
+    if (count > g->def.capacity || (count > 0 && (x == NULL || y == NULL || r == NULL))) {
         return false;
+    }
 
     /* Count: start[b + 2] holds bucket b's size, so that after the prefix sum start[b + 1]
      * is b's first slot and the scatter can advance it to b's end (= b + 1's begin). */
@@ -223,8 +230,9 @@ bool clv_grid_build(clv_grid *grid, const float *x, const float *y, const float 
     }
     float rmax;
     memcpy(&rmax, &rmax_bits, sizeof rmax);
-    for (uint32_t i = 0; i < count; i++)
+    for (uint32_t i = 0; i < count; i++) {
         start[cell[i] + 2u]++;
+    }
     /* The running sum stays in a register: summing in place would chain every bucket through
      * a store and a reload. */
     const uint32_t end = g->buckets + 2u;
@@ -311,33 +319,40 @@ static void insertion_sort(uint32_t *a, uint32_t n) {
 /* LSD radix sort on 8-bit digits, only as many digits as the largest id needs. */
 static void radix_sort(uint32_t *a, uint32_t n, uint32_t *tmp) {
     uint32_t maxv = 0;
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         maxv = a[i] > maxv ? a[i] : maxv;
+    }
     uint32_t *src = a, *dst = tmp;
     for (uint32_t shift = 0; shift < 32u && (maxv >> shift) != 0u; shift += 8u) {
         uint32_t hist[257];
         memset(hist, 0, sizeof hist);
-        for (uint32_t i = 0; i < n; i++)
+        for (uint32_t i = 0; i < n; i++) {
             hist[((src[i] >> shift) & 255u) + 1u]++;
-        for (uint32_t d = 1; d < 257u; d++)
+        }
+        for (uint32_t d = 1; d < 257u; d++) {
             hist[d] += hist[d - 1u];
-        for (uint32_t i = 0; i < n; i++)
+        }
+        for (uint32_t i = 0; i < n; i++) {
             dst[hist[(src[i] >> shift) & 255u]++] = src[i];
+        }
         uint32_t *t = src;
         src = dst;
         dst = t;
     }
-    if (src != a)
+    if (src != a) {
         memcpy(a, src, (size_t)n * sizeof(uint32_t));
+    }
 }
 
 uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t cap) {
     const clv_grid *g = grid;
-    if (g->count == 0)
+    if (g->count == 0) {
         return 0;
+    }
     clv_aabb wide;
-    if (!widened(box, g->rmax, &wide))
+    if (!widened(box, g->rmax, &wide)) {
         return 0;
+    }
     uint32_t c0 = col_of(g, wide.min.x), c1 = col_of(g, wide.max.x);
     uint32_t r0 = row_of(g, wide.min.y), r1 = row_of(g, wide.max.y);
     const uint32_t cols = g->def.cols;
@@ -364,8 +379,9 @@ uint32_t clv_grid_query(clv_grid *grid, clv_aabb box, uint32_t *out, uint32_t ca
         fits = false;
         n += count_hits(entries, lo, hi, box);
     }
-    if (!fits || n > cap)
+    if (!fits || n > cap) {
         return n;
+    }
     if (n <= CLV_GRID_SMALL_SORT) {
         insertion_sort(out, n);
     } else {
@@ -420,8 +436,9 @@ static void set_bits(uint64_t *bits, uint32_t lo, uint32_t hi) { /* [lo, hi], lo
         return;
     }
     bits[wl] |= ml;
-    for (uint32_t k = wl + 1u; k < wh; k++)
+    for (uint32_t k = wl + 1u; k < wh; k++) {
         bits[k] = ~(uint64_t)0;
+    }
     bits[wh] |= mh;
 }
 
@@ -457,8 +474,9 @@ static inline float sub_row(const clv_grid *g, float y) {
  * would overwrite the last hit. */
 static inline uint32_t push_pair(uint64_t *pairs, uint32_t room, uint32_t n, uint32_t q, uint32_t i,
                                  bool hit) {
-    if (n < room)
+    if (n < room) {
         pairs[n] = (uint64_t)q << 32 | i;
+    }
     return n + (uint32_t)hit;
 }
 
@@ -469,8 +487,9 @@ static uint32_t entity_hits(const clv_grid *g, const box_lists *b, float ex, flo
                             uint32_t i, uint64_t *pairs, uint32_t room, uint32_t n) {
     const uint32_t s = g->scratch[i];
     if (s == g->sub_big) {
-        for (uint32_t q = 0; q < b->nq; q++)
+        for (uint32_t q = 0; q < b->nq; q++) {
             n = push_pair(pairs, room, n, q, i, square_meets(ex, ey, er, &b->boxes[q]));
+        }
         return n;
     }
     /* The box of its cell, or the cell's list; none when the bit is unset, which happens only
@@ -489,8 +508,9 @@ static uint32_t entity_hits(const clv_grid *g, const box_lists *b, float ex, flo
         }
     }
     if (b->n_every == 0) {
-        for (uint32_t ia = 0; ia < na; ia++)
+        for (uint32_t ia = 0; ia < na; ia++) {
             n = push_pair(pairs, room, n, a[ia], i, square_meets(ex, ey, er, &b->boxes[a[ia]]));
+        }
         return n;
     }
     for (uint32_t ia = 0, ie = 0; ia < na || ie < b->n_every;) {
@@ -505,12 +525,14 @@ static uint32_t entity_hits(const clv_grid *g, const box_lists *b, float ex, flo
  * hits; otherwise first[k + 1] is box k's next slot in out. */
 static void flush_pairs(const uint64_t *pairs, uint32_t n, uint32_t *first, uint32_t *out) {
     if (out == NULL) {
-        for (uint32_t j = 0; j < n; j++)
+        for (uint32_t j = 0; j < n; j++) {
             first[(pairs[j] >> 32) + 1u]++;
+        }
         return;
     }
-    for (uint32_t j = 0; j < n; j++)
+    for (uint32_t j = 0; j < n; j++) {
         out[first[(pairs[j] >> 32) + 1u]++] = (uint32_t)pairs[j];
+    }
 }
 
 /* The sub-cell of each entity in [lo, hi) into scratch[]; returns the largest of their radii up
@@ -556,8 +578,9 @@ static float entity_cells(const clv_grid *g, const float *x, const float *y, con
     }
     float lanes[4];
     _mm_storeu_ps(lanes, vw);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4; k++) {
         w = lanes[k] > w ? lanes[k] : w;
+    }
 #endif
     for (; i < hi; i++) {
         float col = (float)(int32_t)sub_col(g, x[i]), row = (float)(int32_t)sub_row(g, y[i]);
@@ -587,8 +610,9 @@ static uint32_t pick_entities(const clv_grid *g, const box_lists *b, const float
             *seen = wb > *seen ? wb : *seen;
         }
         if (test_all) {
-            for (uint32_t k = 0; k < m; k++)
+            for (uint32_t k = 0; k < m; k++) {
                 pick[np++] = base + k;
+            }
         } else {
             /* Most entities stand where no box reaches: keep the others, without a branch. */
             for (uint32_t k = 0; k < m; k++) {
@@ -606,8 +630,9 @@ static uint32_t pick_entities(const clv_grid *g, const box_lists *b, const float
             }
         }
     }
-    if (first != NULL)
+    if (first != NULL) {
         flush_pairs(pairs, n, first, out);
+    }
     return total + n;
 }
 
@@ -616,8 +641,9 @@ static uint32_t pick_entities(const clv_grid *g, const box_lists *b, const float
 static bool box_cells(const clv_grid *g, clv_aabb q, float w, uint32_t *c0, uint32_t *c1,
                       uint32_t *r0, uint32_t *r1) {
     clv_aabb wide;
-    if (!widened(q, w, &wide))
+    if (!widened(q, w, &wide)) {
         return false;
+    }
     *c0 = (uint32_t)(int32_t)sub_col(g, wide.min.x),
     *c1 = (uint32_t)(int32_t)sub_col(g, wide.max.x);
     *r0 = (uint32_t)(int32_t)sub_row(g, wide.min.y),
@@ -648,8 +674,9 @@ static box_lists file_boxes(clv_grid *g, const clv_aabb *boxes, uint32_t nq, flo
     uint32_t filed = 0, n_every = 0, n_touched = 0;
     for (uint32_t k = 0; k < nq; k++) {
         uint32_t c0, c1, r0, r1;
-        if (!box_cells(g, boxes[k], w, &c0, &c1, &r0, &r1))
+        if (!box_cells(g, boxes[k], w, &c0, &c1, &r0, &r1)) {
             continue;
+        }
         uint64_t cells =
             (uint64_t)((c1 >> shift) - (c0 >> shift) + 1u) * ((r1 >> shift) - (r0 >> shift) + 1u);
         if ((uint64_t)filed + 2u * cells + n_every + (nq - k) > room) {
@@ -659,8 +686,9 @@ static box_lists file_boxes(clv_grid *g, const clv_aabb *boxes, uint32_t nq, flo
         }
         filed += 2u * (uint32_t)cells; /* each cell may need a slot for its length */
         first[k + 1u] = 1;
-        for (uint32_t row = r0; row <= r1; row++)
+        for (uint32_t row = r0; row <= r1; row++) {
             set_bits(occ, row * sub_cols + c0, row * sub_cols + c1);
+        }
         const bool alone = g->use_ids && nq < CLV_MARK_SHARED;
         for (uint32_t row = r0 >> shift; row <= r1 >> shift; row++) {
             for (uint32_t col = c0 >> shift; col <= c1 >> shift; col++) {
@@ -675,8 +703,9 @@ static box_lists file_boxes(clv_grid *g, const clv_aabb *boxes, uint32_t nq, flo
                     set_bit(touched, c);
                     start[c] = alone ? 1u : 0u;
                     cells_touched[n_touched++] = c;
-                    if (g->use_ids)
+                    if (g->use_ids) {
                         ids[c] = CLV_MARK_SHARED;
+                    }
                 }
                 start[c]++;
             }
@@ -702,8 +731,9 @@ static box_lists file_boxes(clv_grid *g, const clv_aabb *boxes, uint32_t nq, flo
             for (uint32_t row = r0 >> shift; row <= r1 >> shift; row++) {
                 for (uint32_t col = c0 >> shift; col <= c1 >> shift; col++) {
                     uint32_t c = row * cols + col;
-                    if (bit_of(touched, c))
+                    if (bit_of(touched, c)) {
                         list[--start[c]] = k;
+                    }
                 }
             }
         }
@@ -726,12 +756,14 @@ uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq
     clv_grid *g = grid;
     g->count = 0;
     g->rmax = 0.0f;
-    if (first == NULL)
+    if (first == NULL) {
         return 0;
+    }
     memset(first, 0, ((size_t)nq + 1u) * sizeof(uint32_t));
     if (nq == 0 || count == 0 || count > g->def.capacity || nq > g->def.capacity || boxes == NULL ||
-        x == NULL || y == NULL || r == NULL)
+        x == NULL || y == NULL || r == NULL) {
         return 0;
+    }
     /* With a hint (the last call's largest radius), the boxes are filed first and each block
      * of entities gets its sub-cells just before its bit tests, while the next blocks stream
      * in. Without one, or when a radius grew past it (the boxes were widened too little),
@@ -758,8 +790,9 @@ uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq
         pick_entities(g, &b, x, y, r, count, pairs, pair_room, first, NULL, NULL);
     }
     if (total > cap || out == NULL) {
-        for (uint32_t k = 1; k <= nq; k++)
+        for (uint32_t k = 1; k <= nq; k++) {
             first[k] += first[k - 1u]; /* the ends, which are the next boxes' begins */
+        }
         return total;
     }
     /* first[k + 1] becomes box k's begin; placing through it leaves it at k's end. */

@@ -161,9 +161,9 @@ double clv_f_req_number(clv_fctx *c, int t, const char *key);
 void clv_f_point(clv_fctx *c, int t, const char *key, double *x, double *y);
 /// Copies the name at the top (printable, at most CLV_HIT_NAME_MAX - 1 bytes) to out; pops it.
 void clv_f_name(clv_fctx *c, char out[CLV_HIT_NAME_MAX]);
-/// The field frames of the table at t: a frame or {first, last}, 1-based, within 1..length
-/// (any frame when length is 0).
-void clv_f_frames(clv_fctx *c, int t, int32_t length, int32_t *first, int32_t *last);
+/// The field frames of the hitbox table at hb: a frame or {first, last}, 1-based, within
+/// 1..length (any frame when length is 0).
+void clv_f_frames(clv_fctx *c, int hb, int32_t length, int32_t *first, int32_t *last);
 
 /* ---- weapons (weapon.c reads the table, weapon_object.c is the userdata) ---- */
 

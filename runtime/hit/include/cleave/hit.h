@@ -419,14 +419,14 @@ void clv_arena_destroy(clv_arena *arena);
 
 /// Copies a weapon (its current content) into the arena, in the lowest slot a removal emptied,
 /// or else a new one after the others: the other weapons keep their ids.
-clv_hit_status clv_arena_add_weapon(clv_arena *arena, const clv_weapon *weapon, clv_weapon_id *out,
+clv_hit_status clv_arena_add_weapon(clv_arena *arena, const clv_weapon *src, clv_weapon_id *out,
                                     clv_hit_diag *diag);
 /// Frees the arena's copy of a weapon and empties its slot; its id becomes stale. Refused with
 /// CLV_HIT_ERR_IN_USE while an attack in progress uses it (cancel or finish those first), and
 /// with CLV_HIT_ERR_STALE_ID for an id that names nothing. The last step's events may still
 /// name the weapon: clv_arena_hitbox() then returns NULL. A snapshot taken while the weapon was
 /// in the arena is refused afterwards (the weapons' fingerprint counts the empty slot).
-clv_hit_status clv_arena_remove_weapon(clv_arena *arena, clv_weapon_id weapon);
+clv_hit_status clv_arena_remove_weapon(clv_arena *arena, clv_weapon_id id);
 /// Index of the attack called name in an arena weapon, or -1.
 int32_t clv_arena_find_attack(const clv_arena *arena, clv_weapon_id weapon, const char *name);
 /// The definition of an attack of an arena weapon (name, frames, rules), or NULL.

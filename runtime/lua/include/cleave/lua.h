@@ -41,7 +41,7 @@ const clv_shape *clv_lua_checkshape(lua_State *L, int idx);
 
 /// Pushes a new cleave.Shape made from a valid float shape (clv_shape_valid). Its numbers read
 /// back as Lua floats; an obb's angle reads back in degrees.
-void clv_lua_pushshape(lua_State *L, const clv_shape *s);
+void clv_lua_pushshape(lua_State *L, const clv_shape *in);
 
 #ifdef __cplusplus
 }
