@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs what a make target needs on Debian when it is missing, and says so.
-# Usage: install-deps.sh GROUP...   (groups: build test bench demo fuzz)
+# Usage: install-deps.sh GROUP...   (groups: build test bench demo fuzz lint)
 set -eu
 
 need=""
@@ -39,6 +39,11 @@ for group in "$@"; do
     fuzz)
         want clang has clang
         want libclang-rt-14-dev sh -c 'ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a'
+        ;;
+    lint)
+        want clang-format has clang-format
+        want clang-tidy has clang-tidy
+        want lua-check has luacheck
         ;;
     *)
         echo "install-deps.sh: unknown group '$group'" >&2

@@ -103,6 +103,7 @@ describe("cleave.arena", function()
     assert.is_false(ok)
     assert.matches("entity " .. id .. " was removed$", e)
     ok, e = pcall(near.set_position, near, 1, 2)
+    assert.is_false(ok)
     assert.matches("entity " .. id .. " was removed$", e)
     a:step(1)
   end)
@@ -141,8 +142,7 @@ describe("cleave.arena", function()
     local line = debug.getinfo(1, "l").currentline - 2
     a:step(6)
 
-    local b = scene(stick())
-    b = cleave.arena {}
+    local b = cleave.arena {}
     local q = b:spawn { x = 0, y = 0, team = 1 }
     b:spawn { x = 25, y = 0, team = 2, radius = 6 }
     b:attack { weapon = stick(), attack = "swing", owner = q }
@@ -174,10 +174,13 @@ describe("cleave.arena", function()
     assert.matches("spawn: unknown field 'colour'", e)
     local p = a:spawn {}
     ok, e = pcall(a.attack, a, { weapon = stick(), attack = "slash", owner = p })
+    assert.is_false(ok)
     assert.matches("attack: weapon 'stick' has no attack 'slash'", e)
     ok, e = pcall(a.attack, a, { weapon = {}, attack = "swing", owner = p })
+    assert.is_false(ok)
     assert.matches("attack: weapon must be a cleave.Weapon %(got table%)", e)
     ok, e = pcall(a.step, a, -1)
+    assert.is_false(ok)
     assert.matches("frames must be an integer in 0..1000000000, got %-1%)$", e)
   end)
 

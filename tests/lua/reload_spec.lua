@@ -87,7 +87,8 @@ describe("cleave.reload_mod", function()
     write(version(7))
     local v2 = assert(cleave.reload_mod(v1))
     local old_handle = v1.handle
-    v1 = nil -- the game drops its reference; the arena still holds the old weapon
+    -- the game drops its reference; the arena still holds the old weapon
+    v1 = nil -- luacheck: ignore 311
     collectgarbage()
     arena:attack { weapon = v2.weapons.blade, owner = p2 }
     local damage = {}

@@ -364,6 +364,7 @@ describe("sandbox", function()
     assert.is_truthy(msg:find("time limit exceeded (250 ms per load)", 1, true))
     assert(sb:run("function spin() while true do end end"))
     ok, msg = sb:call("spin")
+    assert.is_nil(ok)
     assert.is_truthy(msg:find("time limit exceeded (2 ms per callback)", 1, true))
   end)
 
