@@ -32,11 +32,11 @@ wait_for() {
 }
 
 wid=""
-for _ in $(seq 1 100); do
+for _ in $(seq 1 300); do
     wid=$(xdotool search --name 'cleave demo' 2>/dev/null | head -n 1) && [ -n "$wid" ] && break
     sleep 0.1
 done
-[ -n "$wid" ] || fail "no window appeared"
+[ -n "$wid" ] || fail "no window appeared within 30 s"
 xdotool windowfocus --sync "$wid" 2>/dev/null || true
 wait_for '^frame='
 # the weapon list is on window.log before the window opens
