@@ -1031,7 +1031,7 @@ static void bench_rotation(void) {
 }
 #endif
 
-/* ---- section 5: the targets of issue 3 ---- */
+/* ---- section 5: the targets of docs/performance.md ---- */
 
 static void target_row(const char *work, const char *target, double ratio, double want,
                        int higher_is_better) {

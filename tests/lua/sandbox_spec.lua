@@ -1,4 +1,4 @@
--- The abuse catalogue of the mod sandbox (issue 7): every case is a mod doing something it
+-- The abuse catalogue of the mod sandbox: every case is a mod doing something it
 -- must not, the exact error it must get, and the proof that the host carries on: 60 more
 -- frames through the same sandbox, and the host's own state untouched.
 local cleave = require "cleave"

@@ -1,5 +1,5 @@
--- Input validation found missing in an audit of the Lua entry points (issue 7, item 6): each
--- case failed silently or with a misleading message before.
+-- Input validation at the Lua entry points: each case is bad input that must fail with a
+-- message naming the field, never silently.
 local cleave = require "cleave"
 
 local function weapon_with(hitbox)

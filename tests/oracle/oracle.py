@@ -522,7 +522,7 @@ def report(st, out=sys.stdout):
 
 
 # ---------------------------------------------------------------------------------------------
-# Self-test: hand-made cases with answers worked out on paper, including the seed articles' traps.
+# Self-test: hand-made cases with answers worked out on paper, including textbook tests' traps.
 # ---------------------------------------------------------------------------------------------
 
 

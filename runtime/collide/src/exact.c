@@ -24,8 +24,8 @@
  *   B7  cross^2 <= 2^124 against R^2 * |d|^2 <= 2^62 * 2^63 = 2^125 (B4, B3): both sides are
  *       unsigned int128 (< 2^128), compared and never subtracted. A point p is closer than R
  *       to the line through a, b (|d| = |b - a| > 0) exactly when cross(d, p - a)^2 < R^2|d|^2.
- *       This replaces the seed article's comparison against segLenSq^2 * R^2 (with the offset
- *       to the projected point scaled by segLenSq), which reaches 2^126 * 2^62 = 2^188.
+ *       The textbook comparison against segLenSq^2 * R^2 (with the offset to the projected
+ *       point scaled by segLenSq) would reach 2^126 * 2^62 = 2^188, past any integer type.
  *   B8  a box's distance along one axis max(x0 - px, 0, px - x1) <= 2^31 (B1); the sum of the
  *       two squares <= 2^63 (B3).
  * Nothing else is multiplied.

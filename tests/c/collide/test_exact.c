@@ -1,4 +1,4 @@
-/* Exact integer overlap: every pair, exact touching, the ends of the range, the seed article's
+/* Exact integer overlap: every pair, exact touching, the ends of the range, a textbook test's
  * traps, and randomized cross-checks against a deliberately simple rational oracle. */
 #include "cleave/collide.h"
 #include "harness.h"
@@ -386,7 +386,7 @@ static void test_crossing_thin(void) {
 static clv_ishape random_shape(clv_shape_type type, int64_t c, int64_t rmax);
 static int oracle(const clv_ishape *a, const clv_ishape *b);
 
-/* ---- The seed article's segment-intersection trap ----
+/* ---- A textbook segment-intersection trap ----
  * Its test takes o3 = orientation(p1, q1, p1) and o4 = orientation(p1, q1, q1): both always
  * "collinear". So "o3 /= o4" never holds (it misses proper crossings), and "o3 == Collinear &&
  * onSegment p2 p1 q2" holds whenever p1 lies in the bounding box of segment 2 (it reports
