@@ -9,9 +9,29 @@ local Shape = {}
 function Shape:kind() end
 ---@return number ...
 function Shape:unpack() end
+---@return number min_x, number min_y, number max_x, number max_y
+function Shape:bounds() end
+---@param other cleave.Shape
+---@return boolean
+function Shape:overlaps(other) end
+---@param other cleave.Shape
+---@return number gap between the surfaces, 0 when they overlap or touch
+function Shape:distance(other) end
+---@param other cleave.Shape
+---@return number? nx, number? ny, number? depth moving other by (nx, ny) * depth separates it
+function Shape:contact(other) end
+---@param other cleave.Shape
+---@return number distance, number ax, number ay, number bx, number by, number ta, number tb
+function Shape:closest(other) end
+---@return number? t, number? nx, number? ny
+function Shape:raycast(ox, oy, dx, dy, max_t) end
+---@param target cleave.Shape
+---@return number? t the first t in [0, 1] at which self, moved by t * (dx, dy), touches target
+function Shape:sweep(dx, dy, target) end
 
 ---@class cleave.Knockback
----@field kind? "none"|"fixed"|"scaling"|"radial" inferred: scaling with angle, fixed with x/y, else radial
+---inferred when absent: scaling with angle, fixed with x/y, else radial
+---@field kind? "none"|"fixed"|"scaling"|"radial"
 ---@field x? number fixed: velocity given to a weight-1 target, weapon-local, units/frame
 ---@field y? number fixed: velocity y
 ---@field angle? number scaling: launch direction, weapon-local degrees
@@ -122,7 +142,9 @@ function Weapon:hitbox(attack, frame, id) end
 ---@field x number contact point
 ---@field y number
 ---@field t number where on the hitbox's segment, 0..1
----@field sweep_t number where in the motion since the previous frame (0) to this one (1) the first touching sub-step starts; 1 without a sweep
+---where in the motion from the previous frame (0) to this one (1) the first touching sub-step
+---starts; 1 without a sweep
+---@field sweep_t number
 ---@field hitlag integer
 ---@field hitstun integer
 ---@field effects string[]
@@ -135,6 +157,17 @@ function Weapon:hitbox(attack, frame, id) end
 ---@field attacker_id integer
 ---@field target_name? string
 
+---@alias cleave.MissReason
+---| "out_of_reach"
+---| "team"
+---| "dead"
+---| "intangible"
+---| "rehit"
+---| "lockout"
+---| "precedence"
+---| "max_hits"
+---| "max_targets"
+
 ---@class cleave.Miss
 ---@field frame integer
 ---@field weapon string
@@ -143,7 +176,7 @@ function Weapon:hitbox(attack, frame, id) end
 ---@field hitbox string
 ---@field hitbox_index integer
 ---@field group integer
----@field reason "out_of_reach"|"team"|"dead"|"intangible"|"rehit"|"lockout"|"precedence"|"max_hits"|"max_targets"
+---@field reason cleave.MissReason
 ---@field distance number
 ---@field target cleave.Entity
 ---@field target_id integer
@@ -232,7 +265,9 @@ function Attack:set_pose(x, y, facing, mirror) end
 ---@class cleave.ArenaDef
 ---@field miss_margin? number record out_of_reach misses closer than this
 ---@field capacity? integer entity slots reserved up front, 0..1048576 (default 64; grows)
----@field sweep_tolerance? number > 0: how far (world units) a swept hitbox may overreach between frames; smaller is finer and slower (default 1)
+---> 0: how far (world units) a swept hitbox may overreach between frames; smaller is finer
+---and slower (default 1)
+---@field sweep_tolerance? number
 ---@field on_error? fun(message: string) receives callback errors (default: stderr)
 
 ---@class cleave.Arena
@@ -270,6 +305,9 @@ function Arena:snapshot() end
 function Arena:restore(snapshot) end
 ---@return integer
 function Arena:entity_count() end
+---Frees the arena now (also `local arena <close> = cleave.arena {}`); every other method then
+---raises "arena is closed". Refused inside one of the arena's own callbacks.
+function Arena:close() end
 
 ---@class cleave.Mod
 local Mod = {}
@@ -293,7 +331,8 @@ function Mod:memory() end
 ---@field weapons table<string, cleave.Weapon> at least one
 ---@field effects? table<string, cleave.EffectDef>
 ---@field description? string
----@field selftest? fun(mod: cleave.ModDef) run after validation, under the load deadline; an error fails the load or reload
+---run after validation, under the load deadline; an error fails the load or reload
+---@field selftest? fun(mod: cleave.ModDef)
 
 ---@class cleave
 local cleave = {}
@@ -350,10 +389,10 @@ function cleave.arena(def) end
 ---@param dir string folder holding mod.lua
 ---@return cleave.LoadedMod
 function cleave.load_mod(dir) end
----Loads mod.dir again in a fresh sandbox as one transaction; mod itself is never changed.
+---Loads mod.dir again in a fresh sandbox as one transaction; mod itself is never changed. On
+---any failure it raises "file:line: message", as load_mod does, and the old mod stays.
 ---@param mod cleave.LoadedMod|cleave.Mod a table from load_mod or reload_mod, or its handle
----@return cleave.LoadedMod? new nil when the new version failed
----@return string? message file:line: message
+---@return cleave.LoadedMod new
 function cleave.reload_mod(mod) end
 
 ---Inside a mod only: a line in the mod's log.

@@ -18,16 +18,27 @@ function T.hits(arena) end
 function T.misses(arena) end
 ---Some recorded hit matches every field given (target: entity or name); returns it. A field
 ---that hits do not have is an error naming the likely one ("did you mean 'damage'?").
----@param want table frame=, hitbox=, target=, damage=, attack=, sweep_t=, arena=... (the fields of cleave.Hit)
+---@param want table frame=, hitbox=, target=, damage=, sweep_t=, arena=... (cleave.Hit's fields)
 ---@return cleave.Hit
 function T.expect_hit(want) end
 ---No recorded hit matches; unknown fields are errors as for expect_hit.
 ---@param want table
 function T.expect_no_hit(want) end
 ---Some recorded miss matches; returns it. Unknown fields and reasons are errors.
----@param want table target=, reason= ("out_of_reach"|"team"|"dead"|"intangible"|"rehit"|"lockout"|"precedence"|"max_hits"|"max_targets"), frame=, hitbox=...
+---@param want table target=, reason= (a cleave.MissReason), frame=, hitbox=...
 ---@return cleave.Miss
 function T.expect_miss(want) end
+---a < b, or an error that says both numbers; what names them in the message.
+---@param a number
+---@param b number
+---@param what? string
+function T.expect_less(a, b, what) end
+---a <= b, or an error that says both numbers.
+function T.expect_at_most(a, b, what) end
+---a > b, or an error that says both numbers.
+function T.expect_greater(a, b, what) end
+---a >= b, or an error that says both numbers.
+function T.expect_at_least(a, b, what) end
 ---@param pred fun(arena: cleave.Arena): boolean
 ---@param max_frames? integer (default 600)
 ---@param arena? cleave.Arena
