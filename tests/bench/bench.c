@@ -1042,7 +1042,7 @@ static void target_row(const char *work, const char *target, double ratio, doubl
 }
 
 static void print_targets(void) {
-    printf("== Targets (issue 3), ratios from this run\n");
+    printf("== Targets, ratios from this run\n");
     printf("%-52s %-26s %8s\n", "work", "target", "measured");
     const int cap = CLV_CAPSULE;
 #ifdef CLV_BENCH_BOX2D
