@@ -36,6 +36,11 @@ describe("cleave.weapon", function()
     assert.are.same({ "late" }, w:hitboxes("swing", 6))
     assert.are.equal("capsule", w:hitbox("swing", 3, "tip").shape:kind())
     assert.are.equal("circle", w:hitbox("swing", 6, "late").shape:kind())
+    -- under pcall a method has no name at its call site; the message still names it
+    assert.are.equal("bad argument #3 to 'hitboxes' (frame must be an integer in 1..8, got 9)",
+      err_of(w.hitboxes, w, "swing", 9))
+    assert.are.equal("bad argument #2 to 'length' (weapon 'stick' has no attack 'slash')",
+      err_of(w.length, w, "slash"))
   end)
 
   it("merges weapon defaults, then attack defaults, under each hitbox's own fields", function()

@@ -58,16 +58,15 @@ clv_lweapon *clv_lua_check_weapon(lua_State *L, int arg) {
 
 int32_t clv_lua_check_attack(lua_State *L, const clv_lweapon *w, int arg) {
     if (lua_type(L, arg) != LUA_TSTRING) {
-        luaL_typeerror(L, arg, "string");
+        clv_lua_typeerror(L, arg, "string");
     }
     const char *name = lua_tostring(L, arg);
     int32_t k = clv_weapon_find_attack(w->compiled, name);
     if (k >= 0) {
         return k;
     }
-    luaL_argerror(
+    return clv_lua_argerror(
         L, arg, lua_pushfstring(L, "weapon '%s' has no attack '%s'", clv_lua_weapon_name(w), name));
-    return -1;
 }
 
 /// weapon:name() -> string
@@ -101,7 +100,7 @@ static int m_length(lua_State *L) {
  * be an integer in 1..frames, got v)". */
 static lua_Integer frame_arg(lua_State *L, int arg, int32_t frames) {
     if (lua_type(L, arg) != LUA_TNUMBER) {
-        luaL_typeerror(L, arg, "number");
+        clv_lua_typeerror(L, arg, "number");
     }
     lua_Integer f = 0;
     int isint = 0;
@@ -109,9 +108,9 @@ static lua_Integer frame_arg(lua_State *L, int arg, int32_t frames) {
     if (!isint || f < 1 || f > frames) {
         clv_lnum v = {lua_isinteger(L, arg) != 0, lua_tointeger(L, arg), lua_tonumber(L, arg)};
         clv_lua_push_lnum(L, v);
-        luaL_argerror(L, arg,
-                      lua_pushfstring(L, "frame must be an integer in 1..%d, got %s", (int)frames,
-                                      lua_tostring(L, -1)));
+        clv_lua_argerror(L, arg,
+                         lua_pushfstring(L, "frame must be an integer in 1..%d, got %s",
+                                         (int)frames, lua_tostring(L, -1)));
     }
     return f;
 }
@@ -210,7 +209,7 @@ static int m_hitbox(lua_State *L) {
     int32_t n;
     const clv_hitbox_def **boxes = frame_boxes(L, clv_lua_check_weapon(L, 1), 2, &n);
     if (lua_type(L, 4) != LUA_TSTRING) {
-        return luaL_typeerror(L, 4, "string");
+        return clv_lua_typeerror(L, 4, "string");
     }
     const char *id = lua_tostring(L, 4);
     for (int32_t k = 0; k < n; k++) {
