@@ -93,6 +93,7 @@ describe("messages a new user meets", function()
     assert.are.equal("spawn: hurtboxes[1].x must be in -1000000000..1000000000 (got 2000000000)",
       err(function() a:spawn { hurtboxes = { cleave.circle(2000000000, 0, 1) } } end))
     assert.are.equal("spawn: unknown field 'radus' (did you mean 'radius'?)", err(function() a:spawn { radus = 1 } end))
+    assert.are.equal("spawn: unexpected key [1] (fields are named)", err(function() a:spawn { 5 } end))
     assert.are.equal(0, a:entity_count())
   end)
 

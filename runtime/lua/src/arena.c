@@ -157,25 +157,11 @@ static int type_error(lua_State *L, const char *fname, const char *key, int vidx
     return luaL_error(L, "%s: %s must %s (got %s)", fname, key, rule, got);
 }
 
-/* Checks that every key of the table at idx is in known; "fname: unknown field 'k'", with the
+/* Every key of the table at idx must be a field in known: "fname: unknown field 'k'", with the
  * nearest known name when one is close. */
 static void check_fields(lua_State *L, int idx, const char *const *known, const char *fname) {
-    lua_pushnil(L);
-    while (lua_next(L, idx)) {
-        lua_pop(L, 1);
-        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-        bool ok = false;
-        for (int i = 0; k != NULL && !ok && known[i] != NULL; i++) {
-            ok = strcmp(k, known[i]) == 0;
-        }
-        if (!ok) {
-            const char *near = k != NULL ? clv_lua_nearest(k, known) : NULL;
-            if (near != NULL) {
-                luaL_error(L, "%s: unknown field '%s' (did you mean '%s'?)", fname, k, near);
-            }
-            luaL_error(L, "%s: unknown field '%s'", fname, luaL_tolstring(L, -1, NULL));
-        }
-    }
+    clv_fctx c = {.L = L, .where = fname};
+    clv_f_check_keys(&c, idx, known, false);
 }
 
 /* Optional number field within [lo, hi] (lo excluded when strict). */

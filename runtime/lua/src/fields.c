@@ -85,8 +85,12 @@ int clv_f_fail_at(clv_fctx *c, const char *fmt, ...) {
     const char *msg = lua_pushvfstring(L, fmt, ap);
     va_end(ap);
     c->path[c->plen] = '\0';
-    /* the weapon table itself has an empty path: name it, so every message has one */
-    lua_pushfstring(L, "%s: %s: %s", c->where, c->plen > 0 ? c->path : "weapon", msg);
+    const char *at = c->plen > 0 ? c->path : c->table;
+    if (at == NULL) {
+        lua_pushfstring(L, "%s: %s", c->where, msg);
+    } else {
+        lua_pushfstring(L, "%s: %s: %s", c->where, at, msg);
+    }
     return lua_error(L);
 }
 

@@ -115,18 +115,21 @@ void clv_lua_tag_table(lua_State *L, int idx, const char *kind);
 /// stays anchored in the weak table while the table lives.
 const char *clv_lua_table_tag(lua_State *L, int idx, const char *key);
 
-/// Where a reader is: the file and line of the innermost tagged table, and the field path
-/// ("attacks.swing.frames[6][2]") that every message names.
+/// Where a reader is: the file and line of the innermost tagged table (or the function's name),
+/// the field path ("attacks.swing.frames[6][2]") that every message names, and the name of the
+/// table at the empty path ("weapon"; NULL when where already names it).
 typedef struct clv_fctx {
     lua_State *L;
     char path[400];
     size_t plen;
     const char *where;
+    const char *table;
 } clv_fctx;
 
 /// Raises "where: path msg" (the field at the path is at fault).
 int clv_f_fail(clv_fctx *c, const char *fmt, ...);
-/// Raises "where: path: msg" (the table at the path is at fault; "weapon" when the path is empty).
+/// Raises "where: path: msg" (the table at the path is at fault; "where: table: msg" or
+/// "where: msg" when the path is empty).
 int clv_f_fail_at(clv_fctx *c, const char *fmt, ...);
 /// Extends the path by .key (or ["key"]) or by [i]; returns the length to give clv_f_pop.
 size_t clv_f_key(clv_fctx *c, const char *key);

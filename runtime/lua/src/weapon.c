@@ -777,6 +777,7 @@ static int l_weapon(lua_State *L) {
     memset(&s, 0, sizeof s);
     s.c.L = L;
     s.c.where = lua_tostring(L, -1); /* kept alive on the stack at index 2 */
+    s.c.table = "weapon";            /* so that every message names a field or a table */
     s.weapon_idx = 1;
     clv_fctx *c = &s.c;
     clv_f_enter(c, 1);
