@@ -54,23 +54,6 @@ typedef struct lattack {
     larena *arena; /* kept alive by the handle's user value; read on every running() */
 } lattack;
 
-static bool grow_to(const clv_lalloc *a, void **p, int32_t *cap, int32_t need, size_t elem) {
-    if (need <= *cap) {
-        return true;
-    }
-    int32_t n = *cap > 0 ? *cap : 16;
-    while (n < need) {
-        n *= 2;
-    }
-    void *q = clv_lalloc_resize(a, *p, (size_t)*cap * elem, (size_t)n * elem);
-    if (q == NULL) {
-        return false;
-    }
-    *p = q;
-    *cap = n;
-    return true;
-}
-
 /* The userdata at arg when its metatable is the one the running method was registered with
  * (upvalue 1 of every method): a pointer comparison instead of luaL_testudata's registry
  * lookup by name, on calls a game makes every frame. NULL otherwise (the caller then takes the
@@ -316,8 +299,8 @@ static clv_weapon_id arena_weapon(lua_State *L, int arena_idx, larena *A, int wi
     if (w->compiled == NULL) {
         luaL_error(L, "weapon '%s' is not compiled", clv_lua_weapon_name(w));
     }
-    if (!grow_to(&A->alloc, (void **)&A->weapons, &A->weapon_cap, A->weapon_count + 1,
-                 sizeof *A->weapons)) {
+    if (!clv_lalloc_grow(&A->alloc, (void **)&A->weapons, &A->weapon_cap, A->weapon_count + 1,
+                         sizeof *A->weapons)) {
         luaL_error(L, "out of memory");
     }
     clv_weapon_id id;
@@ -957,7 +940,8 @@ static int m_step(lua_State *L) {
         const clv_hit_event *h = clv_arena_hits(A->a, &c);
         int32_t h0 = A->hit_count, t0 = A->tick_count;
         if (c > 0) {
-            if (!grow_to(&A->alloc, (void **)&A->hits, &A->hit_cap, A->hit_count + c, sizeof *h)) {
+            if (!clv_lalloc_grow(&A->alloc, (void **)&A->hits, &A->hit_cap, A->hit_count + c,
+                                 sizeof *h)) {
                 return luaL_error(L, "out of memory");
             }
             memcpy(A->hits + A->hit_count, h, sizeof *h * (size_t)c);
@@ -965,13 +949,13 @@ static int m_step(lua_State *L) {
         }
         const clv_miss_record *m = clv_arena_misses(A->a, &c);
         if (c > 0) {
-            if (!grow_to(&A->alloc, (void **)&A->misses, &A->miss_cap, A->miss_count + c,
-                         sizeof *m)) {
+            if (!clv_lalloc_grow(&A->alloc, (void **)&A->misses, &A->miss_cap, A->miss_count + c,
+                                 sizeof *m)) {
                 return luaL_error(L, "out of memory");
             }
             int32_t wcap = A->miss_weapon_cap;
-            if (!grow_to(&A->alloc, (void **)&A->miss_weapons, &wcap, A->miss_count + c,
-                         sizeof *A->miss_weapons)) {
+            if (!clv_lalloc_grow(&A->alloc, (void **)&A->miss_weapons, &wcap, A->miss_count + c,
+                                 sizeof *A->miss_weapons)) {
                 return luaL_error(L, "out of memory");
             }
             A->miss_weapon_cap = wcap;
@@ -989,8 +973,8 @@ static int m_step(lua_State *L) {
         }
         const clv_tick_event *t = clv_arena_ticks(A->a, &c);
         if (c > 0) {
-            if (!grow_to(&A->alloc, (void **)&A->ticks, &A->tick_cap, A->tick_count + c,
-                         sizeof *t)) {
+            if (!clv_lalloc_grow(&A->alloc, (void **)&A->ticks, &A->tick_cap, A->tick_count + c,
+                                 sizeof *t)) {
                 return luaL_error(L, "out of memory");
             }
             memcpy(A->ticks + A->tick_count, t, sizeof *t * (size_t)c);

@@ -10,22 +10,6 @@ static const char *const knockback_fields[] = {"kind", "x", "y", "angle", "base"
 static const char *const effect_fields[] = {"name",    "duration", "period", "magnitude",
                                             "damages", "on_tick",  NULL};
 
-/* Grows the effect callback list; NULL when the allocator refuses. */
-static void *grow(const clv_lalloc *a, void *p, int32_t *cap, int32_t need, size_t elem) {
-    if (need <= *cap) {
-        return p;
-    }
-    int32_t n = *cap > 0 ? *cap : 8;
-    while (n < need) {
-        n *= 2;
-    }
-    void *q = clv_lalloc_resize(a, p, (size_t)*cap * elem, (size_t)n * elem);
-    if (q != NULL) {
-        *cap = n;
-    }
-    return q;
-}
-
 /* An effect definition table at the top (name given or from the table), pops it. Records its
  * on_tick callback on the weapon. */
 void clv_lua_read_effect(clv_fctx *c, clv_lweapon *w, const char *given_name, clv_effect_def *out) {
@@ -77,12 +61,10 @@ void clv_lua_read_effect(clv_fctx *c, clv_lweapon *w, const char *given_name, cl
             }
         }
         if (found < 0) {
-            void *p = grow(&w->alloc, w->effects, &w->effect_cap, w->effect_count + 1,
-                           sizeof *w->effects);
-            if (p == NULL) {
+            if (!clv_lalloc_grow(&w->alloc, (void **)&w->effects, &w->effect_cap,
+                                 w->effect_count + 1, sizeof *w->effects)) {
                 luaL_error(L, "out of memory");
             }
-            w->effects = (clv_leffect_cb *)p;
             found = (int)w->effect_count++;
             strcpy(w->effects[found].name, out->name);
             w->effects[found].ref = LUA_NOREF;

@@ -98,6 +98,9 @@ clv_lalloc clv_lua_lalloc(lua_State *L);
 /// Resizes p from osize to nsize bytes (p NULL: allocates; nsize 0: frees and returns NULL).
 /// NULL when the allocator refuses; p is then unchanged.
 void *clv_lalloc_resize(const clv_lalloc *a, void *p, size_t osize, size_t nsize);
+/// Makes room for need elements of elem bytes in the array *p of capacity *cap; false when the
+/// allocator refuses (*p and *cap are then unchanged).
+bool clv_lalloc_grow(const clv_lalloc *a, void **p, int32_t *cap, int32_t need, size_t elem);
 /// A cleave_hit allocator hook over a (which must outlive every object made with the hook).
 clv_allocator clv_lalloc_hook(clv_lalloc *a);
 

@@ -16,6 +16,24 @@ void *clv_lalloc_resize(const clv_lalloc *a, void *p, size_t osize, size_t nsize
     return a->f(a->ud, p, p != NULL ? osize : 0, nsize);
 }
 
+bool clv_lalloc_grow(const clv_lalloc *a, void **p, int32_t *cap, int32_t need, size_t elem) {
+    if (need <= *cap) {
+        return true;
+    }
+    /* doubling keeps appends amortised O(1) */
+    int32_t n = *cap > 0 ? *cap : 16;
+    while (n < need) {
+        n *= 2;
+    }
+    void *q = clv_lalloc_resize(a, *p, (size_t)*cap * elem, (size_t)n * elem);
+    if (q == NULL) {
+        return false;
+    }
+    *p = q;
+    *cap = n;
+    return true;
+}
+
 static void *hook_alloc(size_t size, void *ctx) {
     const clv_lalloc *a = (const clv_lalloc *)ctx;
     return size > 0 ? a->f(a->ud, NULL, 0, size) : NULL;
