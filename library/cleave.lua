@@ -53,7 +53,7 @@ function Shape:sweep(dx, dy, target) end
 ---@field ay? number capsule start y
 ---@field bx? number capsule end x
 ---@field by? number capsule end y
----@field radius? number > 0
+---@field radius? number >= 0
 ---@field shape? cleave.Shape a capsule, circle or obb instead of the fields above
 ---@field group? integer|false hitboxes of one group share their hit (default 0); false: alone
 ---@field damage? number >= 0 (default 1)

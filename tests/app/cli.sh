@@ -163,6 +163,18 @@ out=$("$cleave" check aliases) || { echo "FAIL: check aliases exited $?"; fail=1
     [ "$(echo "$out" | grep -c 'the same weapon as n1$')" -eq 899 ] ||
     { echo "FAIL: check aliases printed $(echo "$out" | wc -l) lines"; echo "$out" | head; fail=1; }
 
+# Radius 0 is a valid circle, capsule and arc (docs/modding.md: radius >= 0).
+mkdir -p zero_radius
+cat > zero_radius/mod.lua <<'LUA'
+local w = cleave.weapon { attacks = { swing = { length = 4, hitboxes = {
+  { id = "dot", frames = { 1, 4 }, x = 5, y = 0, radius = 0 },
+  { id = "line", frames = { 1, 4 }, ax = 0, ay = 0, bx = 9, by = 0, radius = 0 },
+  cleave.arc { id = "edge", frames = { 1, 4 }, from = 0, to = 90, outer = 20, radius = 0 } } } } }
+return { name = "zero_radius", version = "1", weapons = { w = w } }
+LUA
+out=$("$cleave" check zero_radius 2>&1) && echo "$out" | grep -q '^mod zero_radius ' ||
+    { echo "FAIL: check of radius 0 shapes: '$out'"; fail=1; }
+
 # A long attack: a sheet shows at most 256 frames; --frames picks them.
 mkdir -p long_mod
 { echo "$stick" | sed 's/LEN/20000/g'
