@@ -1418,37 +1418,20 @@ static const luaL_Reg attack_methods[] = {
     {"set_pose", a_set_pose}, {NULL, NULL},
 };
 
-static void new_meta(lua_State *L, const char *name, const luaL_Reg *methods, lua_CFunction gc,
-                     lua_CFunction tostr) {
-    if (!luaL_newmetatable(L, name)) {
-        lua_pop(L, 1);
-        return;
-    }
-    if (gc != NULL) {
-        lua_pushcfunction(L, gc);
-        lua_setfield(L, -2, "__gc");
-    }
-    if (tostr != NULL) {
-        lua_pushcfunction(L, tostr);
-        lua_setfield(L, -2, "__tostring");
-    }
-    lua_newtable(L);
-    lua_pushvalue(L, -2); /* each method's upvalue: its own metatable (see method_self) */
-    luaL_setfuncs(L, methods, 1);
-    lua_setfield(L, -2, "__index");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_pop(L, 1);
-}
+static const luaL_Reg arena_metamethods[] = {
+    {"__gc", arena_gc},
+    {"__close", m_close},
+    {"__tostring", arena_tostring},
+    {NULL, NULL},
+};
+
+static const luaL_Reg entity_metamethods[] = {{"__tostring", entity_tostring}, {NULL, NULL}};
 
 void clv_lua_arena_meta(lua_State *L) {
-    new_meta(L, CLV_LUA_ARENA, arena_methods, arena_gc, arena_tostring);
-    luaL_getmetatable(L, CLV_LUA_ARENA);
-    lua_pushcfunction(L, m_close);
-    lua_setfield(L, -2, "__close");
-    lua_pop(L, 1);
-    new_meta(L, CLV_LUA_ENTITY, entity_methods, NULL, entity_tostring);
-    new_meta(L, CLV_LUA_ATTACK, attack_methods, NULL, NULL);
+    clv_lua_createmeta(L, CLV_LUA_ARENA, arena_metamethods, arena_methods, true);
+    clv_lua_createmeta(L, CLV_LUA_ENTITY, entity_metamethods, entity_methods, true);
+    clv_lua_createmeta(L, CLV_LUA_ATTACK, NULL, attack_methods, true);
+    lua_pop(L, 3);
 }
 
 const luaL_Reg clv_lua_arena_funcs[] = {

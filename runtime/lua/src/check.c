@@ -33,6 +33,26 @@ int clv_lua_typeerror(lua_State *L, int arg, const char *expected) {
     return clv_lua_argerror(L, arg, lua_pushfstring(L, "%s expected, got %s", expected, got));
 }
 
+bool clv_lua_createmeta(lua_State *L, const char *name, const luaL_Reg *metamethods,
+                        const luaL_Reg *methods, bool self_upvalue) {
+    if (!luaL_newmetatable(L, name)) {
+        return false;
+    }
+    if (metamethods != NULL) {
+        luaL_setfuncs(L, metamethods, 0);
+    }
+    lua_newtable(L);
+    if (self_upvalue) {
+        lua_pushvalue(L, -2);
+    }
+    luaL_setfuncs(L, methods, self_upvalue ? 1 : 0);
+    lua_setfield(L, -2, "__index");
+    /* scripts cannot reach the methods through getmetatable and change them */
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    return true;
+}
+
 void clv_lua_check_nargs(lua_State *L, int n) {
     if (lua_gettop(L) > n) {
         luaL_typeerror(L, n + 1, "no value");

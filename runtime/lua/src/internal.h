@@ -44,6 +44,13 @@ int clv_lua_argerror(lua_State *L, int arg, const char *msg);
 /// luaL_typeerror through clv_lua_argerror.
 int clv_lua_typeerror(lua_State *L, int arg, const char *expected);
 
+/// Creates the metatable of userdata type name and pushes it: the metamethods (NULL: none),
+/// __index a table of the methods, and __metatable false. With self_upvalue each method gets the
+/// metatable as upvalue 1, so that it can check its self by one comparison. When the state has
+/// the metatable already, pushes it unchanged and returns false.
+bool clv_lua_createmeta(lua_State *L, const char *name, const luaL_Reg *metamethods,
+                        const luaL_Reg *methods, bool self_upvalue);
+
 /// Raises an error when the call has more than n arguments ("no value expected, got ...").
 void clv_lua_check_nargs(lua_State *L, int n);
 

@@ -718,16 +718,10 @@ static int effect_names(lua_State *S) {
 }
 
 static const luaL_Reg lmod_methods[] = {{"log", lmod_log}, {"memory", lmod_memory}, {NULL, NULL}};
+static const luaL_Reg lmod_metamethods[] = {{"__gc", lmod_gc}, {NULL, NULL}};
 
 static void mod_meta(lua_State *L) {
-    if (luaL_newmetatable(L, CLV_LUA_MOD)) {
-        lua_pushcfunction(L, lmod_gc);
-        lua_setfield(L, -2, "__gc");
-        luaL_newlib(L, lmod_methods);
-        lua_setfield(L, -2, "__index");
-        lua_pushboolean(L, 0);
-        lua_setfield(L, -2, "__metatable");
-    }
+    clv_lua_createmeta(L, CLV_LUA_MOD, lmod_metamethods, lmod_methods, false);
     lua_pop(L, 1);
 }
 

@@ -26,6 +26,7 @@
 #include <lauxlib.h>
 
 #include "cleave/lua.h"
+#include "internal.h"
 #include "sandbox_internal.h"
 
 #define SANDBOX_TYPE "cleave.Sandbox"
@@ -426,13 +427,7 @@ CLV_LUA_EXPORT int luaopen_cleave_sandbox(lua_State *L) {
                                        {NULL, NULL}};
     static const luaL_Reg metamethods[] = {
         {"__gc", l_gc}, {"__close", l_close}, {"__tostring", l_tostring}, {NULL, NULL}};
-    if (luaL_newmetatable(L, SANDBOX_TYPE)) {
-        luaL_setfuncs(L, metamethods, 0);
-        luaL_newlib(L, methods);
-        lua_setfield(L, -2, "__index");
-        lua_pushboolean(L, 0);
-        lua_setfield(L, -2, "__metatable");
-    }
+    clv_lua_createmeta(L, SANDBOX_TYPE, metamethods, methods, false);
     lua_pop(L, 1);
 
     lua_createtable(L, 0, 1);

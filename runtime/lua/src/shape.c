@@ -252,25 +252,18 @@ static const luaL_Reg shape_methods[] = {
 };
 
 static const luaL_Reg shape_metamethods[] = {
-    {"__index", NULL}, /* set to the method table below */
     {"__tostring", mm_tostring},
     {"__eq", mm_eq},
     {NULL, NULL},
 };
 
 void clv_lua_shape_meta(lua_State *L) {
-    if (!luaL_newmetatable(L, CLV_LUA_SHAPE)) {
-        return; /* already made by an earlier require in this state */
+    if (clv_lua_createmeta(L, CLV_LUA_SHAPE, shape_metamethods, shape_methods, false)) {
+        /* every query takes the shape first, so a:overlaps(b) is cleave.overlaps(a, b) */
+        lua_getfield(L, -1, "__index");
+        luaL_setfuncs(L, clv_lua_query_funcs, 0);
+        lua_pop(L, 1);
     }
-    luaL_setfuncs(L, shape_metamethods, 0);
-    luaL_newlibtable(L, shape_methods);
-    luaL_setfuncs(L, shape_methods, 0);
-    /* every query takes the shape first, so a:overlaps(b) is cleave.overlaps(a, b) */
-    luaL_setfuncs(L, clv_lua_query_funcs, 0);
-    lua_setfield(L, -2, "__index");
-    /* protected: scripts cannot reach the methods through getmetatable and change them */
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
 }
 
 /* ---- C helpers of the public header ---- */

@@ -234,16 +234,12 @@ static const luaL_Reg weapon_methods[] = {
     {"hitboxes", m_hitboxes}, {"hitbox", m_hitbox},   {NULL, NULL},
 };
 
+static const luaL_Reg weapon_metamethods[] = {
+    {"__gc", weapon_gc},
+    {"__tostring", weapon_tostring},
+    {NULL, NULL},
+};
+
 void clv_lua_weapon_meta(lua_State *L) {
-    if (!luaL_newmetatable(L, CLV_LUA_WEAPON)) {
-        return;
-    }
-    lua_pushcfunction(L, weapon_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, weapon_tostring);
-    lua_setfield(L, -2, "__tostring");
-    luaL_newlib(L, weapon_methods);
-    lua_setfield(L, -2, "__index");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
+    clv_lua_createmeta(L, CLV_LUA_WEAPON, weapon_metamethods, weapon_methods, false);
 }
