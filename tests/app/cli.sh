@@ -79,15 +79,28 @@ mistake() { # expected-status command...
         echo "FAIL: cleave $* exited $rc (want $want) with $lines lines: $(cat mistake.err)"; fail=1
     fi
 }
+says() { # the last mistake's line holds this text
+    grep -qF -- "$1" mistake.err || { echo "FAIL: '$(cat mistake.err)' does not say '$1'"; fail=1; }
+}
 plank="$src/mods/plank"
 mistake 2 bogus
 mistake 2 check
+says "cleave check: no mod folder given"
 mistake 2 check --bogus
+says "unknown option '--bogus'"
+mistake 2 check "$plank" --bogus
+says "unknown option '--bogus'"
 mistake 2 check "$plank" extra
+says "unexpected argument 'extra'"
 mistake 1 check nosuch
+says "cleave: cannot open nosuch/mod.lua (a mod folder holds mod.lua)"
 mistake 2 render
 mistake 2 render "$plank" --out
+says "cleave render: --out needs a file name"
 mistake 2 render "$plank" --bogus --out m.png
+says "unknown option '--bogus'"
+mistake 2 render "$plank" extra --out m.png
+says "unexpected argument 'extra'"
 mistake 2 render "$plank" --frames x --out m.png
 mistake 2 render "$plank" --frames 5-3 --out m.png
 mistake 1 render "$plank" --frames 3-50 --out m.png
@@ -95,11 +108,21 @@ mistake 1 render nosuch --out m.png
 mistake 1 render "$plank" --weapon nope --out m.png
 mistake 1 render "$plank" --attack nope --out m.png
 mistake 2 demo --headless --frames
+says "cleave: --frames needs a frame count"
 mistake 2 demo --headless --frames 1x
+says "(got '1x')"
 mistake 2 demo --headless --enemies -1
+says "(got '-1')"
 mistake 2 demo --headless --seed x
+says "(got 'x')"
 mistake 2 demo --headless --miss-margin x
+says "(got 'x')"
+mistake 2 demo --headless --zoom 9
+says "(got '9')"
 mistake 2 demo --bogus
+says "unknown option '--bogus'"
+mistake 2 demo --headless extra
+says "unexpected argument 'extra'"
 mistake 1 demo --headless --frames 10 --inputs nosuch.inputs --mods "$src/mods"
 mistake 1 demo --headless --frames 10 --mod nosuch
 mistake 1 demo --headless --frames 10 --mods empty_dir

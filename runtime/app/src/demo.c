@@ -107,6 +107,24 @@ static const char *default_mods_dir(void) {
 #endif
 }
 
+/* What an option of demo takes, or NULL when arg is not such an option. */
+static const char *demo_value_needed(const char *arg) {
+    static const char *const options[][2] = {
+        {"--frames", "a frame count"},   {"--quit-after", "a frame count"},
+        {"--enemies", "a count"},        {"--seed", "a whole number"},
+        {"--miss-margin", "a distance"}, {"--inputs", "a file name"},
+        {"--screenshot", "a file name"}, {"--status", "a file name"},
+        {"--mods", "a folder"},          {"--mod", "a mod folder"},
+        {"--assets", "a folder"},        {"--zoom", "a whole factor"},
+        {"--log", "hits, enemy or all"}};
+    for (size_t k = 0; k < sizeof options / sizeof options[0]; k++) {
+        if (strcmp(arg, options[k][0]) == 0) {
+            return options[k][1];
+        }
+    }
+    return NULL;
+}
+
 static bool parse_args(int argc, char **argv, demo_opts *o) {
     memset(o, 0, sizeof *o);
     o->enemies = -1;
@@ -115,6 +133,11 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         bool has = i + 1 < argc;
+        const char *need = demo_value_needed(a);
+        if (need != NULL && !has) {
+            fprintf(stderr, "cleave: %s needs %s\n", a, need);
+            return false;
+        }
         if (strcmp(a, "--headless") == 0) {
             o->headless = true;
         } else if (strcmp(a, "--bench") == 0) {
@@ -124,16 +147,17 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
         } else if ((strcmp(a, "--frames") == 0 || strcmp(a, "--quit-after") == 0) && has) {
             char *end;
             long long v = strtoll(argv[++i], &end, 10);
-            if (*end || v < 0) {
-                fprintf(stderr, "cleave: %s needs a frame count >= 0\n", a);
+            if (end == argv[i] || *end || v < 0) {
+                fprintf(stderr, "cleave: %s needs a frame count >= 0 (got '%s')\n", a, argv[i]);
                 return false;
             }
             o->frames = v;
         } else if (strcmp(a, "--enemies") == 0 && has) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 0 || v > 200000) {
-                fprintf(stderr, "cleave: --enemies needs a count in 0..200000\n");
+            if (end == argv[i] || *end || v < 0 || v > 200000) {
+                fprintf(stderr, "cleave: --enemies needs a count in 0..200000 (got '%s')\n",
+                        argv[i]);
                 return false;
             }
             o->enemies = (int32_t)v;
@@ -148,8 +172,9 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
         } else if (strcmp(a, "--miss-margin") == 0 && has) {
             char *end;
             double v = strtod(argv[++i], &end);
-            if (*end || !(v >= 0.0 && v <= 1000.0)) {
-                fprintf(stderr, "cleave: --miss-margin needs a distance in 0..1000\n");
+            if (end == argv[i] || *end || !(v >= 0.0 && v <= 1000.0)) {
+                fprintf(stderr, "cleave: --miss-margin needs a distance in 0..1000 (got '%s')\n",
+                        argv[i]);
                 return false;
             }
             o->miss_margin = (float)v;
@@ -168,8 +193,9 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
         } else if (strcmp(a, "--zoom") == 0 && has) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 1 || v > APP_MAX_ZOOM) {
-                fprintf(stderr, "cleave: --zoom needs a whole factor in 1..%d\n", APP_MAX_ZOOM);
+            if (end == argv[i] || *end || v < 1 || v > APP_MAX_ZOOM) {
+                fprintf(stderr, "cleave: --zoom needs a whole factor in 1..%d (got '%s')\n",
+                        APP_MAX_ZOOM, argv[i]);
                 return false;
             }
             o->zoom = (int32_t)v;
@@ -186,7 +212,8 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
                 return false;
             }
         } else {
-            fprintf(stderr, "cleave demo: unknown or incomplete option '%s'\n", a);
+            fprintf(stderr, "cleave demo: %s '%s'\n",
+                    a[0] == '-' ? "unknown option" : "unexpected argument", a);
             return false;
         }
     }

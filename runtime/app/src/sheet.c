@@ -43,7 +43,7 @@ static bool open_mod(const char *dir, picked *p) {
     char err[1024] = "";
     p->mod = clv_mod_load(dir, err, sizeof err);
     if (p->mod == NULL) {
-        fprintf(stderr, "%s\n", err[0] ? err : "cannot load the mod");
+        fprintf(stderr, "cleave: %s\n", err[0] ? err : "cannot load the mod");
         return false;
     }
     /* the arena's copies of the weapons count against the mod's memory budget */
@@ -227,15 +227,28 @@ static void check_attack(const picked *p, int32_t attack) {
     }
 }
 
-int app_cmd_check(int argc, char **argv) {
-    if (argc != 1 || argv[0][0] == '-') {
-        if (argc == 1) {
-            fprintf(stderr,
-                    "cleave check: unknown option '%s' (usage: cleave check <mod folder>)\n",
-                    argv[0]);
-        } else {
-            fprintf(stderr, "usage: cleave check <mod folder>\n");
+/* Names the first argument that is not the one mod folder, or says the folder is missing. */
+static bool check_args_ok(int argc, char **argv) {
+    const char *const usage = "usage: cleave check <mod folder>";
+    for (int i = 0; i < argc; i++) {
+        if (argv[i][0] == '-') {
+            fprintf(stderr, "cleave check: unknown option '%s' (%s)\n", argv[i], usage);
+            return false;
         }
+        if (i > 0) {
+            fprintf(stderr, "cleave check: unexpected argument '%s' (%s)\n", argv[i], usage);
+            return false;
+        }
+    }
+    if (argc == 0) {
+        fprintf(stderr, "cleave check: no mod folder given (%s)\n", usage);
+        return false;
+    }
+    return true;
+}
+
+int app_cmd_check(int argc, char **argv) {
+    if (!check_args_ok(argc, argv)) {
         return 2;
     }
     char folder[1024], dir[1024], name[256], version[256], wname[CLV_HIT_NAME_MAX * 4];
@@ -301,12 +314,31 @@ static bool parse_range(const char *s, long *first, long *last) {
 
 static const char *const render_usage =
     "usage: cleave render <mod folder> [--weapon NAME] [--attack NAME] [--frames A-B] "
-    "--out sheet.png\n";
+    "--out sheet.png";
+
+/* What an option of render takes, or NULL when arg is not such an option. */
+static const char *render_value_needed(const char *arg) {
+    static const char *const options[][2] = {{"--frames", "a range of frames FIRST-LAST"},
+                                             {"--out", "a file name"},
+                                             {"--attack", "an attack name"},
+                                             {"--weapon", "a weapon name"}};
+    for (size_t k = 0; k < sizeof options / sizeof options[0]; k++) {
+        if (strcmp(arg, options[k][0]) == 0) {
+            return options[k][1];
+        }
+    }
+    return NULL;
+}
 
 int app_cmd_render(int argc, char **argv) {
     const char *dir = NULL, *out = NULL, *attack_name = NULL, *weapon_name = NULL;
     long range_first = 0, range_last = 0;
     for (int i = 0; i < argc; i++) {
+        const char *need = render_value_needed(argv[i]);
+        if (need != NULL && i + 1 == argc) {
+            fprintf(stderr, "cleave render: %s needs %s\n", argv[i], need);
+            return 2;
+        }
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
             if (!parse_range(argv[++i], &range_first, &range_last)) {
                 fprintf(stderr,
@@ -324,12 +356,14 @@ int app_cmd_render(int argc, char **argv) {
         } else if (argv[i][0] != '-' && dir == NULL) {
             dir = argv[i];
         } else {
-            fprintf(stderr, "cleave render: unknown or incomplete option '%s'\n", argv[i]);
+            fprintf(stderr, "cleave render: %s '%s'\n",
+                    argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i]);
             return 2;
         }
     }
     if (dir == NULL || out == NULL) {
-        fprintf(stderr, "%s", render_usage);
+        fprintf(stderr, "cleave render: %s (%s)\n",
+                dir == NULL ? "no mod folder given" : "no --out file given", render_usage);
         return 2;
     }
     char folder[1024];
