@@ -842,6 +842,95 @@ static void test_placement_matches_libm(void) {
     }
 }
 
+/* CLV_GROUP_NONE makes each hitbox a group of its own: two such hitboxes over one target both
+ * hit it on the same frame, and each is then used up for that target (rehit 0). */
+static void test_group_none_hits_separately(void) {
+    clv_attack_def atk = attack_def("swing", 2);
+    clv_hitbox_def b[2] = {box_capsule("blade", 20, 0, 40, 0, 6),
+                           box_capsule("tip", 40, 0, 50, 0, 6)};
+    b[0].damage = 7;
+    b[1].damage = 9;
+    b[0].group = CLV_GROUP_NONE;
+    b[1].group = CLV_GROUP_NONE;
+    int32_t first[2] = {0, 0}, last[2] = {1, 1};
+    world w = make_world(&atk, b, first, last, 2);
+    clv_entity_id e = spawn_at(&w, 40, 0, 4);
+    swing(&w);
+    CHECK(step_hits(&w, NULL) == 2);
+    CHECK(count_misses(&w, CLV_MISS_PRECEDENCE) == 0);
+    CHECK_NEAR(hp_of(&w, e), 84.0f, 0.0f);
+    CHECK(step_hits(&w, NULL) == 0);
+    CHECK(count_misses(&w, CLV_MISS_REHIT) == 2);
+    clv_arena_destroy(w.arena);
+}
+
+/* Each rejected candidate gets the first reason of the filter order: a dead teammate is TEAM,
+ * a dead intangible enemy is DEAD, and an intangible enemy the group already hit is
+ * INTANGIBLE, not REHIT. */
+static void test_filter_order_gives_first_reason(void) {
+    clv_attack_def atk = attack_def("linger", 2);
+    clv_hitbox_def b = box_capsule("field", 0, 0, 100, 0, 10);
+    b.damage = 10;
+    int32_t first = 0, last = 1;
+    world w = make_world(&atk, &b, &first, &last, 1);
+    clv_entity_def mate = clv_default_entity_def();
+    mate.team = 1;
+    mate.position = clv_v2(20.0f, 0.0f);
+    clv_entity_id m;
+    CHECK(clv_arena_spawn(w.arena, &mate, &m, NULL) == CLV_HIT_OK);
+    CHECK(clv_arena_set_hp(w.arena, m, 0.0f) == CLV_HIT_OK);
+    clv_entity_id ghost = spawn_at(&w, 50, 0, 3);
+    CHECK(clv_arena_set_hp(w.arena, ghost, 0.0f) == CLV_HIT_OK);
+    CHECK(clv_arena_set_state(w.arena, ghost, CLV_HURT_INTANGIBLE, 0) == CLV_HIT_OK);
+    clv_entity_id e = spawn_at(&w, 80, 0, 3);
+    swing(&w);
+    CHECK(step_hits(&w, NULL) == 1);
+    CHECK(count_misses(&w, CLV_MISS_TEAM) == 1);
+    CHECK(count_misses(&w, CLV_MISS_DEAD) == 1);
+    CHECK(count_misses(&w, CLV_MISS_INTANGIBLE) == 0);
+    CHECK(clv_arena_set_state(w.arena, e, CLV_HURT_INTANGIBLE, 0) == CLV_HIT_OK);
+    CHECK(step_hits(&w, NULL) == 0);
+    CHECK(count_misses(&w, CLV_MISS_INTANGIBLE) == 1);
+    CHECK(count_misses(&w, CLV_MISS_REHIT) == 0);
+    clv_arena_destroy(w.arena);
+}
+
+/* The knockbacks of one frame add up and replace the velocity; then the target moves by it and
+ * friction takes its amount of speed away: (3, 0) + (0, 4) over (0, -6), friction 1. */
+static void test_knockbacks_sum_replace_velocity(void) {
+    clv_attack_def atk = attack_def("pair", 1);
+    clv_hitbox_def b[2] = {box_capsule("left", 0, 0, 30, 0, 10),
+                           box_capsule("right", 0, 0, 30, 0, 10)};
+    b[1].group = 1;
+    b[0].knockback.kind = CLV_KNOCKBACK_FIXED;
+    b[0].knockback.vector = clv_v2(3.0f, 0.0f);
+    b[1].knockback.kind = CLV_KNOCKBACK_FIXED;
+    b[1].knockback.vector = clv_v2(0.0f, 4.0f);
+    int32_t first[2] = {0, 0}, last[2] = {0, 0};
+    world w = make_world(&atk, b, first, last, 2);
+    clv_entity_def d = clv_default_entity_def();
+    d.team = 2;
+    d.position = clv_v2(15.0f, 0.0f);
+    d.velocity = clv_v2(0.0f, -7.0f);
+    d.friction = 1.0f;
+    d.hurtboxes[0] = clv_shape_circle(0.0f, 0.0f, 5.0f);
+    clv_entity_id e;
+    CHECK(clv_arena_spawn(w.arena, &d, &e, NULL) == CLV_HIT_OK);
+    swing(&w);
+    CHECK(step_hits(&w, NULL) == 2); /* moved to (15, -7), slowed to (0, -6), then hit */
+    clv_entity_info info;
+    CHECK(clv_arena_entity(w.arena, e, &info) == CLV_HIT_OK);
+    CHECK_NEAR(info.velocity.x, 3.0f, 0.0f);
+    CHECK_NEAR(info.velocity.y, 4.0f, 0.0f);
+    step_hits(&w, NULL);
+    CHECK(clv_arena_entity(w.arena, e, &info) == CLV_HIT_OK);
+    CHECK_NEAR(info.position.x, 18.0f, 1e-5);
+    CHECK_NEAR(info.position.y, -3.0f, 1e-5);
+    CHECK_NEAR(info.velocity.x, 2.4f, 1e-5); /* speed 5 - 1 = 4 */
+    CHECK_NEAR(info.velocity.y, 3.2f, 1e-5);
+    clv_arena_destroy(w.arena);
+}
+
 int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_group_hits_once);
@@ -860,5 +949,8 @@ int main(int argc, char **argv) {
     RUN(test_team_dead_max_targets);
     RUN(test_snapshot_restore_same_hash);
     RUN(test_placement_matches_libm);
+    RUN(test_group_none_hits_separately);
+    RUN(test_filter_order_gives_first_reason);
+    RUN(test_knockbacks_sum_replace_velocity);
     return clv_test_report();
 }
