@@ -15,6 +15,7 @@
  *   __mode may not hold 'k' (weak-keyed tables are ephemerons, which the collector marks in
  *   repeated passes: an adversarial chain of them makes every cycle quadratic).
  */
+#include <limits.h>
 #include <string.h>
 
 #include <lauxlib.h>
@@ -108,15 +109,23 @@ static int sb_move(lua_State *L) {
     return 1;
 }
 
+/* The largest string stock string.rep builds (its MAXSIZE). */
+#define REP_MAX_SIZE (sizeof(size_t) < sizeof(int) ? (size_t)-1 : (size_t)INT_MAX)
+
 /* string.rep(s, n [, sep]): the empty result of an empty string and separator at once. */
 static int sb_rep(lua_State *L) {
     size_t l, lsep;
     luaL_checklstring(L, 1, &l);
-    luaL_checkinteger(L, 2);
+    lua_Integer n = luaL_checkinteger(L, 2);
     luaL_optlstring(L, 3, "", &lsep);
     if (l + lsep == 0) {
         lua_pushliteral(L, "");
         return 1;
+    }
+    /* The stock function's own check would raise from a C frame under this one, so its message
+     * would carry no position; raised here, it names the mod's file and line as stock Lua does. */
+    if (n > 0 && (l + lsep < l || l + lsep > REP_MAX_SIZE / (size_t)n)) {
+        return luaL_error(L, "resulting string too large");
     }
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
