@@ -198,6 +198,24 @@ LUA
 out=$("$cleave" check zero_radius 2>&1) && echo "$out" | grep -q '^mod zero_radius ' ||
     { echo "FAIL: check of radius 0 shapes: '$out'"; fail=1; }
 
+# --mods: a broken folder does not take a good mod's place among the 16; a 17th good one is
+# skipped by name; a second mod under a name already loaded is skipped with both folders named.
+rm -rf many_mods twin_mods && mkdir -p many_mods/a_broken twin_mods/x1 twin_mods/x2
+echo 'return {' > many_mods/a_broken/mod.lua
+for i in $(seq -w 1 17); do
+    mkdir -p "many_mods/m$i"
+    { echo "$stick" | sed 's/LEN/4/g'
+      echo "return { name = 'm$i', version = '1', weapons = { w = w } }"; } > "many_mods/m$i/mod.lua"
+done
+out=$("$cleave" demo --headless --frames 2 --mods many_mods 2>&1)
+echo "$out" | grep -q 'a_broken/mod.lua:2' && ! echo "$out" | grep -q 'm16 skipped' &&
+    echo "$out" | grep -q 'more than 16 mods (or 32 mod folders); many_mods/m17 skipped' ||
+    { echo "FAIL: --mods many_mods: '$out'"; fail=1; }
+cp many_mods/m01/mod.lua twin_mods/x1/ && cp many_mods/m01/mod.lua twin_mods/x2/
+out=$("$cleave" demo --headless --frames 2 --mods twin_mods 2>&1)
+echo "$out" | grep -q "twin_mods/x2: a mod named 'm01' is already loaded from twin_mods/x1; skipped" ||
+    { echo "FAIL: --mods twin_mods: '$out'"; fail=1; }
+
 # A long attack: a sheet shows at most 256 frames; --frames picks them.
 mkdir -p long_mod
 { echo "$stick" | sed 's/LEN/20000/g'

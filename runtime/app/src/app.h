@@ -321,6 +321,8 @@ void app_draw_frame_bar_lag(app_canvas *c, const app_font *f, int x, int y, int 
 /* ---- Mods and hot reload ---- */
 
 #define APP_MAX_MODS 16
+/* Folders whose mod failed to load keep an entry (a fix reloads them) without counting as mods. */
+#define APP_MAX_MOD_FOLDERS (APP_MAX_MODS * 2)
 
 typedef struct app_mod_entry {
     char dir[512];
@@ -335,7 +337,7 @@ typedef struct app_mod_entry {
 } app_mod_entry;
 
 typedef struct app_mods {
-    app_mod_entry e[APP_MAX_MODS];
+    app_mod_entry e[APP_MAX_MOD_FOLDERS];
     int32_t count;
     char banner[600]; ///< the most recent error, shown on screen
 } app_mods;

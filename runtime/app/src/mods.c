@@ -69,6 +69,17 @@ static void retire_version(app_game *g, const clv_mod *old, const clv_weapon_id 
     }
 }
 
+/* Another loaded mod named name: its weapons' slot labels would be the same, and the later
+ * would silently take the earlier's slots. */
+static const app_mod_entry *same_name(const app_mods *m, const app_mod_entry *e, const char *name) {
+    for (int32_t i = 0; i < m->count; i++) {
+        if (&m->e[i] != e && m->e[i].mod != NULL && strcmp(m->e[i].name, name) == 0) {
+            return &m->e[i];
+        }
+    }
+    return NULL;
+}
+
 /* Loads e->dir; on success the new mod's weapons take (or replace) their slots and the version
  * it replaces is freed at once: the arena holds its own copy of every weapon, so swings in
  * flight finish with the old data (that copy is freed when they end), and nothing else refers
@@ -78,7 +89,17 @@ static bool load_entry(app_mods *m, app_mod_entry *e, app_game *g, bool report) 
     clv_mod *mod = clv_mod_load(e->dir, err, sizeof err);
     clv_weapon_id ids[APP_MAX_SLOTS * 2];
     if (mod != NULL) {
-        if (clv_mod_weapon_count(mod) > (int32_t)(sizeof ids / sizeof ids[0])) {
+        const app_mod_entry *twin = same_name(m, e, clv_mod_name(mod));
+        if (twin != NULL) {
+            char dir[200], other[200], name[100];
+            snprintf(err, sizeof err,
+                     "%s: a mod named '%s' is already loaded from %s; skipped (rename one)",
+                     clv_mod_escape(e->dir, dir, sizeof dir),
+                     clv_mod_escape(clv_mod_name(mod), name, sizeof name),
+                     clv_mod_escape(twin->dir, other, sizeof other));
+            clv_mod_free(mod);
+            mod = NULL;
+        } else if (clv_mod_weapon_count(mod) > (int32_t)(sizeof ids / sizeof ids[0])) {
             char dir[420];
             snprintf(err, sizeof err, "%s: too many weapons (%d)",
                      clv_mod_escape(e->dir, dir, sizeof dir), (int)clv_mod_weapon_count(mod));
@@ -121,11 +142,20 @@ static bool load_entry(app_mods *m, app_mod_entry *e, app_game *g, bool report) 
     return true;
 }
 
+static int32_t loaded_count(const app_mods *m) {
+    int32_t n = 0;
+    for (int32_t i = 0; i < m->count; i++) {
+        n += m->e[i].mod != NULL;
+    }
+    return n;
+}
+
+/* Only mods that loaded count toward APP_MAX_MODS: a broken folder does not push a good one out. */
 static bool add_entry(app_mods *m, const char *dir, app_game *g, bool report) {
-    if (m->count >= APP_MAX_MODS) {
+    if (loaded_count(m) >= APP_MAX_MODS || m->count >= APP_MAX_MOD_FOLDERS) {
         char shown[520];
-        fprintf(stderr, "cleave: more than %d mods; %s skipped\n", APP_MAX_MODS,
-                clv_mod_escape(dir, shown, sizeof shown));
+        fprintf(stderr, "cleave: more than %d mods (or %d mod folders); %s skipped\n", APP_MAX_MODS,
+                APP_MAX_MOD_FOLDERS, clv_mod_escape(dir, shown, sizeof shown));
         return false;
     }
     app_mod_entry *e = &m->e[m->count++];
@@ -137,14 +167,6 @@ static bool add_entry(app_mods *m, const char *dir, app_game *g, bool report) {
 
 /* A single mod's first load does not print its error: the caller fails with it (the banner). */
 bool app_mods_add(app_mods *m, const char *dir, app_game *g) { return add_entry(m, dir, g, false); }
-
-static int32_t loaded_count(const app_mods *m) {
-    int32_t n = 0;
-    for (int32_t i = 0; i < m->count; i++) {
-        n += m->e[i].mod != NULL;
-    }
-    return n;
-}
 
 static int cmp_names(const void *a, const void *b) {
     return strcmp((const char *)a, (const char *)b);
@@ -158,10 +180,10 @@ void app_mods_open(app_mods *m, const char *root, app_game *g) {
         snprintf(m->banner, sizeof m->banner, "no mods folder at %s", shown);
         return;
     }
-    char names[APP_MAX_MODS * 2][128];
+    char names[APP_MAX_MOD_FOLDERS + 1][128];
     int n = 0;
     struct dirent *de;
-    while ((de = readdir(d)) != NULL && n < APP_MAX_MODS * 2) {
+    while ((de = readdir(d)) != NULL && n < APP_MAX_MOD_FOLDERS + 1) {
         if (de->d_name[0] == '.') {
             continue;
         }
