@@ -92,8 +92,8 @@ static void test_wall_clock_backstop(void) {
         return;
     }
     char err[512];
-    CHECK(!run(sb, "sleep_ms(1100) local n = 0 for i = 1, 20000 do n = n + i end", err,
-               sizeof err));
+    CHECK(
+        !run(sb, "sleep_ms(1100) local n = 0 for i = 1, 20000 do n = n + i end", err, sizeof err));
     CHECK(contains(err, "t:1: time limit exceeded (2 ms per load)"));
     clv_sandbox_destroy(sb);
 }

@@ -179,8 +179,8 @@ typedef struct app_state {
     clv_attack_id attack; ///< the player's swing in progress
     int32_t attack_slot;  ///< slot of that swing, -1 when none
     int32_t attack_index;
-    int32_t last_slot; ///< slot of the last swing started (with attack_index), -1 before any
-    clv_vec2 attack_prev_pos;  ///< last frame's pose of the swing, for the swept area
+    int32_t last_slot;        ///< slot of the last swing started (with attack_index), -1 before any
+    clv_vec2 attack_prev_pos; ///< last frame's pose of the swing, for the swept area
     int32_t attack_prev_frame; ///< -1 when there is none
     int32_t slot;              ///< selected weapon slot
     int32_t hits, misses, kills;
@@ -206,7 +206,7 @@ typedef struct app_game {
     /// step after which none does (app_game_retire_weapon).
     clv_weapon_id retiring[APP_MAX_RETIRING];
     int32_t retiring_count;
-    bool log_stdout; ///< print hits and misses as they happen (headless runs)
+    bool log_stdout;        ///< print hits and misses as they happen (headless runs)
     int32_t stdout_filter;  ///< app_log_filter of the lines printed
     uint32_t stdout_target; ///< the enemy APP_FILTER_ENEMY prints (index1)
     /* rewind history: a ring of (arena snapshot, app_state, enemies) */
@@ -327,7 +327,7 @@ void app_draw_frame_bar_lag(app_canvas *c, const app_font *f, int x, int y, int 
 typedef struct app_mod_entry {
     char dir[512];
     char name[64];
-    struct clv_mod *mod; ///< the running version, NULL when it never loaded
+    struct clv_mod *mod;                  ///< the running version, NULL when it never loaded
     clv_weapon_id ids[APP_MAX_SLOTS * 2]; ///< its weapons in the arena (clv_mod_weapon order)
     struct clv_mod
         *retired[8]; ///< older versions, kept until exit (their weapons are in the arena)

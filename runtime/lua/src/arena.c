@@ -1392,7 +1392,6 @@ static const luaL_Reg arena_methods[] = {
     {"hit_count", m_hit_count},
     {"miss_count", m_miss_count},
     {"close", m_close},
-
     {NULL, NULL},
 };
 
