@@ -178,13 +178,49 @@ clv_arena *clv_arena_create(const clv_arena_def *def, clv_hit_diag *diag) {
     return a;
 }
 
+/* The size of each array of a weapon's copy, from its counts: allocation, freeing and
+ * clv_weapon_arena_bytes all read them here, so they cannot disagree. */
+typedef struct copy_sizes {
+    size_t attacks, frame_base, frame_start, list, prev, boxes;
+} copy_sizes;
+
+static copy_sizes copy_sizes_of(int32_t attack_count, int32_t frame_total, int32_t list_count,
+                                int32_t box_count) {
+    copy_sizes z;
+    z.attacks = (size_t)attack_count * sizeof(clv_attack_def);
+    z.frame_base = (size_t)attack_count * sizeof(int32_t);
+    z.frame_start = (size_t)(frame_total + 1) * sizeof(int32_t);
+    z.list = (size_t)list_count * sizeof(int32_t);
+    z.prev = (size_t)list_count * sizeof(int32_t);
+    z.boxes = (size_t)box_count * sizeof(clv__box);
+    return z;
+}
+
+static copy_sizes aweapon_sizes(const clv__aweapon *w) {
+    return copy_sizes_of(w->attack_count, w->frame_total, w->list_count, w->box_count);
+}
+
+/* What clv__alloc takes for a request of n bytes (an empty array still takes one). */
+static size_t taken(size_t n) { return n > 0 ? n : 1; }
+
+size_t clv_weapon_arena_bytes(const clv_weapon *src) {
+    if (src == NULL) {
+        return 0;
+    }
+    copy_sizes z =
+        copy_sizes_of(src->attack_count, src->frame_total, src->placed_total, src->box_count);
+    return taken(z.attacks) + taken(z.frame_base) + taken(z.frame_start) + taken(z.list) +
+           taken(z.prev) + taken(z.boxes);
+}
+
 static void weapon_free(clv_arena *a, clv__aweapon *w) {
-    clv__free(&a->al, w->attacks, (size_t)w->attack_count * sizeof *w->attacks);
-    clv__free(&a->al, w->frame_base, (size_t)w->attack_count * sizeof *w->frame_base);
-    clv__free(&a->al, w->frame_start, (size_t)(w->frame_total + 1) * sizeof *w->frame_start);
-    clv__free(&a->al, w->list, (size_t)w->list_count * sizeof *w->list);
-    clv__free(&a->al, w->prev, (size_t)w->list_count * sizeof *w->prev);
-    clv__free(&a->al, w->boxes, (size_t)w->box_count * sizeof *w->boxes);
+    copy_sizes z = aweapon_sizes(w);
+    clv__free(&a->al, w->attacks, z.attacks);
+    clv__free(&a->al, w->frame_base, z.frame_base);
+    clv__free(&a->al, w->frame_start, z.frame_start);
+    clv__free(&a->al, w->list, z.list);
+    clv__free(&a->al, w->prev, z.prev);
+    clv__free(&a->al, w->boxes, z.boxes);
     memset(w, 0, sizeof *w);
 }
 
@@ -333,12 +369,13 @@ clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_wea
     w.frame_total = src->frame_total;
     w.list_count = src->placed_total;
     w.box_count = src->box_count;
-    w.attacks = clv__alloc(&a->al, (size_t)w.attack_count * sizeof *w.attacks);
-    w.frame_base = clv__alloc(&a->al, (size_t)w.attack_count * sizeof *w.frame_base);
-    w.frame_start = clv__alloc(&a->al, (size_t)(w.frame_total + 1) * sizeof *w.frame_start);
-    w.list = clv__alloc(&a->al, (size_t)w.list_count * sizeof *w.list);
-    w.prev = clv__alloc(&a->al, (size_t)w.list_count * sizeof *w.prev);
-    w.boxes = clv__alloc(&a->al, (size_t)w.box_count * sizeof *w.boxes);
+    copy_sizes z = aweapon_sizes(&w);
+    w.attacks = clv__alloc(&a->al, z.attacks);
+    w.frame_base = clv__alloc(&a->al, z.frame_base);
+    w.frame_start = clv__alloc(&a->al, z.frame_start);
+    w.list = clv__alloc(&a->al, z.list);
+    w.prev = clv__alloc(&a->al, z.prev);
+    w.boxes = clv__alloc(&a->al, z.boxes);
     if (w.attacks == NULL || w.frame_base == NULL || w.frame_start == NULL || w.list == NULL ||
         w.prev == NULL || w.boxes == NULL) {
         weapon_free(a, &w);

@@ -712,6 +712,58 @@ static void test_remove_weapon(void) {
 
 /* The weapons' fingerprint counts an emptied slot: a snapshot taken before a removal is refused
  * after it, even once another weapon took the slot; the same weapon back in it is accepted. */
+/* A weapon of `attacks` attacks of `frames` frames, each with `boxes` hitboxes on frames
+ * first..last (0-based); no hitbox at all when boxes is 0. */
+static clv_weapon *shaped_weapon(int attacks, int32_t frames, int boxes, int32_t first,
+                                 int32_t last) {
+    clv_weapon *w = clv_weapon_create(NULL, NULL);
+    CHECK(w != NULL);
+    for (int at = 0; at < attacks; at++) {
+        clv_attack_def a = clv_default_attack_def();
+        snprintf(a.name, sizeof a.name, "a%d", at);
+        a.frames = frames;
+        CHECK(clv_weapon_add_attack(w, &a, NULL, NULL) == CLV_HIT_OK);
+        for (int b = 0; b < boxes; b++) {
+            clv_hitbox_def h = clv_default_hitbox_def();
+            snprintf(h.id, sizeof h.id, "b%d", b);
+            CHECK(clv_weapon_add_hitbox(w, at, first, last, &h, NULL) == CLV_HIT_OK);
+        }
+    }
+    return w;
+}
+
+/* clv_weapon_arena_bytes is what the arena's copy holds: the bytes an add takes (into a slot
+ * that already exists, so the slot array does not grow) and a removal gives back. */
+static void test_weapon_arena_bytes(void) {
+    CHECK(clv_weapon_arena_bytes(NULL) == 0);
+    counting c = {0, 0, -1};
+    clv_arena_def d = clv_default_arena_def();
+    d.allocator = (clv_allocator){count_alloc, count_free, &c};
+    clv_arena *a = clv_arena_create(&d, NULL);
+    CHECK(a != NULL);
+    clv_weapon *shapes[] = {
+        shaped_weapon(1, 1, 0, 0, 0),       shaped_weapon(1, 12, 1, 0, 11),
+        shaped_weapon(3, 40, 5, 10, 19),    shaped_weapon(4, 2000, 4, 0, 1999),
+        shaped_weapon(2, 300, 7, 299, 299),
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        size_t bytes = clv_weapon_arena_bytes(shapes[i]);
+        CHECK(bytes > 0);
+        clv_weapon_id id;
+        CHECK(clv_arena_add_weapon(a, shapes[i], &id, NULL) == CLV_HIT_OK);
+        long long before = c.live_bytes;
+        CHECK(clv_arena_remove_weapon(a, id) == CLV_HIT_OK);
+        CHECK(before - c.live_bytes == (long long)bytes);
+        before = c.live_bytes;
+        CHECK(clv_arena_add_weapon(a, shapes[i], &id, NULL) == CLV_HIT_OK);
+        CHECK(c.live_bytes - before == (long long)bytes);
+        CHECK(clv_arena_remove_weapon(a, id) == CLV_HIT_OK);
+        clv_weapon_destroy(shapes[i]);
+    }
+    clv_arena_destroy(a);
+    CHECK(c.live_bytes == 0);
+}
+
 static void test_snapshot_after_weapon_removal(void) {
     clv_allocator al = {NULL, NULL, NULL};
     clv_weapon *w = small_weapon(al), *lng = long_weapon(al);
@@ -858,6 +910,7 @@ int main(int argc, char **argv) {
     RUN(test_snapshot_forged_cross_references);
     RUN(test_snapshot_bound_to_weapons);
     RUN(test_remove_weapon);
+    RUN(test_weapon_arena_bytes);
     RUN(test_snapshot_after_weapon_removal);
     RUN(test_world_limit);
     RUN(test_null_and_unknown_inputs);

@@ -421,6 +421,10 @@ void clv_arena_destroy(clv_arena *arena);
 /// or else a new one after the others: the other weapons keep their ids.
 clv_hit_status clv_arena_add_weapon(clv_arena *arena, const clv_weapon *src, clv_weapon_id *out,
                                     clv_hit_diag *diag);
+/// Bytes the arena's copy of weapon (its current content) holds once clv_arena_add_weapon()
+/// has made it, whatever arena it goes to; 0 for NULL. A host that pays for weapons by their
+/// size (a mod's memory budget) charges this much per copy.
+size_t clv_weapon_arena_bytes(const clv_weapon *weapon);
 /// Frees the arena's copy of a weapon and empties its slot; its id becomes stale. Refused with
 /// CLV_HIT_ERR_IN_USE while an attack in progress uses it (cancel or finish those first), and
 /// with CLV_HIT_ERR_STALE_ID for an id that names nothing. The last step's events may still
