@@ -203,6 +203,7 @@ typedef struct clv_lweapon {
     int on_hit_ref;   ///< registry reference of on_hit, or LUA_NOREF
     clv_mod *host;    ///< NULL: the callbacks live in this state; else in this mod's sandbox
     clv_lalloc alloc; ///< the state's allocator: the effect list and the compiled weapon
+    size_t charged;   ///< bytes charged to the mod's sandbox for an arena's copy of compiled
 } clv_lweapon;
 
 /// The fields a hitbox takes besides id and frames (those a `defaults` table may give).

@@ -138,6 +138,26 @@ static void note_refusal(clv_sandbox *sb) {
 #endif
 }
 
+/* May the budget grow by `more` bytes? A refusal notes the mod's line. */
+static bool may_grow(clv_sandbox *sb, size_t more) {
+    if (sb->fail_after > 0 && ++sb->growths >= sb->fail_after) {
+        note_refusal(sb);
+        return false;
+    }
+    if (sb->bytes > sb->limits.memory_bytes || more > sb->limits.memory_bytes - sb->bytes) {
+        note_refusal(sb);
+        return false;
+    }
+    return true;
+}
+
+static void count_bytes(clv_sandbox *sb, size_t less, size_t more) {
+    sb->bytes = sb->bytes - less + more;
+    if (sb->bytes > sb->peak) {
+        sb->peak = sb->bytes;
+    }
+}
+
 static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     clv_sandbox *sb = ud;
     if (ptr == NULL) {
@@ -148,27 +168,26 @@ static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         sb->bytes -= osize;
         return NULL;
     }
-    if (nsize > osize) {
-        if (sb->fail_after > 0 && ++sb->growths >= sb->fail_after) {
-            note_refusal(sb);
-            return NULL;
-        }
-        if (sb->bytes > sb->limits.memory_bytes ||
-            nsize - osize > sb->limits.memory_bytes - sb->bytes) {
-            note_refusal(sb);
-            return NULL;
-        }
+    if (nsize > osize && !may_grow(sb, nsize - osize)) {
+        return NULL;
     }
     void *p = realloc(ptr, nsize);
     if (p == NULL) {
         return NULL;
     }
-    sb->bytes = sb->bytes - osize + nsize;
-    if (sb->bytes > sb->peak) {
-        sb->peak = sb->bytes;
-    }
+    count_bytes(sb, osize, nsize);
     return p;
 }
+
+bool clv_sandbox_charge(clv_sandbox *sb, size_t bytes) {
+    if (bytes > 0 && !may_grow(sb, bytes)) {
+        return false;
+    }
+    count_bytes(sb, 0, bytes);
+    return true;
+}
+
+void clv_sandbox_uncharge(clv_sandbox *sb, size_t bytes) { sb->bytes -= bytes; }
 
 clv_sandbox *clv_sandbox_of(lua_State *L) {
     void *ud = NULL;

@@ -112,6 +112,14 @@ long clv_sandbox_log_dropped(const clv_sandbox *sb);
 /// Forgets every log line.
 void clv_sandbox_log_clear(clv_sandbox *sb);
 
+/// Counts `bytes` the host holds on the mod's behalf (an arena's copy of one of its weapons)
+/// against its budget, as if the state had allocated them: refused like any allocation past
+/// the cap (false, nothing counted). Give them back with clv_sandbox_uncharge.
+bool clv_sandbox_charge(clv_sandbox *sb, size_t bytes);
+
+/// Gives back bytes counted by clv_sandbox_charge.
+void clv_sandbox_uncharge(clv_sandbox *sb, size_t bytes);
+
 /// Highest byte count the sandbox's state ever reached.
 size_t clv_sandbox_peak(const clv_sandbox *sb);
 

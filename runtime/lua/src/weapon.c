@@ -765,6 +765,23 @@ static void create_compiled(wstate *s) {
     }
 }
 
+/* Inside a mod's sandbox, charges its budget for the copy an arena will make of the finished
+ * weapon: the mod pays for the definition it builds, and an arena's copy (one entry per box
+ * per active frame) can be hundreds of times larger. One copy per weapon is charged; a host
+ * that adds the weapon to several arenas pays for the others. */
+static void charge_arena_copy(wstate *s) {
+    clv_sandbox *sb = clv_sandbox_of(s->c.L);
+    if (sb == NULL) {
+        return;
+    }
+    size_t bytes = clv_weapon_arena_bytes(s->w->compiled);
+    if (!clv_sandbox_charge(sb, bytes)) {
+        luaL_error(s->c.L, "not enough memory (the mod's limit is %I bytes)",
+                   (lua_Integer)clv_sandbox_get_limits(sb).memory_bytes);
+    }
+    s->w->charged = bytes;
+}
+
 /// cleave.weapon{name=, defaults=, attacks=, effects=, on_hit=} -> cleave.Weapon
 static int l_weapon(lua_State *L) {
     if (lua_type(L, 1) != LUA_TTABLE) {
@@ -809,6 +826,7 @@ static int l_weapon(lua_State *L) {
     }
     clv_f_pop(c, old);
     read_attacks(&s);
+    charge_arena_copy(&s);
     lua_pushvalue(L, 3);
     return 1;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sandbox_internal.h"
 
 static int weapon_gc(lua_State *L) {
     clv_lweapon *w = (clv_lweapon *)luaL_checkudata(L, 1, CLV_LUA_WEAPON);
@@ -17,7 +18,11 @@ static int weapon_gc(lua_State *L) {
     if (!w->borrowed) {
         clv_lalloc_resize(&w->alloc, w->effects, sizeof *w->effects * (size_t)w->effect_cap, 0);
         clv_weapon_destroy(w->compiled);
+        if (w->charged > 0) {
+            clv_sandbox_uncharge(clv_sandbox_of(L), w->charged);
+        }
     }
+    w->charged = 0;
     w->effects = NULL;
     w->effect_count = w->effect_cap = 0;
     w->compiled = NULL;
