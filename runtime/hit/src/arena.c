@@ -203,12 +203,12 @@ static copy_sizes aweapon_sizes(const clv__aweapon *w) {
 /* What clv__alloc takes for a request of n bytes (an empty array still takes one). */
 static size_t taken(size_t n) { return n > 0 ? n : 1; }
 
-size_t clv_weapon_arena_bytes(const clv_weapon *src) {
-    if (src == NULL) {
+size_t clv_weapon_arena_bytes(const clv_weapon *weapon) {
+    if (weapon == NULL) {
         return 0;
     }
-    copy_sizes z =
-        copy_sizes_of(src->attack_count, src->frame_total, src->placed_total, src->box_count);
+    copy_sizes z = copy_sizes_of(weapon->attack_count, weapon->frame_total, weapon->placed_total,
+                                 weapon->box_count);
     return taken(z.attacks) + taken(z.frame_base) + taken(z.frame_start) + taken(z.list) +
            taken(z.prev) + taken(z.boxes);
 }
