@@ -257,6 +257,10 @@ static void test_reproductions_within_budget(void) {
          "time limit exceeded (20 ms per load)"},
         {"local function f() return coroutine.wrap(f)() end f()", "stack overflow"},
         {"while true do end", "time limit exceeded (20 ms per load)"},
+        /* few instructions, each copying megabytes in C: the allocator looks at the clock */
+        {"while true do local s = ('x'):rep(2500000) end", "time limit exceeded (20 ms per load)"},
+        {"local t = {} for i = 1, 1e9 do t[i % 2] = ('ab'):rep(500000 + i) .. 'c' end",
+         "time limit exceeded (20 ms per load)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         clv_sandbox *sb = sandbox_with(20, 2);

@@ -62,14 +62,15 @@ struct clv_sandbox {
     size_t peak;
     long fail_after; /* refuse the n-th growth and all after it; 0 = never */
     long growths;
-    bool timing;         /* a deadline runs */
-    double wall_start;   /* monotonic seconds when it started */
-    double cpu_start;    /* the thread's CPU seconds when it started */
-    double budget_ms;    /* of the running deadline */
-    double shown_ms;     /* the budget its timeout message names */
-    bool expired;        /* the running deadline has passed */
-    double frame_spent;  /* CPU seconds the callbacks of this frame took */
-    bool frame_reported; /* the frame's budget ran out and a call said so */
+    bool timing;             /* a deadline runs */
+    double wall_start;       /* monotonic seconds when it started */
+    double cpu_start;        /* the thread's CPU seconds when it started */
+    double budget_ms;        /* of the running deadline */
+    double shown_ms;         /* the budget its timeout message names */
+    bool expired;            /* the running deadline has passed */
+    size_t grown_since_look; /* bytes allocated since the allocator last looked at the clock */
+    double frame_spent;      /* CPU seconds the callbacks of this frame took */
+    bool frame_reported;     /* the frame's budget ran out and a call said so */
     struct strike {
         int key;
         int count; /* timeouts in a row; CLV_SANDBOX_STRIKES: disabled */
@@ -138,13 +139,38 @@ static void note_refusal(clv_sandbox *sb) {
 #endif
 }
 
+/* Bytes a running call may allocate between two looks at the clock by the allocator. A C
+ * function (string.rep, table.concat, a concatenation) does work in proportion to the memory it
+ * asks for, up to the whole budget, in one instruction: a thousand of them between two looks
+ * by the count hook could run for many times the deadline. */
+#define LOOK_BYTES ((size_t)64 * 1024)
+
+/* Requests below this still succeed past the deadline, so that the timeout message itself (a
+ * short string) can be built; the work a late call could still do is then a few KiB a step. */
+#define LATE_SMALL ((size_t)4 * 1024)
+
+/* Past the deadline, does the allocator refuse a growth of `more` bytes? It looks at the clock
+ * once LOOK_BYTES have been handed out since its last look. */
+static bool too_late(clv_sandbox *sb, size_t more) {
+    if (!sb->timing || sb->busy == 0) {
+        return false;
+    }
+    sb->grown_since_look += more;
+    if (!sb->expired && sb->grown_since_look >= LOOK_BYTES) {
+        sb->grown_since_look = 0;
+        sb->expired = deadline_passed(sb);
+    }
+    return sb->expired && more >= LATE_SMALL;
+}
+
 /* May the budget grow by `more` bytes? A refusal notes the mod's line. */
 static bool may_grow(clv_sandbox *sb, size_t more) {
     if (sb->fail_after > 0 && ++sb->growths >= sb->fail_after) {
         note_refusal(sb);
         return false;
     }
-    if (sb->bytes > sb->limits.memory_bytes || more > sb->limits.memory_bytes - sb->bytes) {
+    if (sb->bytes > sb->limits.memory_bytes || more > sb->limits.memory_bytes - sb->bytes ||
+        too_late(sb, more)) {
         note_refusal(sb);
         return false;
     }
@@ -244,6 +270,7 @@ static void start_deadline(clv_sandbox *sb, double ms, const char *phase) {
     sb->shown_ms = ms;
     sb->phase = phase;
     sb->expired = false;
+    sb->grown_since_look = 0;
     sb->wall_start = wall_seconds();
     sb->cpu_start = cpu_seconds();
     sb->timing = true;
@@ -767,10 +794,18 @@ static bool protected_call(clv_sandbox *sb, int nargs, int nresults, double ms, 
     sb->oom_where[0] = '\0';
     int status = lua_pcall(L, nargs, nresults, func);
     sb->busy--;
+    const char *ran = sb->phase != NULL ? sb->phase : phase;
     stop_deadline(sb);
     lua_remove(L, func);
     if (status == LUA_OK) {
         return true;
+    }
+    if (status == LUA_ERRMEM && err != NULL && errlen > 0 && sb->expired) {
+        /* the allocator refused a late request: the memory was there, the time was not */
+        snprintf(err, errlen, "%stime limit exceeded (%g ms per %s)", sb->oom_where, sb->shown_ms,
+                 ran);
+        lua_pop(L, 1);
+        return false;
     }
     if (status == LUA_ERRMEM && err != NULL && errlen > 0) {
         snprintf(err, errlen, "%snot enough memory (the mod's limit is %zu bytes)", sb->oom_where,
