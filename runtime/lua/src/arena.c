@@ -98,24 +98,6 @@ static const char *const attack_fields[] = {"weapon", "attack", "owner",  "facin
 static const char *const arena_fields[] = {"miss_margin", "capacity", "sweep_tolerance", "on_error",
                                            NULL};
 
-/* The value at idx as a message quotes it: numbers as Lua prints them (-1 stays -1, nan is
- * nan), strings in quotes, anything else by its type. Pushes the text. */
-static const char *value_text(lua_State *L, int idx) {
-    idx = lua_absindex(L, idx);
-    if (lua_type(L, idx) == LUA_TNUMBER) {
-        clv_lnum v = {lua_isinteger(L, idx) != 0, lua_tointeger(L, idx), lua_tonumber(L, idx)};
-        clv_lua_push_lnum(L, v);
-        return lua_tostring(L, -1);
-    }
-    if (lua_type(L, idx) == LUA_TSTRING) {
-        return lua_pushfstring(L, "'%s'", lua_tostring(L, idx));
-    }
-    if (luaL_getmetafield(L, idx, "__name") == LUA_TSTRING) {
-        return lua_tostring(L, -1);
-    }
-    return lua_pushstring(L, luaL_typename(L, idx));
-}
-
 /* A bound as text: integral bounds without a fraction. */
 static const char *bound_text(lua_State *L, double b) {
     clv_lnum v = {b == floor(b) && fabs(b) < 9.0e15, (lua_Integer)b, (lua_Number)b};
@@ -127,7 +109,7 @@ static const char *bound_text(lua_State *L, double b) {
 static int field_error(lua_State *L, const char *fname, const char *key, int vidx,
                        const char *rule) {
     vidx = lua_absindex(L, vidx);
-    return luaL_error(L, "%s: %s must %s (got %s)", fname, key, rule, value_text(L, vidx));
+    return luaL_error(L, "%s: %s must %s (got %s)", fname, key, rule, clv_f_value_text(L, vidx));
 }
 
 /* "fname: key must <rule> (got <type of the value at vidx>)", for a value of the wrong type. */
@@ -886,7 +868,7 @@ static lua_Integer frames_arg(lua_State *L, int arg, lua_Integer hi) {
         n = lua_tointeger(L, arg);
     }
     if (n < 0 || n > hi) {
-        const char *got = value_text(L, arg);
+        const char *got = clv_f_value_text(L, arg);
         clv_lua_argerror(
             L, arg,
             lua_pushfstring(L, "frames must be an integer in 0..%I, got %s", (LUAI_UACINT)hi, got));
@@ -1275,7 +1257,7 @@ static int e_set_state(lua_State *L) {
         }
     }
     if (st < 0) {
-        const char *got = value_text(L, 2);
+        const char *got = clv_f_value_text(L, 2);
         return clv_lua_argerror(
             L, 2,
             lua_pushfstring(L, "state must be one of 'normal', 'invincible', 'intangible', got %s",
