@@ -266,12 +266,20 @@ int clv_f_get(clv_fctx *c, int idx, const char *key, size_t *old) {
     return lua_getfield(c->L, idx, key);
 }
 
+/* Like clv_f_get for an optional field: an absent (nil) one is popped and the path restored. */
+static int get_opt(clv_fctx *c, int idx, const char *key, size_t *old) {
+    int t = clv_f_get(c, idx, key, old);
+    if (t == LUA_TNIL) {
+        lua_pop(c->L, 1);
+        clv_f_pop(c, *old);
+    }
+    return t;
+}
+
 /* Optional number field with a lower bound (strict when gt). */
 bool clv_f_opt_number(clv_fctx *c, int idx, const char *key, double lo, bool gt, double *out) {
     size_t old;
-    if (clv_f_get(c, idx, key, &old) == LUA_TNIL) {
-        lua_pop(c->L, 1);
-        clv_f_pop(c, old);
+    if (get_opt(c, idx, key, &old) == LUA_TNIL) {
         return false;
     }
     lua_pushvalue(c->L, -1);
@@ -288,9 +296,7 @@ bool clv_f_opt_number(clv_fctx *c, int idx, const char *key, double lo, bool gt,
 
 bool clv_f_opt_any_number(clv_fctx *c, int idx, const char *key, double *out) {
     size_t old;
-    if (clv_f_get(c, idx, key, &old) == LUA_TNIL) {
-        lua_pop(c->L, 1);
-        clv_f_pop(c, old);
+    if (get_opt(c, idx, key, &old) == LUA_TNIL) {
         return false;
     }
     *out = clv_f_number(c);
@@ -301,9 +307,7 @@ bool clv_f_opt_any_number(clv_fctx *c, int idx, const char *key, double *out) {
 bool clv_f_opt_integer(clv_fctx *c, int idx, const char *key, lua_Integer lo, lua_Integer hi,
                        lua_Integer *out) {
     size_t old;
-    if (clv_f_get(c, idx, key, &old) == LUA_TNIL) {
-        lua_pop(c->L, 1);
-        clv_f_pop(c, old);
+    if (get_opt(c, idx, key, &old) == LUA_TNIL) {
         return false;
     }
     *out = clv_f_integer(c, lo, hi);
@@ -313,10 +317,8 @@ bool clv_f_opt_integer(clv_fctx *c, int idx, const char *key, lua_Integer lo, lu
 
 bool clv_f_opt_bool(clv_fctx *c, int idx, const char *key, bool *out) {
     size_t old;
-    int t = clv_f_get(c, idx, key, &old);
+    int t = get_opt(c, idx, key, &old);
     if (t == LUA_TNIL) {
-        lua_pop(c->L, 1);
-        clv_f_pop(c, old);
         return false;
     }
     if (t != LUA_TBOOLEAN) {
@@ -354,10 +356,8 @@ void clv_f_name(clv_fctx *c, char out[CLV_HIT_NAME_MAX]) {
 void clv_f_point(clv_fctx *c, int t, const char *key, double *x, double *y) {
     lua_State *L = c->L;
     size_t old;
-    int ty = clv_f_get(c, t, key, &old);
+    int ty = get_opt(c, t, key, &old);
     if (ty == LUA_TNIL) {
-        lua_pop(L, 1);
-        clv_f_pop(c, old);
         return;
     }
     if (ty != LUA_TTABLE || lua_rawlen(L, -1) != 2) {
