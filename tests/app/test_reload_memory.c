@@ -3,7 +3,6 @@
  * a replaced weapon stays in the arena only while a swing of it is in flight. Measured with the
  * allocator's own count of bytes in use, never time. */
 #define _POSIX_C_SOURCE 200809L
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,18 +10,7 @@
 #include "app.h"
 #include "cleave/mod.h"
 #include "harness.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define HEAP_COUNTED 0 /* ASan's allocator does not keep glibc's counters */
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HEAP_COUNTED 0
-#else
-#define HEAP_COUNTED 1
-#endif
-#else
-#define HEAP_COUNTED 1
-#endif
+#include "heap_count.h"
 
 static size_t heap_in_use(void) { return mallinfo2().uordblks; }
 

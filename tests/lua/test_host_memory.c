@@ -6,7 +6,6 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,18 +14,7 @@
 #include "cleave/lua.h"
 #include "cleave/mod.h"
 #include "harness.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define HEAP_COUNTED 0 /* ASan's allocator does not keep glibc's counters */
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HEAP_COUNTED 0
-#else
-#define HEAP_COUNTED 1
-#endif
-#else
-#define HEAP_COUNTED 1
-#endif
+#include "heap_count.h"
 
 /* The documented bound: the sandbox's bytes (at most the cap, plus malloc's per-block overhead)
  * and the arena's copies of weapons whose boxes span few frames (smaller than the Weapon objects
