@@ -497,6 +497,29 @@ static clv_weapon *weapon_of_attacks(int n) {
     return w;
 }
 
+/* A fresh game (seed 0) wielding weapon_of_attacks(attacks) in the slot named slot; the caller
+ * destroys the weapon after freeing the game. */
+static clv_weapon *game_with_weapon(app_game *g, int attacks, const char *slot) {
+    char err[256];
+    CHECK(app_game_init(g, 0, 1, -1.0f, err, sizeof err));
+    clv_weapon *w = weapon_of_attacks(attacks);
+    clv_weapon_id wid;
+    CHECK(clv_arena_add_weapon(g->arena, w, &wid, NULL) == CLV_HIT_OK);
+    CHECK(app_game_set_slot(g, slot, w, wid, err, sizeof err) == 0);
+    return w;
+}
+
+/* One step that spawns an enemy just inside the blade's reach of the player. */
+static void spawn_enemy_ahead(app_game *g) {
+    char err[256];
+    app_input in;
+    memset(&in, 0, sizeof in);
+    in.aim = clv_v2(400.0f, 256.0f);
+    in.spawn_count = 1;
+    in.spawn_at[0] = clv_v2(288.0f + 36.0f, 256.0f);
+    CHECK(app_game_step(g, &in, err, sizeof err));
+}
+
 static void step_with(app_game *g, int32_t attack) {
     char err[256];
     app_input in;
@@ -521,13 +544,8 @@ static void draw_default(app_canvas *c, const app_assets *a, const app_game *g, 
 static void test_any_attack_starts(void) {
     app_assets assets;
     app_assets_load(&assets, CLEAVE_SOURCE_DIR "/assets");
-    char err[256];
     app_game g;
-    CHECK(app_game_init(&g, 0, 1, -1.0f, err, sizeof err));
-    clv_weapon *w = weapon_of_attacks(3);
-    clv_weapon_id wid;
-    CHECK(clv_arena_add_weapon(g.arena, w, &wid, NULL) == CLV_HIT_OK);
-    CHECK(app_game_set_slot(&g, "three", w, wid, err, sizeof err) == 0);
+    clv_weapon *w = game_with_weapon(&g, 3, "three");
     for (int32_t want = 1; want <= 3; want++) {
         step_with(&g, want);
         clv_attack_info ai;
@@ -566,19 +584,9 @@ static int log_lines_with(const app_game *g, const char *part, int32_t *count) {
 static void test_log_folds_and_filters(void) {
     app_assets assets;
     app_assets_load(&assets, CLEAVE_SOURCE_DIR "/assets");
-    char err[256];
     app_game g;
-    CHECK(app_game_init(&g, 0, 1, -1.0f, err, sizeof err));
-    clv_weapon *w = weapon_of_attacks(1);
-    clv_weapon_id wid;
-    CHECK(clv_arena_add_weapon(g.arena, w, &wid, NULL) == CLV_HIT_OK);
-    CHECK(app_game_set_slot(&g, "one", w, wid, err, sizeof err) == 0);
-    app_input in;
-    memset(&in, 0, sizeof in);
-    in.aim = clv_v2(400.0f, 256.0f);
-    in.spawn_count = 1;
-    in.spawn_at[0] = clv_v2(288.0f + 36.0f, 256.0f);
-    CHECK(app_game_step(&g, &in, err, sizeof err));
+    clv_weapon *w = game_with_weapon(&g, 1, "one");
+    spawn_enemy_ahead(&g);
     step_with(&g, 1);
     for (int f = 0; f < 20; f++) {
         step_with(&g, 0);
@@ -778,19 +786,9 @@ static void test_screenshot_names(void) {
 static void test_hitlag_on_frame_bar(void) {
     app_assets assets;
     app_assets_load(&assets, CLEAVE_SOURCE_DIR "/assets");
-    char err[256];
     app_game g;
-    CHECK(app_game_init(&g, 0, 1, -1.0f, err, sizeof err));
-    clv_weapon *w = weapon_of_attacks(1);
-    clv_weapon_id wid;
-    CHECK(clv_arena_add_weapon(g.arena, w, &wid, NULL) == CLV_HIT_OK);
-    CHECK(app_game_set_slot(&g, "one", w, wid, err, sizeof err) == 0);
-    app_input in;
-    memset(&in, 0, sizeof in);
-    in.aim = clv_v2(400.0f, 256.0f);
-    in.spawn_count = 1;
-    in.spawn_at[0] = clv_v2(288.0f + 36.0f, 256.0f);
-    CHECK(app_game_step(&g, &in, err, sizeof err));
+    clv_weapon *w = game_with_weapon(&g, 1, "one");
+    spawn_enemy_ahead(&g);
     step_with(&g, 1);
     for (int f = 0; f < 10 && g.st.hits == 0; f++) {
         step_with(&g, 0);
