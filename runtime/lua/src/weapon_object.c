@@ -145,6 +145,15 @@ static int m_hitboxes(lua_State *L) {
     return 1;
 }
 
+/* A frame count as weapon{} takes it: "auto" or the number. */
+static void push_frames(lua_State *L, int32_t frames) {
+    if (frames == CLV_FRAMES_AUTO) {
+        lua_pushliteral(L, "auto");
+    } else {
+        lua_pushinteger(L, frames);
+    }
+}
+
 void clv_lua_push_hitbox_def(lua_State *L, const clv_hitbox_def *d) {
     lua_newtable(L);
     lua_pushstring(L, d->id);
@@ -168,19 +177,11 @@ void clv_lua_push_hitbox_def(lua_State *L, const clv_hitbox_def *d) {
     lua_setfield(L, -2, "max_hits");
     lua_pushboolean(L, d->knockback_ignores_hit_count);
     lua_setfield(L, -2, "knockback_ignores_hit_count");
-    if (d->hitlag == CLV_FRAMES_AUTO) {
-        lua_pushliteral(L, "auto");
-    } else {
-        lua_pushinteger(L, d->hitlag);
-    }
+    push_frames(L, d->hitlag);
     lua_setfield(L, -2, "hitlag");
     lua_pushnumber(L, (lua_Number)d->hitlag_scale);
     lua_setfield(L, -2, "hitlag_scale");
-    if (d->hitstun == CLV_FRAMES_AUTO) {
-        lua_pushliteral(L, "auto");
-    } else {
-        lua_pushinteger(L, d->hitstun);
-    }
+    push_frames(L, d->hitstun);
     lua_setfield(L, -2, "hitstun");
     lua_pushinteger(L, d->priority);
     lua_setfield(L, -2, "priority");
