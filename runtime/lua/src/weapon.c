@@ -527,13 +527,13 @@ static void read_attack_def(wstate *s, int at, lua_Integer top_frame, clv_attack
     }
 }
 
-/* attack.defaults: checked like weapon.defaults; pushed (or not) and recorded in s. */
-static void read_attack_defaults(wstate *s, int at) {
-    lua_State *L = s->c.L;
-    clv_fctx *c = &s->c;
+/* Pushes field defaults of the table at t (nil when absent), checks its keys; returns its
+ * index, or 0 when absent. */
+static int get_defaults(clv_fctx *c, int t) {
+    lua_State *L = c->L;
     size_t old;
-    int dt = clv_f_get(c, at, "defaults", &old);
-    s->adefaults_idx = 0;
+    int dt = clv_f_get(c, t, "defaults", &old);
+    int idx = 0;
     if (dt != LUA_TNIL) {
         if (dt != LUA_TTABLE) {
             clv_f_fail(c, "must be a table (got %s)", clv_f_type_name(L, -1));
@@ -541,11 +541,18 @@ static void read_attack_defaults(wstate *s, int at) {
         const char *ow = clv_f_enter(c, -1);
         clv_f_check_keys(c, -1, default_fields, false);
         c->where = ow;
-        s->adefaults_idx = lua_absindex(L, -1);
-    } else {
-        lua_pop(L, 1);
+        idx = lua_absindex(L, -1);
     }
     clv_f_pop(c, old);
+    return idx;
+}
+
+/* attack.defaults: checked like weapon.defaults; pushed (or not) and recorded in s. */
+static void read_attack_defaults(wstate *s, int at) {
+    s->adefaults_idx = get_defaults(&s->c, at);
+    if (s->adefaults_idx == 0) {
+        lua_pop(s->c.L, 1);
+    }
 }
 
 /* attack.hitboxes: entries with their own frames, in order */
@@ -801,19 +808,8 @@ static int l_weapon(lua_State *L) {
     clv_f_check_keys(c, 1, weapon_fields, false);
     s.w = clv_lua_new_weapon(L); /* index 3: freed by __gc if anything below fails */
     create_compiled(&s);
-    /* index 4: defaults or nil */
+    s.defaults_idx = get_defaults(c, 1); /* index 4: defaults or nil */
     size_t old;
-    int dt = clv_f_get(c, 1, "defaults", &old);
-    if (dt != LUA_TNIL) {
-        if (dt != LUA_TTABLE) {
-            clv_f_fail(c, "must be a table (got %s)", clv_f_type_name(L, -1));
-        }
-        const char *ow = clv_f_enter(c, -1);
-        clv_f_check_keys(c, -1, default_fields, false);
-        c->where = ow;
-        s.defaults_idx = 4;
-    }
-    clv_f_pop(c, old);
     read_weapon_effects(&s);
     int ht = clv_f_get(c, 1, "on_hit", &old);
     if (ht != LUA_TNIL && ht != LUA_TFUNCTION) {
