@@ -222,6 +222,9 @@ struct clv_arena {
     int32_t new_rec_count, new_rec_cap;
     int32_t *scratch;
     int32_t scratch_cap;
+    /* Entities with a timed hurt state to count down on this frame (set by integrate; nothing
+     * between it and count_states sets a state or freezes an entity). */
+    int32_t timed_count;
 
     clv_hit_event *hits;
     int32_t hit_count, hit_cap;

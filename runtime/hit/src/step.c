@@ -81,6 +81,7 @@ static clv_hit_status tick_effects(clv_arena *a, int32_t s) {
 }
 
 static clv_hit_status integrate(clv_arena *a) {
+    a->timed_count = 0;
     for (int32_t s = 0; s < a->ent_count; s++) {
         clv__entity *e = &a->ent[s];
         if (!e->used) {
@@ -92,6 +93,9 @@ static clv_hit_status integrate(clv_arena *a) {
             continue;
         }
         e->frozen = 0;
+        if (e->state_frames > 0) {
+            a->timed_count++;
+        }
         if (e->hitstun > 0) {
             e->hitstun--;
         }
@@ -1164,11 +1168,15 @@ static clv_hit_status apply_and_emit(clv_arena *a) {
  * Counted down after the hits, so that a state set between steps for n frames covers the next
  * n frames' hits (n = 1 included); an entity frozen on this frame waits. */
 static void count_states(clv_arena *a) {
-    for (int32_t s = 0; s < a->ent_count; s++) {
+    /* Only the entities integrate counted have a state to count down: the walk stops after the
+     * last of them, and a frame without one (the usual case) walks nothing. */
+    int32_t left = a->timed_count;
+    for (int32_t s = 0; s < a->ent_count && left > 0; s++) {
         clv__entity *e = &a->ent[s];
         if (!e->used || e->frozen || e->state_frames == 0) {
             continue;
         }
+        left--;
         e->state_frames--;
         if (e->state_frames == 0) {
             a->vit[s].state = CLV_HURT_NORMAL;
