@@ -351,6 +351,8 @@ bool app_mods_add(app_mods *m, const char *dir, app_game *g);
 bool app_mods_poll(app_mods *m, app_game *g);
 /// Runs the mods' Lua callbacks for the last frame; errors go to the banner.
 void app_mods_callbacks(app_mods *m, app_game *g);
+/// How many of the folders hold a loaded mod (a broken folder does not count).
+int32_t app_mods_loaded(const app_mods *m);
 void app_mods_close(app_mods *m);
 
 /* ---- Scripted inputs ---- */

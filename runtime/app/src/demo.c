@@ -227,12 +227,8 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
 }
 
 static void update_status(demo *d) {
-    int ok = 0;
-    for (int32_t i = 0; i < d->mods.count; i++) {
-        ok += d->mods.e[i].mod != NULL;
-    }
-    snprintf(d->status, sizeof d->status, "%d mod(s) loaded, %d weapon(s), %d enemies", ok,
-             (int)d->g.slot_count, (int)d->g.st.enemy_count);
+    snprintf(d->status, sizeof d->status, "%d mod(s) loaded, %d weapon(s), %d enemies",
+             (int)app_mods_loaded(&d->mods), (int)d->g.slot_count, (int)d->g.st.enemy_count);
     d->view.status = d->status;
 }
 
@@ -248,11 +244,7 @@ static bool demo_open(demo *d, char *err, size_t errlen) {
     } else {
         app_mods_open(&d->mods, d->o.mods_dir ? d->o.mods_dir : default_mods_dir(), &d->g);
     }
-    int loaded = 0;
-    for (int32_t i = 0; i < d->mods.count; i++) {
-        loaded += d->mods.e[i].mod != NULL;
-    }
-    if (loaded == 0) {
+    if (app_mods_loaded(&d->mods) == 0) {
         /* nothing to swing: the banner says why (the mod's error, or no mod found) */
         snprintf(err, errlen, "%.500s", d->mods.banner[0] ? d->mods.banner : "no mod loaded");
         return false;

@@ -142,7 +142,7 @@ static bool load_entry(app_mods *m, app_mod_entry *e, app_game *g, bool report) 
     return true;
 }
 
-static int32_t loaded_count(const app_mods *m) {
+int32_t app_mods_loaded(const app_mods *m) {
     int32_t n = 0;
     for (int32_t i = 0; i < m->count; i++) {
         n += m->e[i].mod != NULL;
@@ -152,7 +152,7 @@ static int32_t loaded_count(const app_mods *m) {
 
 /* Only mods that loaded count toward APP_MAX_MODS: a broken folder does not push a good one out. */
 static bool add_entry(app_mods *m, const char *dir, app_game *g, bool report) {
-    if (loaded_count(m) >= APP_MAX_MODS || m->count >= APP_MAX_MOD_FOLDERS) {
+    if (app_mods_loaded(m) >= APP_MAX_MODS || m->count >= APP_MAX_MOD_FOLDERS) {
         char shown[520];
         fprintf(stderr, "cleave: more than %d mods (or %d mod folders); %s skipped\n", APP_MAX_MODS,
                 APP_MAX_MOD_FOLDERS, clv_mod_escape(dir, shown, sizeof shown));
@@ -207,7 +207,7 @@ void app_mods_open(app_mods *m, const char *root, app_game *g) {
     if (n == 0) {
         snprintf(m->banner, sizeof m->banner,
                  "no mod found in %s (a mod is a folder holding mod.lua)", shown);
-    } else if (loaded_count(m) == 0) {
+    } else if (app_mods_loaded(m) == 0) {
         snprintf(m->banner, sizeof m->banner, "no mod of %s loaded", shown);
     }
 }
