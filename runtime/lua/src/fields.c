@@ -187,6 +187,15 @@ void clv_f_check_keys(clv_fctx *c, int idx, const char *const *known, bool allow
     }
 }
 
+const char *clv_f_enter_fields(clv_fctx *c, int idx, const char *const *known) {
+    if (lua_type(c->L, idx) != LUA_TTABLE) {
+        clv_f_fail(c, "must be a table (got %s)", clv_f_type_name(c->L, idx));
+    }
+    const char *old = clv_f_enter(c, idx);
+    clv_f_check_keys(c, idx, known, false);
+    return old;
+}
+
 /* ---- typed field readers: the field is pushed by the caller at the top ---- */
 
 const char *clv_f_type_name(lua_State *L, int idx) {

@@ -15,11 +15,7 @@ static const char *const effect_fields[] = {"name",    "duration", "period", "ma
 void clv_lua_read_effect(clv_fctx *c, clv_lweapon *w, const char *given_name, clv_effect_def *out) {
     lua_State *L = c->L;
     int t = lua_absindex(L, -1);
-    if (lua_type(L, t) != LUA_TTABLE) {
-        clv_f_fail(c, "must be a table (got %s)", clv_f_type_name(L, t));
-    }
-    const char *oldw = clv_f_enter(c, t);
-    clv_f_check_keys(c, t, effect_fields, false);
+    const char *oldw = clv_f_enter_fields(c, t, effect_fields);
     *out = clv_default_effect_def();
     size_t old;
     if (given_name != NULL) {
@@ -82,11 +78,7 @@ void clv_lua_read_effect(clv_fctx *c, clv_lweapon *w, const char *given_name, cl
 void clv_lua_read_knockback(clv_fctx *c, clv_knockback *k) {
     lua_State *L = c->L;
     int t = lua_absindex(L, -1);
-    if (lua_type(L, t) != LUA_TTABLE) {
-        clv_f_fail(c, "must be a table (got %s)", clv_f_type_name(L, t));
-    }
-    const char *oldw = clv_f_enter(c, t);
-    clv_f_check_keys(c, t, knockback_fields, false);
+    const char *oldw = clv_f_enter_fields(c, t, knockback_fields);
     size_t old;
     const char *kind;
     int kt = clv_f_get(c, t, "kind", &old);

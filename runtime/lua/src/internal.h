@@ -152,6 +152,8 @@ bool clv_f_in_list(const char *k, const char *const *known);
 /// Every key of the table at idx must be a string in known (or, with allow_array, a positive
 /// integer); else an error naming the nearest known field.
 void clv_f_check_keys(clv_fctx *c, int idx, const char *const *known, bool allow_array);
+/// The value at idx must be a table whose keys are all in known; enters it (clv_f_enter).
+const char *clv_f_enter_fields(clv_fctx *c, int idx, const char *const *known);
 /// The type of the value at idx as a message shows it ("integer", "cleave.Shape", "string").
 const char *clv_f_type_name(lua_State *L, int idx);
 /// The value at idx as a message quotes it (a number as written, a string in quotes).

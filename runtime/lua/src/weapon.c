@@ -535,12 +535,7 @@ static int get_defaults(clv_fctx *c, int t) {
     int dt = clv_f_get(c, t, "defaults", &old);
     int idx = 0;
     if (dt != LUA_TNIL) {
-        if (dt != LUA_TTABLE) {
-            clv_f_fail(c, "must be a table (got %s)", clv_f_type_name(L, -1));
-        }
-        const char *ow = clv_f_enter(c, -1);
-        clv_f_check_keys(c, -1, default_fields, false);
-        c->where = ow;
+        c->where = clv_f_enter_fields(c, -1, default_fields);
         idx = lua_absindex(L, -1);
     }
     clv_f_pop(c, old);
@@ -621,11 +616,7 @@ static void read_frame_list(wstate *s, lua_Integer f) {
 static void read_attack(wstate *s, const char *name, int at) {
     lua_State *L = s->c.L;
     clv_fctx *c = &s->c;
-    if (lua_type(L, at) != LUA_TTABLE) {
-        clv_f_fail(c, "must be a table (got %s)", clv_f_type_name(L, at));
-    }
-    const char *oldw = clv_f_enter(c, at);
-    clv_f_check_keys(c, at, attack_fields, false);
+    const char *oldw = clv_f_enter_fields(c, at, attack_fields);
     clv_attack_def def = clv_default_attack_def();
     if (strlen(name) >= CLV_HIT_NAME_MAX) {
         clv_f_fail_at(c, "attack name must be shorter than %d bytes", CLV_HIT_NAME_MAX);
