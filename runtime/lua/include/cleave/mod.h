@@ -37,7 +37,8 @@ typedef struct clv_mod_limits {
     double callback_ms;  ///< CPU deadline for one callback (default 2 ms)
 } clv_mod_limits;
 
-/// The default limits: 64 MiB, 250 ms per load, 2 ms per callback.
+/// The default limits: 64 MiB, 250 ms per load, 2 ms per callback; a mod's callbacks of one
+/// frame share the sandbox's 5 ms of CPU, which these limits do not change.
 clv_mod_limits clv_mod_default_limits(void);
 
 /// clv_mod_load under the given limits (NULL: the defaults). Time limits must be finite and
