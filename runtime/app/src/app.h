@@ -386,6 +386,9 @@ bool app_claim_free_name(const char *pattern, int *next, char *out, size_t outle
 
 /* ---- Commands ---- */
 
+/// What a command's option takes, from its table of {option, what it takes}, or NULL when arg
+/// is not one of them.
+const char *app_option_needs(const char *const (*options)[2], size_t count, const char *arg);
 int app_cmd_demo(int argc, char **argv);
 int app_cmd_render(int argc, char **argv);
 int app_cmd_check(int argc, char **argv);

@@ -117,12 +117,7 @@ static const char *demo_value_needed(const char *arg) {
         {"--mods", "a folder"},          {"--mod", "a mod folder"},
         {"--assets", "a folder"},        {"--zoom", "a whole factor"},
         {"--log", "hits, enemy or all"}};
-    for (size_t k = 0; k < sizeof options / sizeof options[0]; k++) {
-        if (strcmp(arg, options[k][0]) == 0) {
-            return options[k][1];
-        }
-    }
-    return NULL;
+    return app_option_needs(options, sizeof options / sizeof options[0], arg);
 }
 
 static bool parse_args(int argc, char **argv, demo_opts *o) {

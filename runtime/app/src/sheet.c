@@ -316,18 +316,22 @@ static const char *const render_usage =
     "usage: cleave render <mod folder> [--weapon NAME] [--attack NAME] [--frames A-B] "
     "--out sheet.png";
 
+const char *app_option_needs(const char *const (*options)[2], size_t count, const char *arg) {
+    for (size_t k = 0; k < count; k++) {
+        if (strcmp(arg, options[k][0]) == 0) {
+            return options[k][1];
+        }
+    }
+    return NULL;
+}
+
 /* What an option of render takes, or NULL when arg is not such an option. */
 static const char *render_value_needed(const char *arg) {
     static const char *const options[][2] = {{"--frames", "a range of frames FIRST-LAST"},
                                              {"--out", "a file name"},
                                              {"--attack", "an attack name"},
                                              {"--weapon", "a weapon name"}};
-    for (size_t k = 0; k < sizeof options / sizeof options[0]; k++) {
-        if (strcmp(arg, options[k][0]) == 0) {
-            return options[k][1];
-        }
-    }
-    return NULL;
+    return app_option_needs(options, sizeof options / sizeof options[0], arg);
 }
 
 int app_cmd_render(int argc, char **argv) {
