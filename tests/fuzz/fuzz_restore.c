@@ -4,9 +4,10 @@
  *
  * A snapshot carries a checksum, which random bytes never match, but a mod can compute it (it
  * guards against corruption, not forgery). So each input is restored twice: as it is, and with
- * its checksum recomputed, which lets the fuzzer reach the field checks behind it. The checksum
- * and its place in the header are re-derived here; if a real snapshot does not agree (the
- * format changed), the second restore is skipped with a note.
+ * its checksum recomputed (by the library's own clv__snapshot_check), which lets the fuzzer
+ * reach the field checks behind it. The checksum's place in the header is re-derived here; if
+ * a real snapshot does not agree (the format changed), the second restore is skipped with a
+ * note.
  *
  * Invariants: nothing crashes or trips a sanitizer (leaks included); a refused snapshot leaves
  * the arena unchanged (same hash) and says why; a restored one spawns, starts attacks, steps,
@@ -18,6 +19,8 @@
 #include <string.h>
 
 #include "cleave/hit.h"
+
+#include "../../runtime/hit/src/hit_internal.h"
 
 static clv_weapon *g_weapon;
 
@@ -75,27 +78,12 @@ static void *snapshot(const clv_arena *a, size_t *len) {
     return buf;
 }
 
-/* The header's size and where its checksum sits, and the checksum: each 8-byte word is mixed
- * in with a multiply and a shift, the tail bytes FNV-style. */
+/* The header's size and where its checksum sits. */
 #define SNAP_HEADER 88
 #define SNAP_CHECK_AT 80
 
-static uint64_t mix(uint64_t h, const unsigned char *p, size_t n) {
-    for (; n >= 8; n -= 8, p += 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-        h ^= h >> 29;
-    }
-    for (; n > 0; n--, p++) {
-        h = (h ^ *p) * 0x100000001b3ull;
-    }
-    return h;
-}
-
 static void fix_checksum(unsigned char *buf, size_t len) {
-    memset(buf + SNAP_CHECK_AT, 0, 8);
-    uint64_t h = mix(0xcbf29ce484222325ull, buf, len);
+    uint64_t h = clv__snapshot_check(buf, len);
     memcpy(buf + SNAP_CHECK_AT, &h, 8);
 }
 

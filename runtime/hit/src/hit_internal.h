@@ -82,6 +82,10 @@ typedef struct clv__aweapon {
 /* A digest of everything the weapon does (attacks, hitboxes, frame lists), field by field. */
 uint64_t clv__weapon_fingerprint(const clv__aweapon *w);
 
+/* The checksum a snapshot of size bytes (header included) carries, its own field read as 0:
+ * restore compares it, and tests that forge snapshots reseal them with it. */
+uint64_t clv__snapshot_check(const void *buffer, size_t size);
+
 /* ---- arena state (everything below is copied by snapshots) ---- */
 
 typedef struct clv__effect {

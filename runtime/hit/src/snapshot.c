@@ -44,6 +44,15 @@ static uint64_t snap_checksum(uint64_t h, const unsigned char *p, size_t n) {
 
 #define SNAP_SEED 0xcbf29ce484222325ull
 
+uint64_t clv__snapshot_check(const void *buffer, size_t size) {
+    /* The header as its bytes (padding included), with the check field as it is summed: 0. */
+    unsigned char head[sizeof(snap_header)];
+    memcpy(head, buffer, sizeof head);
+    memset(head + offsetof(snap_header, check), 0, sizeof(uint64_t));
+    uint64_t check = snap_checksum(SNAP_SEED, head, sizeof head);
+    return snap_checksum(check, (const unsigned char *)buffer + sizeof head, size - sizeof head);
+}
+
 /* ---- field-by-field digests, so padding and unused union bytes never matter ---- */
 
 typedef struct hasher {
@@ -253,7 +262,7 @@ clv_hit_status clv_arena_snapshot(const clv_arena *a, void *buffer, size_t capac
     p = put(p, a->fx, (size_t)a->ent_count * CLV_ENTITY_MAX_EFFECTS * sizeof *a->fx);
     p = put(p, a->att, (size_t)a->att_count * sizeof *a->att);
     p = put(p, a->rec, (size_t)a->rec_count * sizeof *a->rec);
-    h.check = snap_checksum(SNAP_SEED, buffer, need);
+    h.check = clv__snapshot_check(buffer, need);
     memcpy(buffer, &h, sizeof h);
     if (written != NULL) {
         *written = need;
@@ -571,13 +580,7 @@ clv_hit_status clv_arena_restore_diag(clv_arena *a, const void *buffer, size_t s
         return CLV_HIT_ERR_SNAPSHOT;
     }
     const unsigned char *body = (const unsigned char *)buffer + sizeof h;
-    /* The header as its bytes (padding included), with the check field as it was summed: 0. */
-    unsigned char head[sizeof h];
-    memcpy(head, buffer, sizeof h);
-    memset(head + offsetof(snap_header, check), 0, sizeof h.check);
-    uint64_t check = snap_checksum(SNAP_SEED, head, sizeof head);
-    check = snap_checksum(check, body, size - sizeof h);
-    if (check != h.check) {
+    if (clv__snapshot_check(buffer, size) != h.check) {
         refuse(diag, "check", "checksum mismatch: the snapshot is corrupt");
         return CLV_HIT_ERR_SNAPSHOT;
     }

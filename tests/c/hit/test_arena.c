@@ -382,22 +382,8 @@ static void test_snapshot_errors_and_fresh_arena(void) {
 #define AT_ATT_FREE_HINT 72
 #define AT_CHECK 80
 
-static uint64_t checksum(uint64_t h, const unsigned char *p, size_t n) {
-    for (; n >= 8; n -= 8, p += 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-        h ^= h >> 29;
-    }
-    for (; n > 0; n--, p++) {
-        h = (h ^ *p) * 0x100000001b3ull;
-    }
-    return h;
-}
-
 static void reseal(unsigned char *buf, size_t len) {
-    memset(buf + AT_CHECK, 0, 8);
-    uint64_t h = checksum(0xcbf29ce484222325ull, buf, len);
+    uint64_t h = clv__snapshot_check(buf, len);
     memcpy(buf + AT_CHECK, &h, 8);
 }
 
