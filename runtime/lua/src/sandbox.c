@@ -25,6 +25,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -767,9 +768,19 @@ static int message_handler(lua_State *L) {
     return 1;
 }
 
-static void write_err(char *err, size_t errlen, const char *msg) {
+static void write_err(char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Writes the message (a printf format) to err, when the caller gave room for one. */
+static void write_err(char *err, size_t errlen, const char *fmt, ...) {
     if (err != NULL && errlen > 0) {
-        snprintf(err, errlen, "%s", msg);
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
     }
 }
 
@@ -800,21 +811,17 @@ static bool protected_call(clv_sandbox *sb, int nargs, int nresults, double ms, 
     if (status == LUA_OK) {
         return true;
     }
-    if (status == LUA_ERRMEM && err != NULL && errlen > 0 && sb->expired) {
+    if (status == LUA_ERRMEM && sb->expired) {
         /* the allocator refused a late request: the memory was there, the time was not */
-        snprintf(err, errlen, "%stime limit exceeded (%g ms per %s)", sb->oom_where, sb->shown_ms,
-                 ran);
-        lua_pop(L, 1);
-        return false;
+        write_err(err, errlen, "%stime limit exceeded (%g ms per %s)", sb->oom_where, sb->shown_ms,
+                  ran);
+    } else if (status == LUA_ERRMEM) {
+        write_err(err, errlen, "%snot enough memory (the mod's limit is %zu bytes)", sb->oom_where,
+                  sb->limits.memory_bytes);
+    } else {
+        write_err(err, errlen, "%s",
+                  lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(error object lost)");
     }
-    if (status == LUA_ERRMEM && err != NULL && errlen > 0) {
-        snprintf(err, errlen, "%snot enough memory (the mod's limit is %zu bytes)", sb->oom_where,
-                 sb->limits.memory_bytes);
-        lua_pop(L, 1);
-        return false;
-    }
-    write_err(err, errlen,
-              lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(error object lost)");
     lua_pop(L, 1);
     return false;
 }
@@ -869,7 +876,7 @@ clv_sandbox *clv_sandbox_create_failing(const clv_sandbox_limits *limits, long f
     lua_pushcfunction(sb->L, build_environment);
     int status = lua_pcall(sb->L, 0, 0, 0);
     if (status != LUA_OK) {
-        write_err(err, errlen,
+        write_err(err, errlen, "%s",
                   lua_type(sb->L, -1) == LUA_TSTRING ? lua_tostring(sb->L, -1)
                                                      : "sandbox: environment failed");
         clv_sandbox_destroy(sb);
@@ -958,9 +965,7 @@ bool clv_sandbox_run(clv_sandbox *sb, const char *source, size_t len, const char
     char name[64];
     chunk_display(chunkname, name, sizeof name);
     if (len > CLV_SANDBOX_MAX_SOURCE) {
-        if (err != NULL && errlen > 0) {
-            snprintf(err, errlen, "%s: source larger than %d bytes", name, CLV_SANDBOX_MAX_SOURCE);
-        }
+        write_err(err, errlen, "%s: source larger than %d bytes", name, CLV_SANDBOX_MAX_SOURCE);
         return false;
     }
     /* Parsing and running share the load deadline. */
@@ -970,12 +975,10 @@ bool clv_sandbox_run(clv_sandbox *sb, const char *source, size_t len, const char
     if (status != LUA_OK) {
         stop_deadline(sb);
         const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "load failed";
-        if (err != NULL && errlen > 0) {
-            if (strncmp(msg, name, strlen(name)) == 0) {
-                snprintf(err, errlen, "%s", msg);
-            } else {
-                snprintf(err, errlen, "%s: %s", name, msg);
-            }
+        if (strncmp(msg, name, strlen(name)) == 0) {
+            write_err(err, errlen, "%s", msg);
+        } else {
+            write_err(err, errlen, "%s: %s", name, msg);
         }
         lua_pop(L, 1);
         return false;
@@ -989,17 +992,13 @@ bool clv_sandbox_run_file(clv_sandbox *sb, const char *path, int nresults, char 
      * read, so a FIFO or a device never blocks the game. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        if (err != NULL && errlen > 0) {
-            snprintf(err, errlen, "%s: cannot open the file", path);
-        }
+        write_err(err, errlen, "%s: cannot open the file", path);
         return false;
     }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        if (err != NULL && errlen > 0) {
-            snprintf(err, errlen, "%s: not a regular file", path);
-        }
+        write_err(err, errlen, "%s: not a regular file", path);
         return false;
     }
     FILE *f = fdopen(fd, "rb");
@@ -1017,17 +1016,13 @@ bool clv_sandbox_run_file(clv_sandbox *sb, const char *path, int nresults, char 
              * stop reading early. */
             if (cap >= sb->limits.memory_bytes) {
                 ok = false;
-                if (err != NULL && errlen > 0) {
-                    snprintf(err, errlen, "%s: file larger than the mod's memory limit", path);
-                }
+                write_err(err, errlen, "%s: file larger than the mod's memory limit", path);
                 break;
             }
             if (cap > CLV_SANDBOX_MAX_SOURCE) {
                 ok = false;
-                if (err != NULL && errlen > 0) {
-                    snprintf(err, errlen, "%s: source larger than %d bytes", path,
-                             CLV_SANDBOX_MAX_SOURCE);
-                }
+                write_err(err, errlen, "%s: source larger than %d bytes", path,
+                          CLV_SANDBOX_MAX_SOURCE);
                 break;
             }
             char *bigger = realloc(buf, cap * 2);
@@ -1044,9 +1039,7 @@ bool clv_sandbox_run_file(clv_sandbox *sb, const char *path, int nresults, char 
         if (got == 0) {
             if (ferror(f)) {
                 ok = false;
-                if (err != NULL && errlen > 0) {
-                    snprintf(err, errlen, "%s: cannot read the file", path);
-                }
+                write_err(err, errlen, "%s: cannot read the file", path);
             }
             break;
         }
@@ -1141,12 +1134,10 @@ clv_callback_status clv_sandbox_call_callback(clv_sandbox *sb, int key, int narg
             return CLV_CALLBACK_SKIPPED;
         }
         sb->frame_reported = true;
-        if (err != NULL && errlen > 0) {
-            snprintf(err, errlen,
-                     "the mod's callbacks used up their %g ms of this frame; the rest of the "
-                     "frame's callbacks are skipped",
-                     sb->limits.frame_ms);
-        }
+        write_err(err, errlen,
+                  "the mod's callbacks used up their %g ms of this frame; the rest of the "
+                  "frame's callbacks are skipped",
+                  sb->limits.frame_ms);
         return CLV_CALLBACK_FAILED;
     }
     if (sb->busy) {
