@@ -258,6 +258,7 @@ static bool demo_open(demo *d, char *err, size_t errlen) {
     d->view.log_filter = d->o.log_filter;
     d->view.overlay = d->o.overlay;
     d->view.headless = d->o.headless;
+    d->view.banner = d->mods.banner;
     update_status(d);
     if (!d->o.bench) {
         for (int32_t i = 0; i < d->g.slot_count; i++) {
@@ -367,8 +368,9 @@ static bool demo_frame(demo *d, const app_input *in, int steps, bool rewind) {
         app_mods_callbacks(&d->mods, &d->g);
     }
     uint64_t t1 = now_ns();
-    d->view.banner = d->mods.banner;
-    update_status(d);
+    if (steps > 0 || rewind) {
+        update_status(d); /* the enemy count moves only with the simulation */
+    }
     app_draw_game(&d->cv, &d->assets, &d->g, &d->view);
     uint64_t t2 = now_ns();
     if (d->sim_ns && d->timed < d->o.frames) {
@@ -377,8 +379,8 @@ static bool demo_frame(demo *d, const app_input *in, int steps, bool rewind) {
         d->timed++;
     }
     d->display_frame++;
-    if (!d->o.bench && d->display_frame % 20 == 0) {
-        app_mods_poll(&d->mods, &d->g);
+    if (!d->o.bench && d->display_frame % 20 == 0 && app_mods_poll(&d->mods, &d->g)) {
+        update_status(d);
     }
     return d->o.status == NULL || write_status(d);
 }
