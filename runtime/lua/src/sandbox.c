@@ -1153,9 +1153,8 @@ clv_callback_status clv_sandbox_call_callback(clv_sandbox *sb, int key, int narg
     if (frame_bound) {
         sb->shown_ms = sb->limits.frame_ms;
     }
-    double cpu0 = cpu_seconds();
     bool ok = protected_call(sb, nargs, 0, sb->limits.callback_ms, "callback", err, errlen);
-    sb->frame_spent += cpu_seconds() - cpu0;
+    sb->frame_spent += cpu_seconds() - sb->cpu_start;
     bool timed_out = !ok && sb->expired;
     sb->faults = ok ? 0 : sb->faults + 1;
     if (st != NULL && !frame_bound) {
