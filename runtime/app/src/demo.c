@@ -231,6 +231,8 @@ static bool demo_open(demo *d, char *err, size_t errlen) {
     if (!app_game_init(&d->g, d->o.enemies, d->o.seed, d->o.miss_margin, err, errlen)) {
         return false;
     }
+    /* only the window steps back (the , key): a headless run keeps no history to rewind */
+    d->g.hist_disabled = d->g.hist_disabled || d->o.headless;
     d->g.log_stdout = d->o.headless && !d->o.bench;
     d->g.stdout_filter = d->o.log_filter;
     app_assets_load(&d->assets, d->o.assets ? d->o.assets : app_assets_dir());
