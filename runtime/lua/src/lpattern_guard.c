@@ -57,10 +57,7 @@ static void spend(matcher *m, size_t cost) {
     m->steps += cost;
     if (m->steps >= m->next_check) {
         m->next_check = m->steps + STEP_CHECK;
-        if (clv_sandbox_expired(m->L)) {
-            clv_sandbox_push_timeout(m->L, 1);
-            lua_error(m->L);
-        }
+        clv_sandbox_check_deadline(m->L);
     }
 }
 

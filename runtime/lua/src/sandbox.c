@@ -241,6 +241,13 @@ bool clv_sandbox_expired(lua_State *L) {
     return true;
 }
 
+void clv_sandbox_check_deadline(lua_State *L) {
+    if (clv_sandbox_expired(L)) {
+        clv_sandbox_push_timeout(L, 1);
+        lua_error(L);
+    }
+}
+
 const char *clv_sandbox_push_timeout(lua_State *L, int level) {
     clv_sandbox *sb = clv_sandbox_of(L);
     lua_Debug ar;
@@ -306,10 +313,7 @@ static int sb_collectgarbage(lua_State *L) {
 /* The next piece of s (len bytes, *pos read so far), or NULL at the end; raises the timeout
  * error once the deadline has passed. */
 static const char *next_piece(lua_State *L, const char *s, size_t len, size_t *pos, size_t *size) {
-    if (clv_sandbox_expired(L)) {
-        clv_sandbox_push_timeout(L, 1);
-        lua_error(L);
-    }
+    clv_sandbox_check_deadline(L);
     if (*pos >= len) {
         *size = 0;
         return NULL;

@@ -16,6 +16,10 @@ clv_sandbox *clv_sandbox_of(lua_State *L);
 /// instruction, so the error raised next cannot be swallowed. false when no deadline runs.
 bool clv_sandbox_expired(lua_State *L);
 
+/// Raises the timeout error, naming the calling Lua line, once the deadline has passed: for C
+/// loops of the API and library, where the count hook never fires.
+void clv_sandbox_check_deadline(lua_State *L);
+
 /// Pushes "<where>time limit exceeded (<budget> ms per <phase>)" for the error raised when a
 /// deadline passes; `where` is the "file:line: " of the running Lua code or empty.
 const char *clv_sandbox_push_timeout(lua_State *L, int level);

@@ -27,9 +27,8 @@
 
 /* Raises the sandbox's timeout error when the deadline has passed (every CHECK_EVERY calls). */
 static void check_deadline(lua_State *L, lua_Unsigned i) {
-    if (i % CHECK_EVERY == 0 && clv_sandbox_expired(L)) {
-        clv_sandbox_push_timeout(L, 1);
-        lua_error(L);
+    if (i % CHECK_EVERY == 0) {
+        clv_sandbox_check_deadline(L);
     }
 }
 

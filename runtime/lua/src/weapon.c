@@ -319,16 +319,6 @@ static void read_hitbox(wstate *s, int hb, clv_hitbox_def *out) {
 
 /* ---- building the weapon ---- */
 
-/* Raises the sandbox's timeout when its deadline has passed. Validating and compiling a weapon
- * runs in C, where the count hook never fires, and both grow with the square of the hitboxes
- * of one attack (ids are unique per frame): a mod's 16000 hitboxes took seconds. */
-static void check_deadline(lua_State *L) {
-    if (clv_sandbox_expired(L)) {
-        clv_sandbox_push_timeout(L, 1);
-        lua_error(L);
-    }
-}
-
 /* The first frame from `first` on where attack already holds a hitbox called id (the frame
  * cleave_hit refused it for). */
 static int32_t clash_frame(lua_State *L, const clv_weapon *w, int32_t attack, int32_t first,
@@ -351,7 +341,9 @@ static int32_t clash_frame(lua_State *L, const clv_weapon *w, int32_t attack, in
 /* Adds a hitbox on frames first..last (0-based) of the attack being read. */
 static void add_entry(wstate *s, int32_t first, int32_t last, const clv_hitbox_def *def) {
     clv_lweapon *w = s->w;
-    check_deadline(s->c.L);
+    /* validating and compiling a weapon runs in C and grows with the square of an attack's
+     * hitboxes (ids are unique per frame): a mod's 16000 hitboxes took seconds */
+    clv_sandbox_check_deadline(s->c.L);
     s->placed += last - first + 1;
     if (s->placed > CLV_WEAPON_MAX_PLACED) {
         clv_f_fail_at(
