@@ -75,6 +75,14 @@ static bool find_text(const app_canvas *c, const app_font *f, const char *text, 
     return found;
 }
 
+/* w joins the arena and takes the slot named slot (the first, in a fresh game). */
+static void give_slot(app_game *g, const clv_weapon *w, const char *slot) {
+    char err[256];
+    clv_weapon_id wid;
+    CHECK(clv_arena_add_weapon(g->arena, w, &wid, NULL) == CLV_HIT_OK);
+    CHECK(app_game_set_slot(g, slot, w, wid, err, sizeof err) == 0);
+}
+
 static run_result run_fixture(bool swing, const app_assets *assets) {
     run_result r;
     memset(&r, 0, sizeof r);
@@ -82,9 +90,7 @@ static run_result run_fixture(bool swing, const app_assets *assets) {
     app_game g;
     CHECK(app_game_init(&g, 0, 1, -1.0f, err, sizeof err));
     clv_weapon *w = fixture_weapon();
-    clv_weapon_id wid;
-    CHECK(clv_arena_add_weapon(g.arena, w, &wid, NULL) == CLV_HIT_OK);
-    CHECK(app_game_set_slot(&g, "fixture", w, wid, err, sizeof err) == 0);
+    give_slot(&g, w, "fixture");
     CHECK(strcmp(g.slots[0].facts[0].name, "fixture_swing") == 0);
     CHECK(g.slots[0].facts[0].frames == 10);
     CHECK(g.slots[0].facts[0].startup == 2);
@@ -161,9 +167,7 @@ static void test_rewind_restores_earlier_frames(void) {
     app_game g;
     CHECK(app_game_init(&g, 5, 7, -1.0f, err, sizeof err));
     clv_weapon *w = fixture_weapon();
-    clv_weapon_id wid;
-    CHECK(clv_arena_add_weapon(g.arena, w, &wid, NULL) == CLV_HIT_OK);
-    CHECK(app_game_set_slot(&g, "fixture", w, wid, err, sizeof err) == 0);
+    give_slot(&g, w, "fixture");
     uint64_t hashes[40];
     for (int f = 0; f < 40; f++) {
         hashes[f] = clv_arena_hash(g.arena);
@@ -503,9 +507,7 @@ static clv_weapon *game_with_weapon(app_game *g, int attacks, const char *slot) 
     char err[256];
     CHECK(app_game_init(g, 0, 1, -1.0f, err, sizeof err));
     clv_weapon *w = weapon_of_attacks(attacks);
-    clv_weapon_id wid;
-    CHECK(clv_arena_add_weapon(g->arena, w, &wid, NULL) == CLV_HIT_OK);
-    CHECK(app_game_set_slot(g, slot, w, wid, err, sizeof err) == 0);
+    give_slot(g, w, slot);
     return w;
 }
 
