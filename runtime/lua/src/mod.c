@@ -502,20 +502,11 @@ int32_t clv_mod_weapon_first(const clv_mod *mod, int32_t index) {
     return mod->first[index];
 }
 
-static void *hook_alloc(size_t size, void *ctx) {
-    return size > 0 ? mod_alloc((clv_mod *)ctx, size) : NULL;
-}
-
-static void hook_free(void *ptr, size_t size, void *ctx) { mod_release((clv_mod *)ctx, ptr, size); }
-
 clv_allocator clv_mod_allocator(clv_mod *mod) {
-    clv_allocator a = {NULL, NULL, NULL};
-    if (mod != NULL) {
-        a.alloc = hook_alloc;
-        a.free = hook_free;
-        a.ctx = mod;
+    if (mod == NULL) {
+        return (clv_allocator){NULL, NULL, NULL};
     }
-    return a;
+    return clv_lalloc_hook(&mod->la);
 }
 
 bool clv_mod_add_weapons(clv_mod *mod, clv_arena *arena, clv_weapon_id *out, char *err,
