@@ -211,4 +211,31 @@ describe("cleave.arena", function()
     assert.matches("close: the arena cannot be closed inside one of its callbacks", a:errors()[1])
     assert.is_true(dummy:valid())
   end)
+  it("routes a tick to the on_tick of the weapon that applied the effect", function()
+    local heard = {}
+    local function burner(name)
+      return cleave.weapon {
+        name = name,
+        effects = { burn = cleave.effect { duration = 2, period = 1, magnitude = 1,
+          on_tick = function(t) heard[#heard + 1] = name .. ">" .. t.target_id end } },
+        attacks = { swing = { length = 4, hitboxes = {
+          { id = "tip", frames = { 1, 1 }, ax = 0, ay = 0, bx = 30, by = 0, radius = 4,
+            damage = 1, hitlag = 0, effects = { "burn" } },
+        } } },
+      }
+    end
+    local a = cleave.arena {}
+    local first, second = burner("first"), burner("second")
+    local p1 = a:spawn { x = 0, y = 0, team = 1 }
+    local p2 = a:spawn { x = 0, y = 500, team = 1 }
+    local t1 = a:spawn { x = 25, y = 0, team = 2, radius = 6 }
+    local t2 = a:spawn { x = 25, y = 500, team = 2, radius = 6 }
+    a:attack { weapon = first, attack = "swing", owner = p1 }
+    a:attack { weapon = second, attack = "swing", owner = p2 }
+    a:step(4)
+    table.sort(heard)
+    -- two ticks each (period 1, duration 2), each heard by its own weapon only
+    local f, g = "first>" .. t1:id(), "second>" .. t2:id()
+    assert.are.same({ f, f, g, g }, heard)
+  end)
 end)

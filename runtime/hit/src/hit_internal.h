@@ -93,6 +93,7 @@ typedef struct clv__effect {
     int32_t duration, period, elapsed;
     float magnitude;
     int32_t damages;
+    clv_weapon_id weapon; /* whose hitbox applied it last: its on_tick hears the ticks */
 } clv__effect;
 
 /* What every step touches for every entity (movement, timers, bounds): kept small. */

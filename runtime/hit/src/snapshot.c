@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define SNAP_MAGIC 0x41564c43u /* "CLVA" */
-#define SNAP_VERSION 4u
+#define SNAP_VERSION 5u
 /* The rules never set a longer hitlag or hitstun. */
 #define TIMER_LIMIT 3600
 /* An effect lasts at most this long (clv_hitbox_def_check). */
@@ -387,7 +387,8 @@ static bool effects_valid(const snap_view *v, int32_t s, int32_t count, clv_hit_
         memcpy(&f, v->fx + ((size_t)s * CLV_ENTITY_MAX_EFFECTS + (size_t)k) * sizeof f, sizeof f);
         if (!clv__name_ok(f.name) || f.duration < 1 || f.duration > EFFECT_LIMIT || f.period < 1 ||
             f.period > f.duration || f.elapsed < 0 || f.elapsed >= f.duration ||
-            !clv__finite(f.magnitude) || !(f.magnitude >= 0.0f) || !flag_ok(f.damages)) {
+            !clv__finite(f.magnitude) || !(f.magnitude >= 0.0f) || !flag_ok(f.damages) ||
+            f.weapon.index1 > (uint32_t)v->h.weapon_count) {
             return refuse(diag, "effects", "entity slot %d: effect %d is invalid", (int)s, (int)k);
         }
     }

@@ -55,6 +55,7 @@ static clv_hit_status tick_effects(clv_arena *a, int32_t s) {
             t.frame = a->frame;
             t.target.index1 = (uint32_t)s + 1;
             t.target.gen = e->gen;
+            t.weapon = f.weapon;
             memcpy(t.name, f.name, sizeof t.name);
             t.magnitude = f.magnitude;
             t.expired = expired;
@@ -1016,7 +1017,7 @@ static void compute_hit(const clv_arena *a, const clv__cand *c, clv_hit_event *e
     ev->effects = (uint32_t)((1u << d->effect_count) - 1u);
 }
 
-static void add_effect(clv_arena *a, int32_t s, const clv_effect_def *d) {
+static void add_effect(clv_arena *a, int32_t s, clv_weapon_id weapon, const clv_effect_def *d) {
     clv__entity *e = &a->ent[s];
     clv__effect *fx = &a->fx[(size_t)s * CLV_ENTITY_MAX_EFFECTS];
     int32_t k = 0;
@@ -1039,6 +1040,7 @@ static void add_effect(clv_arena *a, int32_t s, const clv_effect_def *d) {
     fx[k].elapsed = 0;
     fx[k].magnitude = d->magnitude;
     fx[k].damages = d->damages ? 1 : 0;
+    fx[k].weapon = weapon;
 }
 
 static clv_hit_status apply_and_emit(clv_arena *a) {
@@ -1130,7 +1132,7 @@ static clv_hit_status apply_and_emit(clv_arena *a) {
             t->hitlag = ev->hitlag > t->hitlag ? ev->hitlag : t->hitlag;
             t->hitstun = ev->hitstun > t->hitstun ? ev->hitstun : t->hitstun;
             for (int32_t k = 0; k < d->effect_count; k++) {
-                add_effect(a, (int32_t)c->target1 - 1, &d->effects[k]);
+                add_effect(a, (int32_t)c->target1 - 1, ev->weapon, &d->effects[k]);
             }
         }
         owner->hitlag = ev->hitlag > owner->hitlag ? ev->hitlag : owner->hitlag;

@@ -546,16 +546,10 @@ static void run_callbacks(lua_State *L, int arena_idx, larena *A, int32_t h0, in
     }
     for (int32_t k = t0; k < A->tick_count; k++) {
         const clv_tick_event *t = &A->ticks[k];
-        for (int32_t i = 0; i < A->weapon_count; i++) {
-            clv_lweapon *w = A->weapons[i];
-            int32_t j = 0;
-            while (j < w->effect_count && strcmp(w->effects[j].name, t->name) != 0) {
-                j++;
-            }
-            if (j < w->effect_count) {
-                call_weapon_cb(L, arena_idx, A, w, w->effects[j].ref, NULL, t);
-                break;
-            }
+        clv_lweapon *w = weapon_of(A, t->weapon);
+        int ref = w != NULL ? clv_lua_effect_ref(w, t->name) : LUA_NOREF;
+        if (ref != LUA_NOREF) {
+            call_weapon_cb(L, arena_idx, A, w, ref, NULL, t);
         }
     }
 }

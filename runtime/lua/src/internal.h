@@ -236,6 +236,8 @@ clv_lweapon *clv_lua_new_weapon(lua_State *L);
 /// Makes the empty dst share src's compiled weapon and callbacks (refs copied as numbers): the
 /// caller sets dst->host, which must keep src alive.
 void clv_lua_weapon_borrow(clv_lweapon *dst, const clv_lweapon *src);
+/// The registry reference of the on_tick of w's effect `name`, or LUA_NOREF.
+int clv_lua_effect_ref(const clv_lweapon *w, const char *name);
 /// The weapon's name, and the name of its attack `attack` ("?" for a bad index).
 const char *clv_lua_weapon_name(const clv_lweapon *w);
 const char *clv_lua_attack_name(const clv_lweapon *w, int32_t attack);

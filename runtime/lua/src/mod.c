@@ -637,19 +637,14 @@ bool clv_mod_run_callbacks(clv_mod *mod, clv_arena *arena, char *err, size_t err
     }
     const clv_tick_event *ticks = clv_arena_ticks(arena, &count);
     for (int32_t k = 0; k < count; k++) {
+        const clv_tick_event *t = &ticks[k];
         for (int32_t i = 0; i < mod->weapon_count; i++) {
-            clv_lweapon *w = mod->weapons[i];
-            int32_t j = 0;
-            while (j < w->effect_count && strcmp(w->effects[j].name, ticks[k].name) != 0) {
-                j++;
-            }
-            if (j == w->effect_count) {
+            int ref = clv_lua_effect_ref(mod->weapons[i], t->name);
+            if (mod->first[i] != i || mod->arena_ids[i].index1 != t->weapon.index1 ||
+                mod->arena_ids[i].gen != t->weapon.gen || ref == LUA_NOREF) {
                 continue;
             }
-            ok = call_event(mod, w->effects[j].ref, NULL, NULL, NULL, &ticks[k], err, errlen,
-                            &first) &&
-                 ok;
-            break;
+            ok = call_event(mod, ref, NULL, NULL, NULL, t, err, errlen, &first) && ok;
         }
     }
     return ok;

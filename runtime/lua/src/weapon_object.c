@@ -48,6 +48,15 @@ void clv_lua_weapon_borrow(clv_lweapon *dst, const clv_lweapon *src) {
     dst->borrowed = true;
 }
 
+int clv_lua_effect_ref(const clv_lweapon *w, const char *name) {
+    for (int32_t j = 0; j < w->effect_count; j++) {
+        if (strcmp(w->effects[j].name, name) == 0) {
+            return w->effects[j].ref;
+        }
+    }
+    return LUA_NOREF;
+}
+
 const char *clv_lua_weapon_name(const clv_lweapon *w) { return clv_weapon_name(w->compiled); }
 
 const char *clv_lua_attack_name(const clv_lweapon *w, int32_t attack) {

@@ -390,7 +390,8 @@ typedef struct clv_miss_record {
 typedef struct clv_tick_event {
     int64_t frame;
     clv_entity_id target;
-    char name[CLV_HIT_NAME_MAX];
+    clv_weapon_id weapon; ///< the weapon whose hitbox applied the effect last
+    char name[CLV_HIT_NAME_MAX]; ///< the effect's name in that weapon
     float magnitude;
     float damage; ///< hp removed by this tick
     bool expired; ///< the effect ended on this frame
