@@ -1,0 +1,428 @@
+/* The definition tables of cleave.arena{...}, arena:spawn{...} and arena:attack{...}: each
+ * field checked by name, range and type, with the function and field in the message. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena_internal.h"
+#include "sandbox_internal.h"
+
+/* ---- reading definition tables ---- */
+
+static const char *const spawn_fields[] = {"x",         "y",      "vx",   "vy",    "weight",
+                                           "friction",  "hp",     "team", "state", "hurtbox",
+                                           "hurtboxes", "radius", "name", "user",  NULL};
+static const char *const attack_fields[] = {"weapon", "attack", "owner",  "facing", "x",
+                                            "y",      "mirror", "follow", NULL};
+static const char *const arena_fields[] = {"miss_margin", "capacity", "sweep_tolerance", "on_error",
+                                           NULL};
+
+/* A bound as text: integral bounds without a fraction. */
+static const char *bound_text(lua_State *L, double b) {
+    clv_lnum v = {b == floor(b) && fabs(b) < 9.0e15, (lua_Integer)b, (lua_Number)b};
+    clv_lua_push_lnum(L, v);
+    return lua_tostring(L, -1);
+}
+
+/* "fname: key must <rule> (got <value at vidx>)" */
+static int field_error(lua_State *L, const char *fname, const char *key, int vidx,
+                       const char *rule) {
+    vidx = lua_absindex(L, vidx);
+    return luaL_error(L, "%s: %s must %s (got %s)", fname, key, rule, clv_f_value_text(L, vidx));
+}
+
+/* "fname: key must <rule> (got <type of the value at vidx>)", for a value of the wrong type. */
+static int type_error(lua_State *L, const char *fname, const char *key, int vidx,
+                      const char *rule) {
+    const char *got = luaL_typename(L, vidx);
+    if (luaL_getmetafield(L, vidx, "__name") == LUA_TSTRING) {
+        got = lua_tostring(L, -1);
+    }
+    return luaL_error(L, "%s: %s must %s (got %s)", fname, key, rule, got);
+}
+
+/* Every key of the table at idx must be a field in known: "fname: unknown field 'k'", with the
+ * nearest known name when one is close. */
+static void check_fields(lua_State *L, int idx, const char *const *known, const char *fname) {
+    clv_fctx c = {.L = L, .where = fname};
+    clv_f_check_keys(&c, idx, known, false);
+}
+
+/* Optional number field within [lo, hi] (lo excluded when strict). */
+static bool opt_num_in(lua_State *L, int idx, const char *key, const char *fname, double lo,
+                       bool strict, double hi, double *out) {
+    int t = lua_getfield(L, idx, key);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return false;
+    }
+    if (t != LUA_TNUMBER) {
+        type_error(L, fname, key, -1, "be a number");
+    }
+    int vi = lua_gettop(L);
+    double d = (double)lua_tonumber(L, vi);
+    if (!isfinite(d)) {
+        field_error(L, fname, key, vi, "be finite");
+    }
+    if (strict ? !(d > lo) : !(d >= lo)) {
+        const char *b = bound_text(L, lo);
+        field_error(L, fname, key, vi, lua_pushfstring(L, "be %s %s", strict ? ">" : ">=", b));
+    }
+    if (!(d <= hi)) {
+        const char *b = bound_text(L, hi);
+        field_error(L, fname, key, vi, lua_pushfstring(L, "be <= %s", b));
+    }
+    lua_pop(L, 1);
+    *out = d;
+    return true;
+}
+
+/* Optional number field anywhere in world range. */
+static bool opt_world(lua_State *L, int idx, const char *key, const char *fname, double *out) {
+    return opt_num_in(L, idx, key, fname, -(double)CLV_WORLD_LIMIT, false, (double)CLV_WORLD_LIMIT,
+                      out);
+}
+
+/* Optional finite number field that fits a float. */
+static bool opt_num(lua_State *L, int idx, const char *key, const char *fname, double *out) {
+    return opt_num_in(L, idx, key, fname, -3.0e38, false, 3.0e38, out);
+}
+
+/* Optional integer field within [lo, hi]. */
+static bool opt_int(lua_State *L, int idx, const char *key, const char *fname, lua_Integer lo,
+                    lua_Integer hi, lua_Integer *out) {
+    int t = lua_getfield(L, idx, key);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return false;
+    }
+    int isnum = 0;
+    lua_Integer v = lua_tointegerx(L, -1, &isnum);
+    if (t != LUA_TNUMBER) {
+        type_error(L, fname, key, -1, "be an integer");
+    }
+    if (!isnum) {
+        field_error(L, fname, key, -1, "be an integer");
+    }
+    if (v < lo || v > hi) {
+        int vi = lua_gettop(L);
+        field_error(L, fname, key, vi,
+                    lua_pushfstring(L, "be in %I..%I", (LUAI_UACINT)lo, (LUAI_UACINT)hi));
+    }
+    lua_pop(L, 1);
+    *out = v;
+    return true;
+}
+
+static bool opt_boolean(lua_State *L, int idx, const char *key, const char *fname, bool *out) {
+    int t = lua_getfield(L, idx, key);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return false;
+    }
+    if (t != LUA_TBOOLEAN) {
+        type_error(L, fname, key, -1, "be a boolean");
+    }
+    *out = lua_toboolean(L, -1) != 0;
+    lua_pop(L, 1);
+    return true;
+}
+
+/* ---- weapons in the arena ---- */
+
+/* The arena id of the weapon userdata at widx, adding it on first use. */
+static clv_weapon_id arena_weapon(lua_State *L, int arena_idx, larena *A, int widx) {
+    clv_lweapon *w = (clv_lweapon *)lua_touserdata(L, widx);
+    clv_larena_uv(L, arena_idx, UV_WEAPONS);
+    lua_pushvalue(L, widx);
+    if (lua_rawget(L, -2) == LUA_TNUMBER) {
+        clv_weapon_id id = {(uint32_t)lua_tointeger(L, -1), 0}; /* never removed: gen 0 */
+        lua_pop(L, 2);
+        return id;
+    }
+    lua_pop(L, 1);
+    if (w->compiled == NULL) {
+        luaL_error(L, "weapon '%s' is not compiled", clv_lua_weapon_name(w));
+    }
+    if (!clv_lalloc_grow(&A->alloc, (void **)&A->weapons, &A->weapon_cap, A->weapon_count + 1,
+                         sizeof *A->weapons)) {
+        luaL_error(L, "out of memory");
+    }
+    clv_weapon_id id;
+    clv_hit_diag diag;
+    if (clv_arena_add_weapon(A->a, w->compiled, &id, &diag) != CLV_HIT_OK) {
+        luaL_error(L, "cannot add weapon '%s': %s", clv_lua_weapon_name(w), diag.message);
+    }
+    A->weapons[A->weapon_count++] = w;
+    lua_pushvalue(L, widx);
+    lua_pushinteger(L, (lua_Integer)id.index1);
+    lua_rawset(L, -3);
+    lua_pushvalue(L, widx);
+    lua_rawseti(L, -2, (lua_Integer)id.index1);
+    lua_pop(L, 1);
+    return id;
+}
+
+/* ---- cleave.arena ---- */
+
+/// cleave.arena{miss_margin=, capacity=, on_error=} -> cleave.Arena
+int clv_larena_new(lua_State *L) {
+    const char *fname = "cleave.arena";
+    if (lua_isnoneornil(L, 1)) {
+        lua_settop(L, 0);
+        lua_newtable(L);
+    }
+    if (lua_type(L, 1) != LUA_TTABLE) {
+        return clv_lua_typeerror(L, 1, "table");
+    }
+    clv_lua_check_nargs(L, 1);
+    check_fields(L, 1, arena_fields, fname);
+    clv_arena_def def = clv_default_arena_def();
+    double d;
+    if (opt_num_in(L, 1, "miss_margin", fname, 0.0, false, (double)CLV_WORLD_LIMIT, &d)) {
+        def.miss_margin = (float)d;
+    }
+    if (opt_num_in(L, 1, "sweep_tolerance", fname, 0.0, true, (double)CLV_WORLD_LIMIT, &d)) {
+        def.sweep_tolerance = (float)d;
+    }
+    lua_Integer cap;
+    if (opt_int(L, 1, "capacity", fname, 0, 1 << 20, &cap)) {
+        def.entity_capacity = (int32_t)cap;
+    }
+    int eh = lua_getfield(L, 1, "on_error");
+    if (eh != LUA_TNIL && eh != LUA_TFUNCTION) {
+        type_error(L, fname, "on_error", -1, "be a function");
+    }
+    larena *A = (larena *)lua_newuserdatauv(L, sizeof *A, 1);
+    memset(A, 0, sizeof *A);
+    A->alloc = clv_lua_lalloc(L);
+    def.allocator = clv_lalloc_hook(&A->alloc);
+    luaL_setmetatable(L, CLV_LUA_ARENA);
+    lua_createtable(L, UV_COUNT, 0);
+    for (int k = 1; k <= UV_COUNT; k++) {
+        if (k == UV_ON_ERROR) {
+            lua_pushvalue(L, 2);
+        } else {
+            lua_newtable(L);
+        }
+        lua_rawseti(L, -2, k);
+    }
+    lua_setiuservalue(L, -2, 1);
+    clv_hit_diag diag;
+    A->a = clv_arena_create(&def, &diag);
+    if (A->a == NULL) {
+        luaL_error(L, "%s: %s", fname, diag.message);
+    }
+    return 1;
+}
+
+/* The shape at idx as hurtbox `key` (the Lua path, "hurtboxes[2]"): shapes are valid by
+ * construction, but an entity also keeps every number within the world's range. */
+static void read_hurtbox(lua_State *L, const char *fname, const char *key, int idx,
+                         clv_shape *out) {
+    const clv_lshape *s = (const clv_lshape *)luaL_testudata(L, idx, CLV_LUA_SHAPE);
+    if (s == NULL) {
+        type_error(L, fname, key, idx, "be a cleave.Shape");
+    }
+    const char *const *names = clv_lua_param_names[s->f.type];
+    for (int k = 0; k < s->count; k++) {
+        if (s->f.type == CLV_OBB && k == 4) {
+            continue; /* the angle */
+        }
+        double v = (double)clv_lua_lnum_number(s->v[k]);
+        if (!(fabs(v) <= (double)CLV_WORLD_LIMIT)) {
+            clv_lua_push_lnum(L, s->v[k]);
+            luaL_error(L, "%s: %s.%s must be in -1000000000..1000000000 (got %s)", fname, key,
+                       names[k], lua_tostring(L, -1));
+        }
+    }
+    *out = s->f;
+}
+
+/// arena:spawn{x=, y=, vx=, vy=, hp=, weight=, friction=, team=, state=, hurtbox=|hurtboxes=|
+/// radius=, name=, user=} -> cleave.Entity
+int clv_larena_spawn(lua_State *L) {
+    const char *fname = "spawn";
+    larena *A = clv_larena_check(L, 1);
+    if (lua_type(L, 2) != LUA_TTABLE) {
+        return clv_lua_typeerror(L, 2, "table");
+    }
+    clv_lua_check_nargs(L, 2);
+    check_fields(L, 2, spawn_fields, fname);
+    clv_entity_def def = clv_default_entity_def();
+    double d;
+    if (opt_world(L, 2, "x", fname, &d)) {
+        def.position.x = (float)d;
+    }
+    if (opt_world(L, 2, "y", fname, &d)) {
+        def.position.y = (float)d;
+    }
+    if (opt_world(L, 2, "vx", fname, &d)) {
+        def.velocity.x = (float)d;
+    }
+    if (opt_world(L, 2, "vy", fname, &d)) {
+        def.velocity.y = (float)d;
+    }
+    if (opt_num_in(L, 2, "weight", fname, 0.0, true, 3.0e38, &d)) {
+        def.weight = (float)d;
+    }
+    if (opt_num_in(L, 2, "friction", fname, 0.0, false, 3.0e38, &d)) {
+        def.friction = (float)d;
+    }
+    if (opt_num_in(L, 2, "hp", fname, 0.0, true, 3.0e38, &d)) {
+        def.hp = (float)d;
+    }
+    lua_Integer i;
+    if (opt_int(L, 2, "team", fname, INT32_MIN, INT32_MAX, &i)) {
+        def.team = (int32_t)i;
+    }
+    if (opt_int(L, 2, "user", fname, LUA_MININTEGER, LUA_MAXINTEGER, &i)) {
+        def.user = (uint64_t)i;
+    }
+    if (lua_getfield(L, 2, "state") != LUA_TNIL) {
+        int st = -1;
+        for (int k = 0; lua_type(L, -1) == LUA_TSTRING && clv_larena_states[k] != NULL; k++) {
+            if (strcmp(lua_tostring(L, -1), clv_larena_states[k]) == 0) {
+                st = k;
+            }
+        }
+        if (st < 0) {
+            field_error(L, fname, "state", -1, "be one of 'normal', 'invincible', 'intangible'");
+        }
+        def.state = (clv_hurt_state)st;
+    }
+    lua_pop(L, 1);
+    /* one way to give the hurtboxes: a second would silently win over the first */
+    const char *given = NULL;
+    static const char *const hurt_keys[] = {"radius", "hurtbox", "hurtboxes"};
+    for (int k = 0; k < 3; k++) {
+        if (lua_getfield(L, 2, hurt_keys[k]) != LUA_TNIL) {
+            if (given != NULL) {
+                luaL_error(L, "%s: give one of radius, hurtbox, hurtboxes (got %s and %s)", fname,
+                           given, hurt_keys[k]);
+            }
+            given = hurt_keys[k];
+        }
+        lua_pop(L, 1);
+    }
+    if (opt_num_in(L, 2, "radius", fname, 0.0, false, (double)CLV_WORLD_LIMIT, &d)) {
+        def.hurtbox_count = 1;
+        def.hurtboxes[0].type = CLV_CIRCLE;
+        def.hurtboxes[0].u.circle.c = clv_v2(0, 0);
+        def.hurtboxes[0].u.circle.r = (float)d;
+    }
+    if (lua_getfield(L, 2, "hurtbox") != LUA_TNIL) {
+        def.hurtbox_count = 1;
+        read_hurtbox(L, fname, "hurtbox", lua_gettop(L), &def.hurtboxes[0]);
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, 2, "hurtboxes") != LUA_TNIL) {
+        if (lua_type(L, -1) != LUA_TTABLE) {
+            type_error(L, fname, "hurtboxes", -1, "be a list of cleave.Shape");
+        }
+        lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+        if (n > CLV_MAX_HURTBOXES) {
+            luaL_error(L, "%s: hurtboxes must hold at most %d shapes (got %I)", fname,
+                       CLV_MAX_HURTBOXES, (LUAI_UACINT)n);
+        }
+        def.hurtbox_count = (int32_t)n;
+        for (lua_Integer k = 1; k <= n; k++) {
+            lua_rawgeti(L, -1, k);
+            const char *key = lua_pushfstring(L, "hurtboxes[%I]", (LUAI_UACINT)k);
+            read_hurtbox(L, fname, key, lua_gettop(L) - 1, &def.hurtboxes[k - 1]);
+            lua_pop(L, 2);
+        }
+    }
+    lua_pop(L, 1);
+    int nt = lua_getfield(L, 2, "name");
+    if (nt != LUA_TNIL && nt != LUA_TSTRING) {
+        type_error(L, fname, "name", -1, "be a string");
+    }
+    clv_entity_id id;
+    clv_hit_diag diag;
+    if (clv_arena_spawn(A->a, &def, &id, &diag) != CLV_HIT_OK) {
+        luaL_error(L, "%s: %s", fname, diag.message);
+    }
+    clv_larena_push_entity(L, 1, id);
+    lua_pushvalue(L, -2);
+    lua_setiuservalue(L, -2, 2);
+    return 1;
+}
+
+static const char *weapon_label(lua_State *L, int idx) {
+    clv_lweapon *w = (clv_lweapon *)luaL_testudata(L, idx, CLV_LUA_WEAPON);
+    return w != NULL ? clv_lua_weapon_name(w) : "?";
+}
+
+/// arena:attack{weapon=, attack=, owner=, facing=, x=, y=, mirror=, follow=} -> cleave.Attack
+int clv_larena_attack(lua_State *L) {
+    const char *fname = "attack";
+    larena *A = clv_larena_check(L, 1);
+    if (lua_type(L, 2) != LUA_TTABLE) {
+        return clv_lua_typeerror(L, 2, "table");
+    }
+    clv_lua_check_nargs(L, 2);
+    check_fields(L, 2, attack_fields, fname);
+    lua_settop(L, 2);
+    lua_getfield(L, 2, "weapon"); /* 3 */
+    clv_lweapon *w = (clv_lweapon *)luaL_testudata(L, 3, CLV_LUA_WEAPON);
+    if (w == NULL) {
+        return type_error(L, fname, "weapon", 3, "be a cleave.Weapon");
+    }
+    clv_attack_start_def def = clv_default_attack_start_def();
+    lua_getfield(L, 2, "attack"); /* 4 */
+    if (lua_isnil(L, 4) && clv_weapon_attack_count(w->compiled) == 1) {
+        def.attack = 0;
+    } else {
+        if (lua_type(L, 4) != LUA_TSTRING) {
+            return type_error(L, fname, "attack", 4, "be an attack name");
+        }
+        const char *an = lua_tostring(L, 4);
+        def.attack = clv_weapon_find_attack(w->compiled, an);
+        if (def.attack < 0) {
+            return luaL_error(L, "%s: weapon '%s' has no attack '%s'", fname, weapon_label(L, 3),
+                              an);
+        }
+    }
+    lua_getfield(L, 2, "owner"); /* 5 */
+    if (luaL_testudata(L, 5, CLV_LUA_ENTITY) == NULL) {
+        return type_error(L, fname, "owner", 5, "be a cleave.Entity");
+    }
+    larena *oa;
+    lentity *owner = clv_larena_check_entity(L, 5, &oa);
+    if (oa != A) {
+        return luaL_error(L, "%s: owner belongs to another arena", fname);
+    }
+    def.owner = owner->id;
+    double d;
+    if (opt_num(L, 2, "facing", fname, &d)) {
+        def.facing = (float)(d * RAD);
+    }
+    if (opt_world(L, 2, "x", fname, &d)) {
+        def.position.x = (float)d;
+    }
+    if (opt_world(L, 2, "y", fname, &d)) {
+        def.position.y = (float)d;
+    }
+    bool b;
+    if (opt_boolean(L, 2, "mirror", fname, &b)) {
+        def.mirror = b;
+    }
+    if (opt_boolean(L, 2, "follow", fname, &b)) {
+        def.follow_owner = b;
+    }
+    def.weapon = arena_weapon(L, 1, A, 3);
+    clv_attack_id id;
+    clv_hit_diag diag;
+    if (clv_arena_start_attack(A->a, &def, &id, &diag) != CLV_HIT_OK) {
+        return luaL_error(L, "%s: %s", fname, diag.message);
+    }
+    lattack *h = (lattack *)lua_newuserdatauv(L, sizeof *h, 1);
+    h->id = id;
+    h->arena = A;
+    luaL_setmetatable(L, CLV_LUA_ATTACK);
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, -2, 1);
+    return 1;
+}

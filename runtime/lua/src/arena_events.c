@@ -1,0 +1,262 @@
+/* The arena's events as Lua tables, and the Lua callbacks that run after each frame. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena_internal.h"
+#include "sandbox_internal.h"
+
+static clv_lweapon *weapon_of(const larena *A, clv_weapon_id id) {
+    if (id.index1 == 0 || (int32_t)id.index1 > A->weapon_count) {
+        return NULL;
+    }
+    return A->weapons[id.index1 - 1];
+}
+
+/* The hitbox definition behind an event. */
+static const clv_hitbox_def *event_box(const larena *A, clv_weapon_id w, int32_t attack,
+                                       int32_t frame, int32_t hitbox) {
+    return clv_arena_hitbox(A->a, w, attack, frame, hitbox);
+}
+
+/* ---- event tables ---- */
+
+void clv_larena_set_num(lua_State *L, const char *k, double v) {
+    lua_pushnumber(L, (lua_Number)v);
+    lua_setfield(L, -2, k);
+}
+
+void clv_larena_set_int(lua_State *L, const char *k, lua_Integer v) {
+    lua_pushinteger(L, v);
+    lua_setfield(L, -2, k);
+}
+
+void clv_larena_set_str(lua_State *L, const char *k, const char *v) {
+    lua_pushstring(L, v);
+    lua_setfield(L, -2, k);
+}
+
+void clv_larena_set_bool(lua_State *L, const char *k, bool v) {
+    lua_pushboolean(L, v);
+    lua_setfield(L, -2, k);
+}
+
+/* The fields of a hit every state gets (names and numbers, no handles). */
+void clv_lua_push_hit_plain(lua_State *L, const clv_hit_event *h, const clv_lweapon *w,
+                            const clv_hitbox_def *d) {
+    lua_createtable(L, 0, 24);
+    clv_larena_set_int(L, "frame", (lua_Integer)h->frame);
+    clv_larena_set_str(L, "weapon", w != NULL ? clv_lua_weapon_name(w) : "?");
+    clv_larena_set_str(L, "attack", w != NULL ? clv_lua_attack_name(w, h->attack_index) : "?");
+    clv_larena_set_int(L, "attack_frame", h->attack_frame + 1);
+    clv_larena_set_str(L, "hitbox", d != NULL ? d->id : "?");
+    clv_larena_set_int(L, "hitbox_index", h->hitbox + 1);
+    clv_larena_set_int(L, "group", h->group);
+    clv_larena_set_num(L, "damage", (double)h->damage);
+    clv_larena_set_num(L, "knockback_x", (double)h->knockback.x);
+    clv_larena_set_num(L, "knockback_y", (double)h->knockback.y);
+    clv_larena_set_num(L, "x", (double)h->point.x);
+    clv_larena_set_num(L, "y", (double)h->point.y);
+    clv_larena_set_num(L, "t", (double)h->blade_t);
+    clv_larena_set_num(L, "sweep_t", (double)h->sweep_t);
+    clv_larena_set_int(L, "hitlag", h->hitlag);
+    clv_larena_set_int(L, "hitstun", h->hitstun);
+    clv_larena_set_bool(L, "push_only", (h->flags & CLV_HIT_FLAG_PUSH_ONLY) != 0);
+    clv_larena_set_bool(L, "invincible", (h->flags & CLV_HIT_FLAG_INVINCIBLE) != 0);
+    clv_larena_set_bool(L, "killed", (h->flags & CLV_HIT_FLAG_KILLED) != 0);
+    lua_newtable(L);
+    int n = 0;
+    for (int k = 0; d != NULL && k < d->effect_count; k++) {
+        if (h->effects & (1u << k)) {
+            lua_pushstring(L, d->effects[k].name);
+            lua_rawseti(L, -2, ++n);
+        }
+    }
+    lua_setfield(L, -2, "effects");
+    clv_larena_set_int(L, "target_id", (lua_Integer)h->target.index1);
+    clv_larena_set_int(L, "attacker_id", (lua_Integer)h->attacker.index1);
+    clv_larena_set_int(L, "target", (lua_Integer)h->target.index1);
+    clv_larena_set_int(L, "attacker", (lua_Integer)h->attacker.index1);
+}
+
+/* Pushes a hit as a table. With arena_idx > 0 the entities are handles of that arena (in the
+ * arena's own state); with 0 they are integer ids (for a mod's sandbox). */
+void clv_larena_push_hit(lua_State *L, int arena_idx, const larena *A, const clv_hit_event *h) {
+    const clv_hitbox_def *d = event_box(A, h->weapon, h->attack_index, h->attack_frame, h->hitbox);
+    clv_lua_push_hit_plain(L, h, weapon_of(A, h->weapon), d);
+    if (arena_idx > 0) {
+        clv_larena_push_entity(L, arena_idx, h->target);
+        if (lua_type(L, -1) == LUA_TUSERDATA) {
+            const char *nm = clv_larena_entity_name(L, lua_absindex(L, -1));
+            if (nm != NULL) {
+                lua_pushstring(L, nm);
+                lua_setfield(L, -3, "target_name");
+            }
+        }
+        lua_setfield(L, -2, "target");
+        clv_larena_push_entity(L, arena_idx, h->attacker);
+        lua_setfield(L, -2, "attacker");
+    }
+}
+
+void clv_larena_push_miss(lua_State *L, int arena_idx, const larena *A, const clv_miss_record *m,
+                          clv_weapon_id wid) {
+    lua_createtable(L, 0, 12);
+    clv_larena_set_int(L, "frame", (lua_Integer)m->frame);
+    const clv_lweapon *w = weapon_of(A, wid);
+    clv_larena_set_str(L, "attack", w != NULL ? clv_lua_attack_name(w, m->attack_index) : "?");
+    clv_larena_set_str(L, "weapon", w != NULL ? clv_lua_weapon_name(w) : "?");
+    clv_larena_set_int(L, "attack_frame", m->attack_frame + 1);
+    const clv_hitbox_def *d =
+        w != NULL ? event_box(A, wid, m->attack_index, m->attack_frame, m->hitbox) : NULL;
+    clv_larena_set_str(L, "hitbox", d != NULL ? d->id : "?");
+    clv_larena_set_int(L, "hitbox_index", m->hitbox + 1);
+    clv_larena_set_int(L, "group", m->group);
+    clv_larena_set_str(L, "reason", clv_miss_reason_name(m->reason));
+    clv_larena_set_num(L, "distance", (double)m->distance);
+    clv_larena_set_int(L, "target_id", (lua_Integer)m->target.index1);
+    clv_larena_push_entity(L, arena_idx, m->target);
+    if (lua_type(L, -1) == LUA_TUSERDATA) {
+        const char *nm = clv_larena_entity_name(L, lua_absindex(L, -1));
+        if (nm != NULL) {
+            lua_pushstring(L, nm);
+            lua_setfield(L, -3, "target_name");
+        }
+    }
+    lua_setfield(L, -2, "target");
+}
+
+void clv_lua_push_tick_plain(lua_State *L, const clv_tick_event *t) {
+    lua_createtable(L, 0, 8);
+    clv_larena_set_int(L, "frame", (lua_Integer)t->frame);
+    clv_larena_set_str(L, "effect", t->name);
+    clv_larena_set_num(L, "magnitude", (double)t->magnitude);
+    clv_larena_set_num(L, "damage", (double)t->damage);
+    clv_larena_set_bool(L, "expired", t->expired);
+    clv_larena_set_bool(L, "killed", t->killed);
+    clv_larena_set_int(L, "target_id", (lua_Integer)t->target.index1);
+    clv_larena_set_int(L, "target", (lua_Integer)t->target.index1);
+}
+
+void clv_larena_push_tick(lua_State *L, int arena_idx, const clv_tick_event *t) {
+    lua_createtable(L, 0, 8);
+    clv_larena_set_int(L, "frame", (lua_Integer)t->frame);
+    clv_larena_set_str(L, "effect", t->name);
+    clv_larena_set_num(L, "magnitude", (double)t->magnitude);
+    clv_larena_set_num(L, "damage", (double)t->damage);
+    clv_larena_set_bool(L, "expired", t->expired);
+    clv_larena_set_bool(L, "killed", t->killed);
+    clv_larena_set_int(L, "target_id", (lua_Integer)t->target.index1);
+    if (arena_idx > 0) {
+        clv_larena_push_entity(L, arena_idx, t->target);
+    } else {
+        lua_pushinteger(L, (lua_Integer)t->target.index1);
+    }
+    lua_setfield(L, -2, "target");
+}
+
+/* ---- callbacks ---- */
+
+static int traceback(lua_State *L) {
+    const char *msg = lua_tostring(L, 1);
+    if (msg == NULL) {
+        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+/* Records an error message (at the top, popped) of a callback. */
+static void report(lua_State *L, int arena_idx) {
+    larena *A = (larena *)lua_touserdata(L, arena_idx);
+    A->error_count++;
+    clv_larena_uv(L, arena_idx, UV_ERRORS);
+    lua_pushvalue(L, -2);
+    lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+    lua_pop(L, 1);
+    clv_larena_uv(L, arena_idx, UV_ON_ERROR);
+    if (lua_type(L, -1) == LUA_TFUNCTION) {
+        lua_pushvalue(L, -2);
+        if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+            fprintf(stderr, "cleave: on_error failed: %s\n", lua_tostring(L, -1));
+            lua_pop(L, 1);
+        }
+    } else {
+        lua_pop(L, 1);
+        fprintf(stderr, "cleave: callback error: %s\n", lua_tostring(L, -1));
+    }
+    lua_pop(L, 1);
+}
+
+/* Calls the function below one argument (in L) with a traceback; reports an error. */
+static void protected_call(lua_State *L, int arena_idx) {
+    int base = lua_gettop(L) - 1;
+    lua_pushcfunction(L, traceback);
+    lua_insert(L, base);
+    if (lua_pcall(L, 1, 0, base) != LUA_OK) {
+        lua_remove(L, base);
+        report(L, arena_idx);
+        return;
+    }
+    lua_remove(L, base);
+}
+
+/* Calls a weapon callback (ref) with an event; in the mod's sandbox when the weapon has one. */
+static void call_weapon_cb(lua_State *L, int arena_idx, const larena *A, clv_lweapon *w, int ref,
+                           const clv_hit_event *h, const clv_tick_event *t) {
+    if (w->host == NULL) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+        if (h != NULL) {
+            clv_larena_push_hit(L, arena_idx, A, h);
+        } else {
+            clv_larena_push_tick(L, arena_idx, t);
+        }
+        protected_call(L, arena_idx);
+        return;
+    }
+    char err[1024];
+    const clv_hitbox_def *d =
+        h != NULL ? event_box(A, h->weapon, h->attack_index, h->attack_frame, h->hitbox) : NULL;
+    if (!clv_mod_call_event(w->host, ref, h, h != NULL ? weapon_of(A, h->weapon) : NULL, d,
+                            h != NULL ? NULL : t, err, sizeof err)) {
+        lua_pushstring(L, err);
+        report(L, arena_idx);
+    }
+}
+
+/* Runs the callbacks of the frame just stepped (events from index h0, t0 on). */
+void clv_larena_run_callbacks(lua_State *L, int arena_idx, larena *A, int32_t h0, int32_t t0) {
+    /* each mod's callbacks of this frame share the frame's budget of its sandbox */
+    for (int32_t i = 0; i < A->weapon_count; i++) {
+        lua_State *S = A->weapons[i]->host != NULL ? clv_mod_state(A->weapons[i]->host) : NULL;
+        if (S != NULL) {
+            clv_sandbox_frame_begin(clv_sandbox_of(S));
+        }
+    }
+    for (int32_t k = h0; k < A->hit_count; k++) {
+        const clv_hit_event *h = &A->hits[k];
+        clv_lweapon *w = weapon_of(A, h->weapon);
+        if (w != NULL && w->on_hit_ref != LUA_NOREF) {
+            call_weapon_cb(L, arena_idx, A, w, w->on_hit_ref, h, NULL);
+        }
+        if (A->on_hit_count > 0) {
+            clv_larena_uv(L, arena_idx, UV_ON_HIT);
+            int list = lua_gettop(L);
+            for (int32_t i = 1; i <= A->on_hit_count; i++) {
+                lua_rawgeti(L, list, i);
+                clv_larena_push_hit(L, arena_idx, A, &A->hits[k]);
+                protected_call(L, arena_idx);
+            }
+            lua_pop(L, 1);
+        }
+    }
+    for (int32_t k = t0; k < A->tick_count; k++) {
+        const clv_tick_event *t = &A->ticks[k];
+        clv_lweapon *w = weapon_of(A, t->weapon);
+        int ref = w != NULL ? clv_lua_effect_ref(w, t->name) : LUA_NOREF;
+        if (ref != LUA_NOREF) {
+            call_weapon_cb(L, arena_idx, A, w, ref, NULL, t);
+        }
+    }
+}

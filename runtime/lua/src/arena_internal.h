@@ -1,0 +1,89 @@
+/* Private to the cleave.arena binding (arena*.c): the arena, entity and attack userdata and
+ * the helpers its files share. */
+#ifndef CLEAVE_LUA_ARENA_INTERNAL_H
+#define CLEAVE_LUA_ARENA_INTERNAL_H
+
+#include "internal.h"
+
+#define DEG (180.0 / CLV_PI)
+#define RAD (CLV_PI / 180.0)
+
+/* Slots of the arena's user value table. */
+enum {
+    UV_WEAPONS = 1,  /* weapon userdata -> arena index1; index1 -> weapon userdata */
+    UV_HANDLES = 2,  /* entity index1 -> cleave.Entity of the current generation */
+    UV_ON_HIT = 3,   /* list of functions */
+    UV_ON_ERROR = 4, /* function or nil */
+    UV_ERRORS = 5,   /* messages of the last step */
+    UV_COUNT = 5
+};
+
+typedef struct larena {
+    clv_arena *a;
+    clv_hit_event *hits;
+    int32_t hit_count, hit_cap;
+    clv_miss_record *misses;
+    int32_t miss_count, miss_cap;
+    /* the weapon of each miss, read while its attack still ran: the record names only the
+     * attack, which may have ended (and its slot been reused) by the time misses() is called */
+    clv_weapon_id *miss_weapons;
+    int32_t miss_weapon_cap;
+    clv_tick_event *ticks;
+    int32_t tick_count, tick_cap;
+    clv_lweapon **weapons; /* by arena index1 - 1 (anchored by the UV_WEAPONS table) */
+    int32_t weapon_count, weapon_cap;
+    int32_t on_hit_count; /* length of UV_ON_HIT */
+    int32_t error_count;  /* length of UV_ERRORS */
+    int32_t in_callbacks; /* > 0 while the callbacks of a frame run */
+    clv_lalloc alloc;     /* the state's: the arena and the event lists count against it */
+} larena;
+
+typedef struct lentity {
+    clv_entity_id id;
+} lentity;
+
+typedef struct lattack {
+    clv_attack_id id;
+    larena *arena; /* kept alive by the handle's user value; read on every running() */
+} lattack;
+
+/* arena.c */
+/// The userdata at arg when its metatable is the one the running method was registered with.
+void *clv_larena_self(lua_State *L, int arg);
+/// The open arena at arg; raises otherwise.
+larena *clv_larena_check(lua_State *L, int arg);
+/// Pushes slot `slot` of the arena's user value table.
+void clv_larena_uv(lua_State *L, int arena_idx, int slot);
+/// A frame count argument: an integer in 0..hi; raises an argument error otherwise.
+lua_Integer clv_larena_frames_arg(lua_State *L, int arg, lua_Integer hi);
+
+/* arena_defs.c: the definition tables of cleave.arena, arena:spawn and arena:attack */
+int clv_larena_new(lua_State *L);
+int clv_larena_spawn(lua_State *L);
+int clv_larena_attack(lua_State *L);
+
+/* arena_events.c: event tables and the callbacks of a frame */
+void clv_larena_set_num(lua_State *L, const char *k, double v);
+void clv_larena_set_int(lua_State *L, const char *k, lua_Integer v);
+void clv_larena_set_str(lua_State *L, const char *k, const char *v);
+void clv_larena_set_bool(lua_State *L, const char *k, bool v);
+void clv_larena_push_hit(lua_State *L, int arena_idx, const larena *A, const clv_hit_event *h);
+void clv_larena_push_miss(lua_State *L, int arena_idx, const larena *A, const clv_miss_record *m,
+                          clv_weapon_id wid);
+void clv_larena_push_tick(lua_State *L, int arena_idx, const clv_tick_event *t);
+/// Runs the callbacks of the frame just stepped (events from index h0, t0 on).
+void clv_larena_run_callbacks(lua_State *L, int arena_idx, larena *A, int32_t h0, int32_t t0);
+
+/* arena_handles.c: cleave.Entity and cleave.Attack */
+/// Entity state names by clv_entity_state, NULL-terminated.
+extern const char *const clv_larena_states[];
+int clv_larena_push_entity(lua_State *L, int arena_idx, clv_entity_id id);
+/// The entity handle at arg; its arena in *out; raises when it is gone.
+lentity *clv_larena_check_entity(lua_State *L, int arg, larena **out);
+/// The name given at spawn, or NULL.
+const char *clv_larena_entity_name(lua_State *L, int handle_idx);
+extern const luaL_Reg clv_larena_entity_methods[];
+extern const luaL_Reg clv_larena_entity_metamethods[];
+extern const luaL_Reg clv_larena_attack_methods[];
+
+#endif
