@@ -24,7 +24,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <ctype.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -55,39 +54,6 @@
 
 /* Smallest budget a state can be built in; below it creation fails with a clear message. */
 #define MIN_MEMORY ((size_t)64 * 1024)
-
-struct clv_sandbox {
-    lua_State *L;
-    clv_sandbox_limits limits;
-    size_t bytes;
-    size_t peak;
-    long fail_after; /* refuse the n-th growth and all after it; 0 = never */
-    long growths;
-    bool timing;             /* a deadline runs */
-    double wall_start;       /* monotonic seconds when it started */
-    double cpu_start;        /* the thread's CPU seconds when it started */
-    double budget_ms;        /* of the running deadline */
-    double shown_ms;         /* the budget its timeout message names */
-    bool expired;            /* the running deadline has passed */
-    size_t grown_since_look; /* bytes allocated since the allocator last looked at the clock */
-    double frame_spent;      /* CPU seconds the callbacks of this frame took */
-    bool frame_reported;     /* the frame's budget ran out and a call said so */
-    struct strike {
-        int key;
-        int count; /* timeouts in a row; CLV_SANDBOX_STRIKES: disabled */
-    } * strikes;
-    int strike_count;
-    int strike_cap;
-    const char *phase; /* "load" or "callback" */
-    int busy;
-    int faults;
-    bool oom_noted;      /* where[] holds the first refused allocation of this run */
-    char oom_where[160]; /* "file:line: " of the Lua code that asked for it */
-    int log_first;       /* ring of log lines */
-    int log_count;
-    long log_dropped;
-    char log[CLV_SANDBOX_LOG_LINES][CLV_SANDBOX_LOG_LINE];
-};
 
 static double clock_seconds(clockid_t id) {
     struct timespec ts;
@@ -229,7 +195,7 @@ clv_sandbox *clv_sandbox_of(lua_State *L) {
 static void sandbox_hook(lua_State *L, lua_Debug *ar);
 
 /* Arms the hook of thread L with the normal period. */
-static void arm_hook(lua_State *L) { lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, HOOK_COUNT); }
+void clv_sandbox_arm_hook(lua_State *L) { lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, HOOK_COUNT); }
 
 bool clv_sandbox_expired(lua_State *L) {
     clv_sandbox *sb = clv_sandbox_of(L);
@@ -269,7 +235,7 @@ static void sandbox_hook(lua_State *L, lua_Debug *ar) {
         lua_error(L);
     }
     if (lua_gethookcount(L) != HOOK_COUNT) {
-        arm_hook(L); /* a thread left on every-instruction by an earlier timeout */
+        clv_sandbox_arm_hook(L); /* a thread left on every-instruction by an earlier timeout */
     }
 }
 
@@ -282,26 +248,12 @@ static void start_deadline(clv_sandbox *sb, double ms, const char *phase) {
     sb->wall_start = wall_seconds();
     sb->cpu_start = cpu_seconds();
     sb->timing = true;
-    arm_hook(sb->L);
+    clv_sandbox_arm_hook(sb->L);
 }
 
 static void stop_deadline(clv_sandbox *sb) {
     sb->timing = false;
     sb->phase = NULL;
-}
-
-/* ---- Replacements for base functions ---- */
-
-/* collectgarbage("count") only: the rest would let a mod steer the host's pauses. */
-static int sb_collectgarbage(lua_State *L) {
-    const char *opt = luaL_optstring(L, 1, "collect");
-    if (strcmp(opt, "count") != 0) {
-        return luaL_error(L, "collectgarbage: only \"count\" is allowed in mods (got \"%s\")", opt);
-    }
-    int kb = lua_gc(L, LUA_GCCOUNT);
-    int rest = lua_gc(L, LUA_GCCOUNTB);
-    lua_pushnumber(L, (lua_Number)kb + (lua_Number)rest / 1024.0);
-    return 1;
 }
 
 /* ---- Parsing under the deadline ---- */
@@ -336,7 +288,7 @@ static const char *read_source(lua_State *L, void *data, size_t *size) {
 }
 
 /* The reader load() gets for a string chunk: upvalues the string and the bytes read. */
-static int string_pieces(lua_State *L) {
+int clv_sandbox_string_pieces(lua_State *L) {
     size_t len, size;
     const char *s = lua_tolstring(L, lua_upvalueindex(1), &len);
     size_t pos = (size_t)lua_tointeger(L, lua_upvalueindex(2));
@@ -350,154 +302,8 @@ static int string_pieces(lua_State *L) {
     return 1;
 }
 
-/* load(chunk [, chunkname [, mode [, env]]]) in text mode only; a string chunk is parsed in
- * pieces under the deadline and at most CLV_SANDBOX_MAX_SOURCE bytes long. */
-static int sb_load(lua_State *L) {
-    if (!lua_isnoneornil(L, 3)) {
-        const char *mode = luaL_checkstring(L, 3);
-        if (strcmp(mode, "t") != 0) {
-            lua_pushnil(L);
-            lua_pushfstring(L, "load: mode \"%s\" is not allowed in mods (text chunks only)", mode);
-            return 2;
-        }
-    }
-    if (lua_gettop(L) < 3) {
-        lua_settop(L, 3);
-    }
-    lua_pushliteral(L, "t");
-    lua_replace(L, 3);
-    if (lua_type(L, 1) == LUA_TSTRING) {
-        if (lua_rawlen(L, 1) > CLV_SANDBOX_MAX_SOURCE) {
-            lua_pushnil(L);
-            lua_pushfstring(L, "load: source larger than %d bytes", CLV_SANDBOX_MAX_SOURCE);
-            return 2;
-        }
-        if (lua_isnil(L, 2)) { /* the name stock load gives a string chunk: the string */
-            lua_pushvalue(L, 1);
-            lua_replace(L, 2);
-        }
-        lua_pushvalue(L, 1);
-        lua_pushinteger(L, 0);
-        lua_pushcclosure(L, string_pieces, 2);
-        lua_replace(L, 1);
-    }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
-}
-
-/* xpcall(f, msgh, ...): stack during the call is [f, msgh, true, results...]. */
-static int xpcall_handled(lua_State *L, int status, lua_KContext ctx) {
-    (void)ctx;
-    (void)status; /* false, then what the handler returned or the error it raised */
-    lua_pushboolean(L, 0);
-    lua_insert(L, -2);
-    return 2;
-}
-
-static int xpcall_done(lua_State *L, int status, lua_KContext ctx) {
-    if (status == LUA_OK || status == LUA_YIELD) {
-        return lua_gettop(L) - (int)ctx; /* true, results... */
-    }
-    /* The error has unwound and the hook is live again: run the handler under a pcall. */
-    lua_pushvalue(L, 2);
-    lua_insert(L, -2);
-    int st = lua_pcallk(L, 1, 1, 0, 0, xpcall_handled);
-    return xpcall_handled(L, st, 0);
-}
-
-static int sb_xpcall(lua_State *L) {
-    int n = lua_gettop(L);
-    luaL_checktype(L, 2, LUA_TFUNCTION);
-    lua_pushboolean(L, 1);
-    lua_pushvalue(L, 1);
-    lua_rotate(L, 3, 2); /* [f, msgh, true, f, args...] */
-    int status = lua_pcallk(L, n - 2, LUA_MULTRET, 0, 2, xpcall_done);
-    return xpcall_done(L, status, 2);
-}
-
-/* coroutine.create / coroutine.wrap, putting the hook on the new thread. Lua copies the hook
- * into threads it creates, but a thread made while no hook was set would otherwise run free. */
-static int sb_co_create(lua_State *L) {
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
-    lua_State *co = lua_tothread(L, -1);
-    if (co != NULL) {
-        arm_hook(co);
-    }
-    return 1;
-}
-
-/* Does msg start with a position ("chunk:line: ")? */
-static bool has_position(const char *msg) {
-    const char *colon = strchr(msg, ':');
-    const char *nl = strchr(msg, '\n');
-    if (colon == NULL || (nl != NULL && nl < colon) || !isdigit((unsigned char)colon[1])) {
-        return false;
-    }
-    const char *p = colon + 1;
-    while (isdigit((unsigned char)*p)) {
-        p++;
-    }
-    return p[0] == ':' && p[1] == ' ';
-}
-
-/* The function coroutine.wrap returns: resumes its coroutine (upvalue 1). Stock Lua adds the
- * caller's position to every error passing through, so an error of nested wraps (a recursion
- * ends in one after 200 levels) carried "mod:1: " 200 times; here a position is added only to
- * a message that has none. */
-static int sb_wrapped(lua_State *L) {
-    lua_State *co = lua_tothread(L, lua_upvalueindex(1));
-    int n = lua_gettop(L);
-    if (lua_status(co) == LUA_OK && lua_gettop(co) == 0) {
-        return luaL_error(L, "cannot resume dead coroutine");
-    }
-    if (!lua_checkstack(co, n)) {
-        return luaL_error(L, "too many arguments to resume");
-    }
-    lua_xmove(L, co, n);
-    int nres;
-    int status = lua_resume(co, L, n, &nres);
-    if (status == LUA_OK || status == LUA_YIELD) {
-        if (!lua_checkstack(L, nres + 1)) {
-            lua_pop(co, nres);
-            return luaL_error(L, "too many results to resume");
-        }
-        lua_xmove(co, L, nres);
-        return nres;
-    }
-    if (lua_status(co) != LUA_OK) { /* an error inside: close its to-be-closed variables */
-#if LUA_VERSION_RELEASE_NUM >= 50406
-        status = lua_closethread(co, L);
-#else
-        status = lua_resetthread(co);
-#endif
-    }
-    lua_xmove(co, L, 1);
-    if (status != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING &&
-        !has_position(lua_tostring(L, -1))) {
-        luaL_where(L, 1);
-        lua_insert(L, -2);
-        lua_concat(L, 2);
-    }
-    return lua_error(L);
-}
-
-/* coroutine.wrap(f), its coroutine hooked like every other. */
-static int sb_co_wrap(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TFUNCTION);
-    lua_State *co = lua_newthread(L);
-    arm_hook(co);
-    lua_pushvalue(L, 1);
-    lua_xmove(L, co, 1);
-    lua_pushcclosure(L, sb_wrapped, 1);
-    return 1;
-}
-
 /* Keeps a line (at most CLV_SANDBOX_LOG_LINE - 1 bytes) in the log, dropping the oldest. */
-static void log_line(clv_sandbox *sb, const char *line) {
+void clv_sandbox_log_add(clv_sandbox *sb, const char *line) {
     if (sb->log_count == CLV_SANDBOX_LOG_LINES) {
         sb->log_first = (sb->log_first + 1) % CLV_SANDBOX_LOG_LINES;
         sb->log_count--;
@@ -506,235 +312,6 @@ static void log_line(clv_sandbox *sb, const char *line) {
     int slot = (sb->log_first + sb->log_count) % CLV_SANDBOX_LOG_LINES;
     snprintf(sb->log[slot], CLV_SANDBOX_LOG_LINE, "%s", line);
     sb->log_count++;
-}
-
-/* log(...) / print(...): tab-joined, cut to one line's room, newest CLV_SANDBOX_LOG_LINES kept. */
-static int sb_log(lua_State *L) {
-    clv_sandbox *sb = clv_sandbox_of(L);
-    int n = lua_gettop(L);
-    char line[CLV_SANDBOX_LOG_LINE];
-    size_t used = 0;
-    for (int i = 1; i <= n; i++) {
-        size_t len;
-        const char *s = luaL_tolstring(L, i, &len); /* __tostring runs as mod code, hooked */
-        if (i > 1 && used + 1 < sizeof line) {
-            line[used++] = '\t';
-        }
-        size_t room = sizeof line - 1 - used;
-        size_t take = len < room ? len : room;
-        memcpy(line + used, s, take);
-        used += take;
-        lua_pop(L, 1);
-    }
-    line[used] = '\0';
-    log_line(sb, line);
-    return 0;
-}
-
-/* ---- Building and checking the environment ---- */
-
-static const char *const allowed_globals[] = {
-    "assert", "error",          "ipairs",       "next",     "pairs",    "pcall",
-    "select", "tonumber",       "tostring",     "type",     "rawequal", "rawlen",
-    "rawget", "getmetatable",   "setmetatable", "xpcall",   "print",    "log",
-    "load",   "collectgarbage", "_G",           "_VERSION", "string",   "table",
-    "math",   "utf8",           "coroutine",    "cleave",   NULL};
-
-static const char *const allowed_string[] = {
-    "byte", "char",    "find", "format", "gmatch", "gsub",     "len",    "lower", "match",
-    "rep",  "reverse", "sub",  "upper",  "pack",   "packsize", "unpack", NULL};
-
-static const char *const allowed_table[] = {"concat", "insert", "move",   "pack",
-                                            "remove", "sort",   "unpack", NULL};
-
-static const char *const allowed_math[] = {
-    "abs", "acos",       "asin", "atan",      "ceil", "cos",    "deg",
-    "exp", "floor",      "fmod", "huge",      "log",  "max",    "maxinteger",
-    "min", "mininteger", "modf", "pi",        "rad",  "random", "randomseed",
-    "sin", "sqrt",       "tan",  "tointeger", "type", "ult",    NULL};
-
-static const char *const allowed_utf8[] = {"char", "charpattern", "codepoint", "codes",
-                                           "len",  "offset",      NULL};
-
-static const char *const allowed_coroutine[] = {
-    "close", "create", "isyieldable", "resume", "running", "status", "wrap", "yield", NULL};
-
-/* Parts of the cleave API a mod must not reach: each makes a new sandbox with a budget of its
- * own, and load_mod/reload_mod read files. */
-static const char *const hidden_api[] = {"sandbox", "load_mod", "reload_mod", NULL};
-
-static const char *const removed_globals[] = {"dofile",  "loadfile", "rawset", "warn",  "require",
-                                              "package", "io",       "os",     "debug", NULL};
-
-static bool listed(const char *const *list, const char *name) {
-    for (; *list != NULL; list++) {
-        if (strcmp(*list, name) == 0) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/* Raises unless the table at idx holds exactly the names of list (strings only). */
-static void check_table(lua_State *L, int idx, const char *what, const char *const *list) {
-    idx = lua_absindex(L, idx);
-    if (lua_type(L, idx) != LUA_TTABLE) {
-        luaL_error(L, "sandbox: '%s' is not a table", what);
-    }
-    lua_pushnil(L);
-    while (lua_next(L, idx)) {
-        if (lua_type(L, -2) != LUA_TSTRING || !listed(list, lua_tostring(L, -2))) {
-            const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
-            luaL_error(L, "sandbox: '%s%s%s' is not on the allow-list", what,
-                       *what != '\0' ? "." : "", key);
-        }
-        lua_pop(L, 1);
-    }
-    for (; *list != NULL; list++) {
-        if (lua_getfield(L, idx, *list) == LUA_TNIL) {
-            luaL_error(L, "sandbox: '%s%s%s' is missing", what, *what != '\0' ? "." : "", *list);
-        }
-        lua_pop(L, 1);
-    }
-}
-
-/* The environment check, run after building and available to tests through a fresh state. */
-static void check_environment(lua_State *L) {
-    lua_pushglobaltable(L);
-    check_table(L, -1, "", allowed_globals);
-    static const struct {
-        const char *name;
-        const char *const *list;
-    } libs[] = {{"string", allowed_string},
-                {"table", allowed_table},
-                {"math", allowed_math},
-                {"utf8", allowed_utf8},
-                {"coroutine", allowed_coroutine}};
-    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
-        lua_getfield(L, -1, libs[i].name);
-        check_table(L, -1, libs[i].name, libs[i].list);
-        lua_pop(L, 1);
-    }
-    /* The string metatable: hidden, and indexing the mod's string table. */
-    lua_pushliteral(L, "");
-    if (!lua_getmetatable(L, -1)) {
-        luaL_error(L, "sandbox: strings have no metatable");
-    }
-    if (lua_getfield(L, -1, "__metatable") != LUA_TBOOLEAN || lua_toboolean(L, -1)) {
-        luaL_error(L, "sandbox: the string metatable is readable");
-    }
-    lua_pop(L, 1);
-    lua_getfield(L, -1, "__index");
-    lua_getfield(L, -4, "string");
-    if (!lua_rawequal(L, -1, -2)) {
-        luaL_error(L, "sandbox: strings do not index the string table");
-    }
-    lua_pop(L, 4);
-    /* cleave: the sandbox's own table (see luaopen_cleave), no sandbox inside. */
-    if (lua_getfield(L, -1, "cleave") != LUA_TTABLE) {
-        luaL_error(L, "sandbox: 'cleave' is not a table");
-    }
-    for (const char *const *name = hidden_api; *name != NULL; name++) {
-        if (lua_getfield(L, -1, *name) != LUA_TNIL) {
-            luaL_error(L, "sandbox: 'cleave.%s' is reachable from a mod", *name);
-        }
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-    for (const char *const *name = removed_globals; *name != NULL; name++) {
-        if (lua_getglobal(L, *name) != LUA_TNIL) {
-            luaL_error(L, "sandbox: '%s' is reachable from a mod", *name);
-        }
-        lua_pop(L, 1);
-    }
-}
-
-/* Replaces field `name` of the table on top by a C closure over its old value. */
-static void wrap_field(lua_State *L, const char *name, lua_CFunction f) {
-    lua_getfield(L, -1, name);
-    lua_pushcclosure(L, f, 1);
-    lua_setfield(L, -2, name);
-}
-
-static int build_environment(lua_State *L) {
-    static const struct {
-        const char *name;
-        lua_CFunction open;
-    } libs[] = {{LUA_GNAME, luaopen_base},       {LUA_STRLIBNAME, luaopen_string},
-                {LUA_TABLIBNAME, luaopen_table}, {LUA_MATHLIBNAME, luaopen_math},
-                {LUA_UTF8LIBNAME, luaopen_utf8}, {LUA_COLIBNAME, luaopen_coroutine},
-                {"cleave", luaopen_cleave}};
-    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
-        luaL_requiref(L, libs[i].name, libs[i].open, 1);
-        lua_pop(L, 1);
-    }
-
-    lua_pushglobaltable(L);
-    for (const char *const *name = removed_globals; *name != NULL; name++) {
-        lua_pushnil(L);
-        lua_setfield(L, -2, *name);
-    }
-    clv_sandbox_open_lib(L);
-    wrap_field(L, "load", sb_load);
-    lua_pushcfunction(L, sb_collectgarbage);
-    lua_setfield(L, -2, "collectgarbage");
-    lua_pushcfunction(L, sb_xpcall);
-    lua_setfield(L, -2, "xpcall");
-    lua_pushcfunction(L, sb_log);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, -3, "log");
-    lua_setfield(L, -2, "print");
-
-    lua_getfield(L, -1, LUA_STRLIBNAME);
-    lua_pushnil(L);
-    lua_setfield(L, -2, "dump");
-    clv_sandbox_open_patterns(L);
-    lua_pushliteral(L, "");
-    lua_getmetatable(L, -1);
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_pop(L, 3);
-
-    /* Lua built with LUA_COMPAT_MATHLIB (Debian's is) adds the 5.2 math functions. */
-    static const char *const math_compat[] = {"cosh",  "sinh",  "tanh",  "pow", "frexp",
-                                              "ldexp", "log10", "atan2", NULL};
-    lua_getfield(L, -1, LUA_MATHLIBNAME);
-    for (const char *const *name = math_compat; *name != NULL; name++) {
-        lua_pushnil(L);
-        lua_setfield(L, -2, *name);
-    }
-    lua_pop(L, 1);
-
-    lua_getfield(L, -1, LUA_COLIBNAME);
-    wrap_field(L, "create", sb_co_create);
-    lua_pushcfunction(L, sb_co_wrap);
-    lua_setfield(L, -2, "wrap");
-    lua_pop(L, 1);
-
-    /* The module table mods see must not hand out more sandboxes, each with its own budget:
-     * neither directly nor by loading mods (which also reads files). */
-    lua_getfield(L, -1, "cleave");
-    for (const char *const *name = hidden_api; *name != NULL; name++) {
-        lua_pushnil(L);
-        lua_setfield(L, -2, *name);
-    }
-    lua_settop(L, 1);
-
-    /* Nothing of the loaded-modules table is reachable without require; it keeps only the API,
-     * where luaL_argerror looks up the name of a function called through pcall. */
-    lua_createtable(L, 0, 2);
-    static const char *const api[] = {"cleave", "cleave.exact"};
-    for (int k = 0; k < 2; k++) {
-        luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-        lua_getfield(L, -1, api[k]);
-        lua_setfield(L, -3, api[k]);
-        lua_pop(L, 1);
-    }
-    lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-
-    check_environment(L);
-    lua_pop(L, 1);
-    return 0;
 }
 
 /* ---- The protected path ---- */
@@ -877,7 +454,7 @@ clv_sandbox *clv_sandbox_create_failing(const clv_sandbox_limits *limits, long f
         return NULL;
     }
     lua_atpanic(sb->L, sandbox_panic);
-    lua_pushcfunction(sb->L, build_environment);
+    lua_pushcfunction(sb->L, clv_sandbox_build_env);
     int status = lua_pcall(sb->L, 0, 0, 0);
     if (status != LUA_OK) {
         write_err(err, errlen, "%s",
@@ -1168,7 +745,7 @@ clv_callback_status clv_sandbox_call_callback(clv_sandbox *sb, int key, int narg
             snprintf(line, sizeof line,
                      "cleave: a callback ran out of time %d times in a row and is disabled",
                      CLV_SANDBOX_STRIKES);
-            log_line(sb, line);
+            clv_sandbox_log_add(sb, line);
             if (err != NULL && errlen > 0) {
                 size_t used = strcspn(err, "\n");
                 snprintf(err + used, errlen - used, " (%s)", line + strlen("cleave: "));

@@ -1,4 +1,4 @@
-/* Shared by the sandbox's own files (sandbox.c, sandbox_lib.c, sandbox_lua.c,
+/* Shared by the sandbox's own files (sandbox.c, sandbox_env.c, sandbox_lib.c, sandbox_lua.c,
  * lpattern_guard.c); not part of the contract other parts build on. */
 #ifndef CLEAVE_LUA_SANDBOX_INTERNAL_H
 #define CLEAVE_LUA_SANDBOX_INTERNAL_H
@@ -8,6 +8,50 @@
 #include <lua.h>
 
 #include "sandbox.h"
+
+/* The sandbox's state: defined here for its own files only. */
+struct clv_sandbox {
+    lua_State *L;
+    clv_sandbox_limits limits;
+    size_t bytes;
+    size_t peak;
+    long fail_after; /* refuse the n-th growth and all after it; 0 = never */
+    long growths;
+    bool timing;             /* a deadline runs */
+    double wall_start;       /* monotonic seconds when it started */
+    double cpu_start;        /* the thread's CPU seconds when it started */
+    double budget_ms;        /* of the running deadline */
+    double shown_ms;         /* the budget its timeout message names */
+    bool expired;            /* the running deadline has passed */
+    size_t grown_since_look; /* bytes allocated since the allocator last looked at the clock */
+    double frame_spent;      /* CPU seconds the callbacks of this frame took */
+    bool frame_reported;     /* the frame's budget ran out and a call said so */
+    struct strike {
+        int key;
+        int count; /* timeouts in a row; CLV_SANDBOX_STRIKES: disabled */
+    } * strikes;
+    int strike_count;
+    int strike_cap;
+    const char *phase; /* "load" or "callback" */
+    int busy;
+    int faults;
+    bool oom_noted;      /* where[] holds the first refused allocation of this run */
+    char oom_where[160]; /* "file:line: " of the Lua code that asked for it */
+    int log_first;       /* ring of log lines */
+    int log_count;
+    long log_dropped;
+    char log[CLV_SANDBOX_LOG_LINES][CLV_SANDBOX_LOG_LINE];
+};
+
+/// Turns the deadline's count hook on for L (a new coroutine starts without it).
+void clv_sandbox_arm_hook(lua_State *L);
+/// load()'s reader function for a string chunk (upvalues: the string, the bytes read): the
+/// next piece, so that parsing meets the deadline between pieces.
+int clv_sandbox_string_pieces(lua_State *L);
+/// Keeps a line (at most CLV_SANDBOX_LOG_LINE - 1 bytes) in the log, dropping the oldest.
+void clv_sandbox_log_add(clv_sandbox *sb, const char *line);
+/// Builds the allow-listed environment in the sandbox's state (run protected) and checks it.
+int clv_sandbox_build_env(lua_State *L);
 
 /// The sandbox that owns state L (any of its threads), or NULL when L is not a sandbox's.
 clv_sandbox *clv_sandbox_of(lua_State *L);
