@@ -15,6 +15,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
+#include "cleave/lua.h"
 #include "sandbox.h"
 
 #define MAX_SUBJECT 40
@@ -63,6 +64,7 @@ static void setup(void) {
     luaL_requiref(g_stock, LUA_TABLIBNAME, luaopen_table, 1);
     lua_settop(g_stock, 0);
     clv_sandbox_limits limits = clv_sandbox_default_limits();
+    limits.api = luaopen_cleave;
     limits.load_ms = 1e6; /* the inputs are small: only the rules are under test, not time */
     limits.callback_ms = 1e6;
     limits.frame_ms = 1e6;

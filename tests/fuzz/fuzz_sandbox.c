@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "cleave/lua.h"
 #include "sandbox.h"
 
 /* CPU time past its budget a load or call may take: the hook's period, one 1 KiB piece of
@@ -51,6 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     clv_sandbox_limits limits = clv_sandbox_default_limits();
+    limits.api = luaopen_cleave;
     limits.memory_bytes = (size_t)2 << 20;
     limits.load_ms = 20;
     limits.callback_ms = 2;

@@ -15,6 +15,7 @@
 
 #include <lauxlib.h>
 
+#include "cleave/lua.h"
 #include "sandbox.h"
 
 typedef struct reader {
@@ -162,6 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     clv_sandbox_limits limits = clv_sandbox_default_limits();
+    limits.api = luaopen_cleave;
     limits.memory_bytes = (size_t)8 << 20;
     limits.load_ms = 200;
     limits.callback_ms = 200;

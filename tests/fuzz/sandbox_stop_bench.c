@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cleave/lua.h"
 #include "sandbox.h"
 
 #define RUNS 100
@@ -57,6 +58,7 @@ static void measure(clv_sandbox *sb, const char *label, const char *name, double
 
 int main(int argc, char **argv) {
     clv_sandbox_limits limits = clv_sandbox_default_limits();
+    limits.api = luaopen_cleave;
     if (argc > 1) {
         limits.callback_ms = atof(argv[1]);
     }

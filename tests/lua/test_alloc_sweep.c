@@ -17,7 +17,7 @@
 #include "cleave/lua.h"
 #include "cleave/mod.h"
 #include "harness.h"
-#include "internal.h"
+#include "mod_internal.h"
 
 /* Sorted names of the folders under mods/ that hold a mod.lua. */
 static int list_mods(char names[][64], int cap) {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "cleave/lua.h"
 #include "sandbox.h"
 
 static char g_dir[256];
@@ -29,6 +30,7 @@ static void write_file(const char *name, const void *data, size_t len) {
 
 static clv_sandbox *small_sandbox(void) {
     clv_sandbox_limits l = clv_sandbox_default_limits();
+    l.api = luaopen_cleave;
     l.memory_bytes = 256 * 1024;
     char err[256];
     clv_sandbox *sb = clv_sandbox_create(&l, err, sizeof err);

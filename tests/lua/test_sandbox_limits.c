@@ -15,6 +15,7 @@
 #include <lauxlib.h>
 
 #include "harness.h"
+#include "cleave/lua.h"
 #include "sandbox.h"
 
 static double cpu_ms(void) {
@@ -35,6 +36,7 @@ static int l_sleep_ms(lua_State *L) {
 
 static clv_sandbox *sandbox_capped(double load_ms, double callback_ms, size_t memory) {
     clv_sandbox_limits l = clv_sandbox_default_limits();
+    l.api = luaopen_cleave;
     l.memory_bytes = memory;
     l.load_ms = load_ms;
     l.callback_ms = callback_ms;

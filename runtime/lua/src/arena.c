@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "arena_internal.h"
-#include "sandbox_internal.h"
 
 /* The userdata at arg when its metatable is the one the running method was registered with
  * (upvalue 1 of every method): a pointer comparison instead of luaL_testudata's registry

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "arena_internal.h"
-#include "sandbox_internal.h"
 
 /* ---- reading definition tables ---- */
 

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "arena_internal.h"
-#include "sandbox_internal.h"
 
 static clv_lweapon *weapon_of(const larena *A, clv_weapon_id id) {
     if (id.index1 == 0 || (int32_t)id.index1 > A->weapon_count) {
@@ -202,10 +201,51 @@ static void protected_call(lua_State *L, int arena_idx) {
     lua_remove(L, base);
 }
 
+/* Runs in the mod's state under its protected path: builds the event table, then calls the
+ * callback. Building it there makes an allocation failure a memory error of that call instead
+ * of an unprotected error that would abort the game. Arguments: the callback, then the hit,
+ * its weapon and hitbox definition, and the tick (light userdata, NULL when absent). */
+static int event_trampoline(lua_State *S) {
+    const clv_hit_event *h = (const clv_hit_event *)lua_touserdata(S, 2);
+    const clv_lweapon *w = (const clv_lweapon *)lua_touserdata(S, 3);
+    const clv_hitbox_def *d = (const clv_hitbox_def *)lua_touserdata(S, 4);
+    const clv_tick_event *t = (const clv_tick_event *)lua_touserdata(S, 5);
+    lua_settop(S, 1);
+    if (h != NULL) {
+        clv_lua_push_hit_plain(S, h, w, d);
+    } else {
+        clv_lua_push_tick_plain(S, t);
+    }
+    lua_call(S, 1, 0);
+    return 0;
+}
+
+bool clv_lua_call_event(clv_sandbox *sb, int ref, const clv_hit_event *h, const clv_lweapon *w,
+                        const clv_hitbox_def *d, const clv_tick_event *t, char *err,
+                        size_t errlen) {
+    lua_State *S = clv_sandbox_state(sb);
+    if (S == NULL) {
+        snprintf(err, errlen, "the mod's sandbox is closed");
+        return false;
+    }
+    if (!lua_checkstack(S, 8)) {
+        snprintf(err, errlen, "not enough memory");
+        return false;
+    }
+    lua_pushcfunction(S, event_trampoline);
+    lua_rawgeti(S, LUA_REGISTRYINDEX, ref);
+    lua_pushlightuserdata(S, (void *)(uintptr_t)h);
+    lua_pushlightuserdata(S, (void *)(uintptr_t)w);
+    lua_pushlightuserdata(S, (void *)(uintptr_t)d);
+    lua_pushlightuserdata(S, (void *)(uintptr_t)t);
+    /* a disabled callback, or one past the frame's budget, is skipped without an error */
+    return clv_sandbox_call_callback(sb, ref, 5, err, errlen) != CLV_CALLBACK_FAILED;
+}
+
 /* Calls a weapon callback (ref) with an event; in the mod's sandbox when the weapon has one. */
 static void call_weapon_cb(lua_State *L, int arena_idx, const larena *A, clv_lweapon *w, int ref,
                            const clv_hit_event *h, const clv_tick_event *t) {
-    if (w->host == NULL) {
+    if (w->sandbox == NULL) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
         if (h != NULL) {
             clv_larena_push_hit(L, arena_idx, A, h);
@@ -218,7 +258,7 @@ static void call_weapon_cb(lua_State *L, int arena_idx, const larena *A, clv_lwe
     char err[1024];
     const clv_hitbox_def *d =
         h != NULL ? event_box(A, h->weapon, h->attack_index, h->attack_frame, h->hitbox) : NULL;
-    if (!clv_mod_call_event(w->host, ref, h, h != NULL ? weapon_of(A, h->weapon) : NULL, d,
+    if (!clv_lua_call_event(w->sandbox, ref, h, h != NULL ? weapon_of(A, h->weapon) : NULL, d,
                             h != NULL ? NULL : t, err, sizeof err)) {
         lua_pushstring(L, err);
         report(L, arena_idx);
@@ -229,9 +269,9 @@ static void call_weapon_cb(lua_State *L, int arena_idx, const larena *A, clv_lwe
 void clv_larena_run_callbacks(lua_State *L, int arena_idx, larena *A, int32_t h0, int32_t t0) {
     /* each mod's callbacks of this frame share the frame's budget of its sandbox */
     for (int32_t i = 0; i < A->weapon_count; i++) {
-        lua_State *S = A->weapons[i]->host != NULL ? clv_mod_state(A->weapons[i]->host) : NULL;
-        if (S != NULL) {
-            clv_sandbox_frame_begin(clv_sandbox_of(S));
+        clv_sandbox *sb = A->weapons[i]->sandbox;
+        if (sb != NULL && clv_sandbox_is_open(sb)) {
+            clv_sandbox_frame_begin(sb);
         }
     }
     for (int32_t k = h0; k < A->hit_count; k++) {

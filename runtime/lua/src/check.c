@@ -226,7 +226,7 @@ bool clv_lua_name_ok(const char *s, size_t len, char *why, size_t whylen) {
     return true;
 }
 
-const char *clv_mod_escape(const char *s, char *out, size_t outlen) {
+const char *clv_lua_escape(const char *s, char *out, size_t outlen) {
     if (out == NULL || outlen == 0) {
         return out;
     }

@@ -12,7 +12,7 @@
 #include "cleave/collide.h"
 #include "cleave/hit.h"
 #include "cleave/lua.h"
-#include "cleave/mod.h"
+#include "sandbox.h"
 
 /// A number exactly as Lua gave it: an integer stays an integer.
 typedef struct clv_lnum {
@@ -62,6 +62,9 @@ const char *clv_lua_nearest(const char *key, const char *const *known);
 /// in a terminal, a log or a file may hold); else false, with why the first bad byte is bad
 /// ("holds a NUL byte (\0 at byte 2); ...") in why.
 bool clv_lua_name_ok(const char *s, size_t len, char *why, size_t whylen);
+/// Copies s into out with every byte that is not printable UTF-8 written as a Lua decimal
+/// escape (the contract of clv_mod_escape in cleave/mod.h). Returns out.
+const char *clv_lua_escape(const char *s, char *out, size_t outlen);
 
 /// Pushes a number as text: integers without ".0", floats with the fewest digits that read
 /// back to the same value, "inf", "-inf", "nan".
@@ -89,7 +92,6 @@ extern const luaL_Reg clv_lua_query_funcs[];
 extern const luaL_Reg clv_lua_exact_funcs[];
 extern const luaL_Reg clv_lua_weapon_funcs[];
 extern const luaL_Reg clv_lua_arena_funcs[];
-extern const luaL_Reg clv_lua_mod_funcs[];
 
 /* ---- memory of userdata (lalloc.c) ---- */
 
@@ -201,11 +203,11 @@ typedef struct clv_lweapon {
     clv_weapon *compiled;
     clv_leffect_cb *effects;
     int32_t effect_count, effect_cap;
-    bool borrowed;    ///< compiled and effects are another userdata's (kept alive by `host`)
-    int on_hit_ref;   ///< registry reference of on_hit, or LUA_NOREF
-    clv_mod *host;    ///< NULL: the callbacks live in this state; else in this mod's sandbox
-    clv_lalloc alloc; ///< the state's allocator: the effect list and the compiled weapon
-    size_t charged;   ///< bytes charged to the mod's sandbox for an arena's copy of compiled
+    bool borrowed;  ///< compiled and effects are another userdata's (kept alive by the user value)
+    int on_hit_ref; ///< registry reference of on_hit, or LUA_NOREF
+    clv_sandbox *sandbox; ///< NULL: the callbacks live in this state; else in this sandbox's
+    clv_lalloc alloc;     ///< the state's allocator: the effect list and the compiled weapon
+    size_t charged;       ///< bytes charged to the mod's sandbox for an arena's copy of compiled
 } clv_lweapon;
 
 /// The fields a hitbox takes besides id and frames (those a `defaults` table may give).
@@ -234,7 +236,7 @@ void clv_lua_weapon_meta(lua_State *L);
 /// Pushes a new, empty weapon userdata.
 clv_lweapon *clv_lua_new_weapon(lua_State *L);
 /// Makes the empty dst share src's compiled weapon and callbacks (refs copied as numbers): the
-/// caller sets dst->host, which must keep src alive.
+/// caller sets dst->sandbox and a user value that keeps src alive.
 void clv_lua_weapon_borrow(clv_lweapon *dst, const clv_lweapon *src);
 /// The registry reference of the on_tick of w's effect `name`, or LUA_NOREF.
 int clv_lua_effect_ref(const clv_lweapon *w, const char *name);
@@ -257,23 +259,11 @@ void clv_lua_push_hit_plain(lua_State *L, const clv_hit_event *h, const clv_lwea
                             const clv_hitbox_def *d);
 /// Pushes a status effect tick as a plain table.
 void clv_lua_push_tick_plain(lua_State *L, const clv_tick_event *t);
-
-/* ---- mods (mod.c) ---- */
-
-/// clv_mod_load_with whose sandbox allocator refuses its fail_after-th growing request and every
-/// one after it (0: never), for allocation-failure sweeps. limits are not checked.
-clv_mod *clv_mod_load_failing(const char *dir, const clv_mod_limits *limits, long fail_after,
-                              char *err, size_t errlen);
-/// Calls the mod's callback ref (a registry reference in its state) with the event table of
-/// hit h (with its weapon w and hitbox d) or, when h is NULL, of tick t, through the mod's
-/// protected path; the table is built inside the protected call. false and a message in err on
-/// failure.
-bool clv_mod_call_event(clv_mod *mod, int ref, const clv_hit_event *h, const clv_lweapon *w,
+/// Calls callback ref (a registry reference in sandbox sb's state) with the plain event table
+/// of hit h (with its weapon w and hitbox d) or, when h is NULL, of tick t, through the
+/// sandbox's callback path; the table is built inside the protected call, so running out of
+/// memory is an error of that call. false and a message in err on failure.
+bool clv_lua_call_event(clv_sandbox *sb, int ref, const clv_hit_event *h, const clv_lweapon *w,
                         const clv_hitbox_def *d, const clv_tick_event *t, char *err, size_t errlen);
-/// The sandbox state of a mod, for calling its callbacks.
-lua_State *clv_mod_state(clv_mod *mod);
-/// Calls the function below nargs arguments on the mod's stack through its protected path;
-/// false and a message in err on failure.
-bool clv_mod_call(clv_mod *mod, int nargs, char *err, size_t errlen);
 
 #endif

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "mod_internal.h"
 #include "sandbox.h"
 
 struct clv_mod {
@@ -352,6 +352,7 @@ clv_mod *clv_mod_load_failing(const char *dir, const clv_mod_limits *limits, lon
     mod->limits.memory_bytes = ml.memory_bytes;
     mod->limits.load_ms = ml.load_ms;
     mod->limits.callback_ms = ml.callback_ms;
+    mod->limits.api = luaopen_cleave;
     /* "mods/x/" and "mods/x" name the same file, so the messages read the same */
     while (dl > 1 && dir[dl - 1] == '/') {
         dl--;
@@ -543,59 +544,12 @@ bool clv_mod_add_weapons(clv_mod *mod, clv_arena *arena, clv_weapon_id *out, cha
     return true;
 }
 
-lua_State *clv_mod_state(clv_mod *mod) { return clv_sandbox_state(mod->sb); }
-
-bool clv_mod_call(clv_mod *mod, int nargs, char *err, size_t errlen) {
-    return clv_sandbox_call(mod->sb, nargs, 0, err, errlen);
-}
-
-/* Runs in the mod's state under its protected path: builds the event table, then calls the
- * callback. Building it there makes an allocation failure a memory error of that call instead
- * of an unprotected error that would abort the game. Arguments: the callback, then the hit,
- * its weapon and hitbox definition, and the tick (light userdata, NULL when absent). */
-static int event_trampoline(lua_State *S) {
-    const clv_hit_event *h = (const clv_hit_event *)lua_touserdata(S, 2);
-    const clv_lweapon *w = (const clv_lweapon *)lua_touserdata(S, 3);
-    const clv_hitbox_def *d = (const clv_hitbox_def *)lua_touserdata(S, 4);
-    const clv_tick_event *t = (const clv_tick_event *)lua_touserdata(S, 5);
-    lua_settop(S, 1);
-    if (h != NULL) {
-        clv_lua_push_hit_plain(S, h, w, d);
-    } else {
-        clv_lua_push_tick_plain(S, t);
-    }
-    lua_call(S, 1, 0);
-    return 0;
-}
-
-bool clv_mod_call_event(clv_mod *mod, int ref, const clv_hit_event *h, const clv_lweapon *w,
-                        const clv_hitbox_def *d, const clv_tick_event *t, char *err,
-                        size_t errlen) {
-    lua_State *S = clv_sandbox_state(mod->sb);
-    if (S == NULL) {
-        errf(err, errlen, "%s", "the mod's sandbox is closed", "", "");
-        return false;
-    }
-    if (!lua_checkstack(S, 8)) {
-        errf(err, errlen, "%s", "not enough memory", "", "");
-        return false;
-    }
-    lua_pushcfunction(S, event_trampoline);
-    lua_rawgeti(S, LUA_REGISTRYINDEX, ref);
-    lua_pushlightuserdata(S, (void *)(uintptr_t)h);
-    lua_pushlightuserdata(S, (void *)(uintptr_t)w);
-    lua_pushlightuserdata(S, (void *)(uintptr_t)d);
-    lua_pushlightuserdata(S, (void *)(uintptr_t)t);
-    /* a disabled callback, or one past the frame's budget, is skipped without an error */
-    return clv_sandbox_call_callback(mod->sb, ref, 5, err, errlen) != CLV_CALLBACK_FAILED;
-}
-
 /* Calls one callback of the mod; keeps the first error message. */
 static bool call_event(clv_mod *mod, int ref, const clv_hit_event *h, const clv_lweapon *w,
                        const clv_hitbox_def *d, const clv_tick_event *t, char *err, size_t errlen,
                        bool *first_error) {
     char msg[1024];
-    if (!clv_mod_call_event(mod, ref, h, w, d, t, msg, sizeof msg)) {
+    if (!clv_lua_call_event(mod->sb, ref, h, w, d, t, msg, sizeof msg)) {
         escape_message(msg, sizeof msg, true);
         if (*first_error) {
             errf(err, errlen, "%s", msg, "", "");
@@ -648,6 +602,10 @@ bool clv_mod_run_callbacks(clv_mod *mod, clv_arena *arena, char *err, size_t err
         }
     }
     return ok;
+}
+
+const char *clv_mod_escape(const char *s, char *out, size_t outlen) {
+    return clv_lua_escape(s, out, outlen);
 }
 
 /* ---- cleave.load_mod ---- */
@@ -736,7 +694,7 @@ static int push_mod_table(lua_State *L, int h) {
         }
         clv_lweapon *w = clv_lua_new_weapon(L);
         clv_lua_weapon_borrow(w, mod->weapons[i]);
-        w->host = mod;
+        w->sandbox = mod->sb;
         lua_pushvalue(L, h); /* the weapon keeps the mod (its callbacks' state) alive */
         lua_setiuservalue(L, -2, 1);
         lua_setfield(L, -2, mod->weapon_names[i]);

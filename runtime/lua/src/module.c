@@ -1,5 +1,5 @@
 /* luaopen_cleave: the one table `require "cleave"` returns. */
-#include "internal.h"
+#include "mod_internal.h"
 #include "sandbox.h"
 
 #ifndef CLEAVE_VERSION

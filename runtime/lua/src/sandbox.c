@@ -36,7 +36,6 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
-#include "cleave/lua.h"
 #include "sandbox_internal.h"
 
 /* Instructions between two looks at the clock: a few microseconds of Lua, so a deadline is

@@ -9,8 +9,6 @@
 
 #include <lua.h>
 
-#include "cleave/lua.h"
-
 /// Limits of one sandbox. Build with clv_sandbox_default_limits() and change what you need.
 typedef struct clv_sandbox_limits {
     size_t memory_bytes; ///< allocator budget (default 64 MiB)
@@ -18,6 +16,8 @@ typedef struct clv_sandbox_limits {
     double callback_ms;  ///< CPU deadline for one host->mod call (default 2 ms)
     double frame_ms;     ///< CPU budget of all callbacks of one frame together (default 5 ms;
                          ///< 0 also means the default)
+    lua_CFunction api;   ///< opens the table mods see as `cleave` (default NULL: no such table);
+                         ///< its fields sandbox, load_mod and reload_mod are removed
 } clv_sandbox_limits;
 
 /// The defaults: 64 MiB, 250 ms per load, 2 ms per callback, 5 ms of callbacks per frame.
@@ -27,7 +27,8 @@ clv_sandbox_limits clv_sandbox_default_limits(void);
 typedef struct clv_sandbox clv_sandbox;
 
 /// Creates a sandbox: a fresh lua_State on a counting allocator, holding only the allowed
-/// base functions, string, table, math, utf8, coroutine, `log`, and a read-only `cleave`.
+/// base functions, string, table, math, utf8, coroutine, `log`, and `cleave` when
+/// limits->api opens it.
 /// Returns NULL and writes a message to err (size errlen) on failure.
 clv_sandbox *clv_sandbox_create(const clv_sandbox_limits *limits, char *err, size_t errlen);
 
@@ -138,13 +139,11 @@ bool clv_sandbox_is_open(const clv_sandbox *sb);
 clv_sandbox *clv_sandbox_create_failing(const clv_sandbox_limits *limits, long fail_after,
                                         char *err, size_t errlen);
 
-/// `require "cleave.sandbox"`: pushes the read-only sandbox API table (new) for scripts and
-/// tests; see docs/reliability.md. Lua finds it inside cleave.so by its name.
-CLV_LUA_EXPORT int luaopen_cleave_sandbox(lua_State *L);
+/// The sandbox that owns state L (any of its threads), or NULL when L is not a sandbox's.
+clv_sandbox *clv_sandbox_of(lua_State *L);
 
-/// Sets field "sandbox" of the table on top of the stack to the same table, for a
-/// luaopen_cleave that wants to offer `cleave.sandbox` (mods never see it: the sandbox removes
-/// it from the `cleave` table of every mod state).
-void clv_lua_sandbox_register(lua_State *L);
+/// Raises the timeout error, naming the calling Lua line, once the deadline has passed: for C
+/// loops of the API and library, where the count hook never fires.
+void clv_sandbox_check_deadline(lua_State *L);
 
 #endif

@@ -10,7 +10,6 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
-#include "cleave/lua.h"
 #include "sandbox_internal.h"
 
 /* ---- Replacements for base functions ---- */
@@ -295,11 +294,12 @@ static void check_environment(lua_State *L) {
         luaL_error(L, "sandbox: strings do not index the string table");
     }
     lua_pop(L, 4);
-    /* cleave: the sandbox's own table (see luaopen_cleave), no sandbox inside. */
-    if (lua_getfield(L, -1, "cleave") != LUA_TTABLE) {
+    /* cleave: the sandbox's own table (its limits' api), no sandbox inside. */
+    int ct = lua_getfield(L, -1, "cleave");
+    if (ct != LUA_TTABLE && (ct != LUA_TNIL || clv_sandbox_of(L)->limits.api != NULL)) {
         luaL_error(L, "sandbox: 'cleave' is not a table");
     }
-    for (const char *const *name = hidden_api; *name != NULL; name++) {
+    for (const char *const *name = hidden_api; ct == LUA_TTABLE && *name != NULL; name++) {
         if (lua_getfield(L, -1, *name) != LUA_TNIL) {
             luaL_error(L, "sandbox: 'cleave.%s' is reachable from a mod", *name);
         }
@@ -327,10 +327,14 @@ int clv_sandbox_build_env(lua_State *L) {
         lua_CFunction open;
     } libs[] = {{LUA_GNAME, luaopen_base},       {LUA_STRLIBNAME, luaopen_string},
                 {LUA_TABLIBNAME, luaopen_table}, {LUA_MATHLIBNAME, luaopen_math},
-                {LUA_UTF8LIBNAME, luaopen_utf8}, {LUA_COLIBNAME, luaopen_coroutine},
-                {"cleave", luaopen_cleave}};
+                {LUA_UTF8LIBNAME, luaopen_utf8}, {LUA_COLIBNAME, luaopen_coroutine}};
     for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
         luaL_requiref(L, libs[i].name, libs[i].open, 1);
+        lua_pop(L, 1);
+    }
+    lua_CFunction api = clv_sandbox_of(L)->limits.api;
+    if (api != NULL) {
+        luaL_requiref(L, "cleave", api, 1);
         lua_pop(L, 1);
     }
 
@@ -378,21 +382,22 @@ int clv_sandbox_build_env(lua_State *L) {
 
     /* The module table mods see must not hand out more sandboxes, each with its own budget:
      * neither directly nor by loading mods (which also reads files). */
-    lua_getfield(L, -1, "cleave");
-    for (const char *const *name = hidden_api; *name != NULL; name++) {
-        lua_pushnil(L);
-        lua_setfield(L, -2, *name);
+    if (lua_getfield(L, -1, "cleave") == LUA_TTABLE) {
+        for (const char *const *name = hidden_api; *name != NULL; name++) {
+            lua_pushnil(L);
+            lua_setfield(L, -2, *name);
+        }
     }
     lua_settop(L, 1);
 
     /* Nothing of the loaded-modules table is reachable without require; it keeps only the API,
      * where luaL_argerror looks up the name of a function called through pcall. */
     lua_createtable(L, 0, 2);
-    static const char *const api[] = {"cleave", "cleave.exact"};
+    static const char *const api_names[] = {"cleave", "cleave.exact"};
     for (int k = 0; k < 2; k++) {
         luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-        lua_getfield(L, -1, api[k]);
-        lua_setfield(L, -3, api[k]);
+        lua_getfield(L, -1, api_names[k]);
+        lua_setfield(L, -3, api_names[k]);
         lua_pop(L, 1);
     }
     lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);

@@ -53,16 +53,9 @@ void clv_sandbox_log_add(clv_sandbox *sb, const char *line);
 /// Builds the allow-listed environment in the sandbox's state (run protected) and checks it.
 int clv_sandbox_build_env(lua_State *L);
 
-/// The sandbox that owns state L (any of its threads), or NULL when L is not a sandbox's.
-clv_sandbox *clv_sandbox_of(lua_State *L);
-
 /// true once the running deadline has passed; it then also makes the count hook fire on every
 /// instruction, so the error raised next cannot be swallowed. false when no deadline runs.
 bool clv_sandbox_expired(lua_State *L);
-
-/// Raises the timeout error, naming the calling Lua line, once the deadline has passed: for C
-/// loops of the API and library, where the count hook never fires.
-void clv_sandbox_check_deadline(lua_State *L);
 
 /// Pushes "<where>time limit exceeded (<budget> ms per <phase>)" for the error raised when a
 /// deadline passes; `where` is the "file:line: " of the running Lua code or empty.

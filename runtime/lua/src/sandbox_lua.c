@@ -26,7 +26,7 @@
 #include <lauxlib.h>
 
 #include "cleave/lua.h"
-#include "internal.h"
+#include "mod_internal.h"
 #include "sandbox_internal.h"
 
 #define SANDBOX_TYPE "cleave.Sandbox"
@@ -254,6 +254,7 @@ static double option_ms(lua_State *L, const char *name, double fallback) {
 static int l_new(lua_State *L) {
     static const char *const known[] = {"memory", "load_ms", "callback_ms", "fail_after", NULL};
     clv_sandbox_limits limits = clv_sandbox_default_limits();
+    limits.api = luaopen_cleave;
     lua_Integer fail_after = 0;
     if (!lua_isnoneornil(L, 1)) {
         luaL_checktype(L, 1, LUA_TTABLE);

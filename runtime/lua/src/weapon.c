@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "internal.h"
-#include "sandbox_internal.h"
 
 /* ---- hitbox fields ---- */
 

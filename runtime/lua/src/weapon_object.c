@@ -3,11 +3,10 @@
 #include <string.h>
 
 #include "internal.h"
-#include "sandbox_internal.h"
 
 static int weapon_gc(lua_State *L) {
     clv_lweapon *w = (clv_lweapon *)luaL_checkudata(L, 1, CLV_LUA_WEAPON);
-    if (w->host == NULL) {
+    if (w->sandbox == NULL) {
         /* callbacks live in this state */
         luaL_unref(L, LUA_REGISTRYINDEX, w->on_hit_ref);
         for (int32_t k = 0; k < w->effect_count; k++) {
