@@ -79,21 +79,27 @@ void clv_lua_push_hit_plain(lua_State *L, const clv_hit_event *h, const clv_lwea
     clv_larena_set_int(L, "attacker", (lua_Integer)h->attacker.index1);
 }
 
+/* Sets field target of the table on top to the handle of entity id, and target_name to the
+ * name it was spawned with, if any. */
+static void set_target(lua_State *L, int arena_idx, clv_entity_id id) {
+    clv_larena_push_entity(L, arena_idx, id);
+    if (lua_type(L, -1) == LUA_TUSERDATA) {
+        const char *nm = clv_larena_entity_name(L, lua_absindex(L, -1));
+        if (nm != NULL) {
+            lua_pushstring(L, nm);
+            lua_setfield(L, -3, "target_name");
+        }
+    }
+    lua_setfield(L, -2, "target");
+}
+
 /* Pushes a hit as a table. With arena_idx > 0 the entities are handles of that arena (in the
  * arena's own state); with 0 they are integer ids (for a mod's sandbox). */
 void clv_larena_push_hit(lua_State *L, int arena_idx, const larena *A, const clv_hit_event *h) {
     const clv_hitbox_def *d = event_box(A, h->weapon, h->attack_index, h->attack_frame, h->hitbox);
     clv_lua_push_hit_plain(L, h, weapon_of(A, h->weapon), d);
     if (arena_idx > 0) {
-        clv_larena_push_entity(L, arena_idx, h->target);
-        if (lua_type(L, -1) == LUA_TUSERDATA) {
-            const char *nm = clv_larena_entity_name(L, lua_absindex(L, -1));
-            if (nm != NULL) {
-                lua_pushstring(L, nm);
-                lua_setfield(L, -3, "target_name");
-            }
-        }
-        lua_setfield(L, -2, "target");
+        set_target(L, arena_idx, h->target);
         clv_larena_push_entity(L, arena_idx, h->attacker);
         lua_setfield(L, -2, "attacker");
     }
@@ -115,15 +121,7 @@ void clv_larena_push_miss(lua_State *L, int arena_idx, const larena *A, const cl
     clv_larena_set_str(L, "reason", clv_miss_reason_name(m->reason));
     clv_larena_set_num(L, "distance", (double)m->distance);
     clv_larena_set_int(L, "target_id", (lua_Integer)m->target.index1);
-    clv_larena_push_entity(L, arena_idx, m->target);
-    if (lua_type(L, -1) == LUA_TUSERDATA) {
-        const char *nm = clv_larena_entity_name(L, lua_absindex(L, -1));
-        if (nm != NULL) {
-            lua_pushstring(L, nm);
-            lua_setfield(L, -3, "target_name");
-        }
-    }
-    lua_setfield(L, -2, "target");
+    set_target(L, arena_idx, m->target);
 }
 
 void clv_lua_push_tick_plain(lua_State *L, const clv_tick_event *t) {
@@ -138,21 +136,12 @@ void clv_lua_push_tick_plain(lua_State *L, const clv_tick_event *t) {
     clv_larena_set_int(L, "target", (lua_Integer)t->target.index1);
 }
 
+/* Pushes a tick as a table: clv_lua_push_tick_plain's, with handles when arena_idx > 0. */
 void clv_larena_push_tick(lua_State *L, int arena_idx, const clv_tick_event *t) {
-    lua_createtable(L, 0, 8);
-    clv_larena_set_int(L, "frame", (lua_Integer)t->frame);
-    clv_larena_set_str(L, "effect", t->name);
-    clv_larena_set_num(L, "magnitude", (double)t->magnitude);
-    clv_larena_set_num(L, "damage", (double)t->damage);
-    clv_larena_set_bool(L, "expired", t->expired);
-    clv_larena_set_bool(L, "killed", t->killed);
-    clv_larena_set_int(L, "target_id", (lua_Integer)t->target.index1);
+    clv_lua_push_tick_plain(L, t);
     if (arena_idx > 0) {
-        clv_larena_push_entity(L, arena_idx, t->target);
-    } else {
-        lua_pushinteger(L, (lua_Integer)t->target.index1);
+        set_target(L, arena_idx, t->target);
     }
-    lua_setfield(L, -2, "target");
 }
 
 /* ---- callbacks ---- */

@@ -66,13 +66,19 @@ const char *clv_lua_table_tag(lua_State *L, int idx, const char *key) {
     return s;
 }
 
+/* Pushes the formatted message and ends the path at its current length. */
+static const char *push_message(clv_fctx *c, const char *fmt, va_list ap) {
+    const char *msg = lua_pushvfstring(c->L, fmt, ap);
+    c->path[c->plen] = '\0';
+    return msg;
+}
+
 int clv_f_fail(clv_fctx *c, const char *fmt, ...) {
     lua_State *L = c->L;
     va_list ap;
     va_start(ap, fmt);
-    const char *msg = lua_pushvfstring(L, fmt, ap);
+    const char *msg = push_message(c, fmt, ap);
     va_end(ap);
-    c->path[c->plen] = '\0';
     lua_pushfstring(L, "%s: %s%s%s", c->where, c->path, c->plen > 0 ? " " : "", msg);
     return lua_error(L);
 }
@@ -82,9 +88,8 @@ int clv_f_fail_at(clv_fctx *c, const char *fmt, ...) {
     lua_State *L = c->L;
     va_list ap;
     va_start(ap, fmt);
-    const char *msg = lua_pushvfstring(L, fmt, ap);
+    const char *msg = push_message(c, fmt, ap);
     va_end(ap);
-    c->path[c->plen] = '\0';
     const char *at = c->plen > 0 ? c->path : c->table;
     if (at == NULL) {
         lua_pushfstring(L, "%s: %s", c->where, msg);

@@ -73,11 +73,20 @@ static int hb_get(wstate *s, int hb, const char *key, size_t *old) {
     return LUA_TNIL;
 }
 
+/* Pushes hitbox field key (from the hitbox or the defaults) with its path; false, with
+ * nothing pushed, when neither gives it. */
+static bool hb_field(wstate *s, int hb, const char *key, size_t *old) {
+    if (hb_get(s, hb, key, old) == LUA_TNIL) {
+        lua_pop(s->c.L, 1);
+        clv_f_pop(&s->c, *old);
+        return false;
+    }
+    return true;
+}
+
 static bool hb_number(wstate *s, int hb, const char *key, double *out) {
     size_t old;
-    if (hb_get(s, hb, key, &old) == LUA_TNIL) {
-        lua_pop(s->c.L, 1);
-        clv_f_pop(&s->c, old);
+    if (!hb_field(s, hb, key, &old)) {
         return false;
     }
     *out = clv_f_number(&s->c);
@@ -98,9 +107,7 @@ static double hb_req_number(wstate *s, int hb, const char *key) {
 static bool hb_integer(wstate *s, int hb, const char *key, lua_Integer lo, lua_Integer hi,
                        lua_Integer *out) {
     size_t old;
-    if (hb_get(s, hb, key, &old) == LUA_TNIL) {
-        lua_pop(s->c.L, 1);
-        clv_f_pop(&s->c, old);
+    if (!hb_field(s, hb, key, &old)) {
         return false;
     }
     *out = clv_f_integer(&s->c, lo, hi);

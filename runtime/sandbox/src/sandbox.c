@@ -524,14 +524,24 @@ static void chunk_display(const char *chunkname, char *out, size_t outlen) {
     }
 }
 
-bool clv_sandbox_run(clv_sandbox *sb, const char *source, size_t len, const char *chunkname,
-                     int nresults, char *err, size_t errlen) {
+/* false, with the function and its nargs arguments popped (none for -1) and a message in err,
+ * when the sandbox cannot take a call now. */
+static bool can_call(clv_sandbox *sb, int nargs, char *err, size_t errlen) {
     if (sb->L == NULL) {
         write_err(err, errlen, "sandbox: the sandbox is closed");
         return false;
     }
     if (sb->busy) {
+        lua_pop(sb->L, nargs + 1);
         write_err(err, errlen, "sandbox: re-entrant use of a running sandbox");
+        return false;
+    }
+    return true;
+}
+
+bool clv_sandbox_run(clv_sandbox *sb, const char *source, size_t len, const char *chunkname,
+                     int nresults, char *err, size_t errlen) {
+    if (!can_call(sb, -1, err, errlen)) {
         return false;
     }
     lua_State *L = sb->L;
@@ -644,13 +654,7 @@ bool clv_sandbox_run_file(clv_sandbox *sb, const char *path, int nresults, char 
 }
 
 bool clv_sandbox_call(clv_sandbox *sb, int nargs, int nresults, char *err, size_t errlen) {
-    if (sb->L == NULL) {
-        write_err(err, errlen, "sandbox: the sandbox is closed");
-        return false;
-    }
-    if (sb->busy) {
-        lua_pop(sb->L, nargs + 1);
-        write_err(err, errlen, "sandbox: re-entrant use of a running sandbox");
+    if (!can_call(sb, nargs, err, errlen)) {
         return false;
     }
     bool ok = protected_call(sb, nargs, nresults, sb->limits.callback_ms, "callback", err, errlen);
@@ -659,16 +663,8 @@ bool clv_sandbox_call(clv_sandbox *sb, int nargs, int nresults, char *err, size_
 }
 
 bool clv_sandbox_call_load(clv_sandbox *sb, int nargs, int nresults, char *err, size_t errlen) {
-    if (sb->L == NULL) {
-        write_err(err, errlen, "sandbox: the sandbox is closed");
-        return false;
-    }
-    if (sb->busy) {
-        lua_pop(sb->L, nargs + 1);
-        write_err(err, errlen, "sandbox: re-entrant use of a running sandbox");
-        return false;
-    }
-    return protected_call(sb, nargs, nresults, sb->limits.load_ms, "load", err, errlen);
+    return can_call(sb, nargs, err, errlen) &&
+           protected_call(sb, nargs, nresults, sb->limits.load_ms, "load", err, errlen);
 }
 
 /* ---- Callbacks of a frame ---- */
