@@ -390,7 +390,7 @@ typedef struct clv_miss_record {
 typedef struct clv_tick_event {
     int64_t frame;
     clv_entity_id target;
-    clv_weapon_id weapon; ///< the weapon whose hitbox applied the effect last
+    clv_weapon_id weapon;        ///< the weapon whose hitbox applied the effect last
     char name[CLV_HIT_NAME_MAX]; ///< the effect's name in that weapon
     float magnitude;
     float damage; ///< hp removed by this tick
