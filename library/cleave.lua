@@ -128,6 +128,44 @@ function Weapon:hitboxes(attack, frame) end
 ---@return table? fields the compiled hitbox (shape, damage, knockback...)
 function Weapon:hitbox(attack, frame, id) end
 
+---@class cleave.HurtboxDef
+---@field id string unique within a frame
+---@field frames? integer|integer[] a frame or {first, last} (in `hurtboxes`; default: all)
+---@field state? "normal"|"invincible"|"intangible"|"armor"
+---@field x? number circle centre
+---@field y? number
+---@field ax? number capsule ends
+---@field ay? number
+---@field bx? number
+---@field by? number
+---@field radius? number
+---@field shape? cleave.Shape a capsule, circle or obb
+
+---@class cleave.AnimationDef
+---@field length integer frames
+---@field loop? boolean starts again after its last frame (else holds it)
+---@field hurtboxes? cleave.HurtboxDef[] each over its frames
+---@field frames? table<integer, cleave.HurtboxDef[]> the hurtboxes of one frame
+
+---@class cleave.BodyDef
+---@field name string
+---@field animations table<string, cleave.AnimationDef>
+
+---@class cleave.Body
+local Body = {}
+---@return string
+function Body:name() end
+---@return {name: string, length: integer, loop: boolean}[] in name order
+function Body:animations() end
+---@param animation string
+---@param frame integer 1-based
+---@return {id: string, state: string, shape: cleave.Shape}[]
+function Body:hurtboxes(animation, frame) end
+---@param animation string
+---@param elapsed integer frames since it began
+---@return integer frame 1-based
+function Body:frame_at(animation, elapsed) end
+
 ---@class cleave.Hit
 ---@field frame integer arena frame
 ---@field weapon string
@@ -191,6 +229,7 @@ function Weapon:hitbox(attack, frame, id) end
 ---@field killed boolean
 ---@field target cleave.Entity|integer
 ---@field target_id integer
+---@field target_name? string the name it was spawned with (in the host)
 
 ---@class cleave.SpawnDef
 ---@field x? number
@@ -386,6 +425,9 @@ function cleave.effect(def) end
 ---@param def? cleave.ArenaDef
 ---@return cleave.Arena
 function cleave.arena(def) end
+---@param def cleave.BodyDef
+---@return cleave.Body
+function cleave.body(def) end
 ---@param dir string folder holding mod.lua
 ---@return cleave.LoadedMod
 function cleave.load_mod(dir) end

@@ -2,7 +2,7 @@
 local cleave = require "cleave"
 
 local API = {
-  "_VERSION", "aabb", "arc", "arena", "capsule", "circle", "closest", "contact", "distance",
+  "_VERSION", "aabb", "arc", "arena", "body", "capsule", "circle", "closest", "contact", "distance",
   "effect", "exact", "hitbox", "is_shape", "load_mod", "obb", "overlaps", "point", "raycast",
   "reload_mod", "sandbox", "sweep", "thrust", "weapon",
 }

@@ -398,7 +398,8 @@ double clv_f_req_number(clv_fctx *c, int t, const char *key) {
     return d;
 }
 
-void clv_f_frames(clv_fctx *c, int hb, int32_t length, int32_t *first, int32_t *last) {
+void clv_f_frames(clv_fctx *c, int hb, const char *owner, int32_t length, int32_t *first,
+                  int32_t *last) {
     lua_State *L = c->L;
     size_t old;
     int t = clv_f_get(c, hb, "frames", &old);
@@ -409,7 +410,7 @@ void clv_f_frames(clv_fctx *c, int hb, int32_t length, int32_t *first, int32_t *
     if (t == LUA_TNUMBER) {
         lua_Integer v = clv_f_integer(c, 1, CLV_ATTACK_MAX_FRAMES);
         if (v > hi) {
-            clv_f_fail(c, "is past the attack's last frame %I (got %I)", (LUAI_UACINT)hi,
+            clv_f_fail(c, "is past the %s's last frame %I (got %I)", owner, (LUAI_UACINT)hi,
                        (LUAI_UACINT)v);
         }
         *first = *last = (int32_t)v;
@@ -425,7 +426,7 @@ void clv_f_frames(clv_fctx *c, int hb, int32_t length, int32_t *first, int32_t *
             v[k] = clv_f_integer(c, 1, CLV_ATTACK_MAX_FRAMES);
             if (v[k] > hi) {
                 lua_pushinteger(L, v[k]);
-                clv_f_fail(c, "is past the attack's last frame %I (got %I)", (LUAI_UACINT)hi,
+                clv_f_fail(c, "is past the %s's last frame %I (got %I)", owner, (LUAI_UACINT)hi,
                            (LUAI_UACINT)v[k]);
             }
             clv_f_pop(c, o2);

@@ -128,7 +128,7 @@ void clv_lua_expand_generator(clv_fctx *c, int g, bool arc, int32_t length, clv_
     lua_State *L = c->L;
     clv_f_check_keys(c, g, arc ? arc_fields : thrust_fields, false);
     int32_t first, last;
-    clv_f_frames(c, g, length, &first, &last);
+    clv_f_frames(c, g, "attack", length, &first, &last);
     geometry q = {arc, "linear", 0, 0, 0, 0, 0, 0, 0, 0, 1, 0};
     read_geometry(c, g, &q);
     char base_id[CLV_HIT_NAME_MAX];

@@ -92,6 +92,7 @@ extern const luaL_Reg clv_lua_query_funcs[];
 extern const luaL_Reg clv_lua_exact_funcs[];
 extern const luaL_Reg clv_lua_weapon_funcs[];
 extern const luaL_Reg clv_lua_arena_funcs[];
+extern const luaL_Reg clv_lua_body_funcs[];
 
 /* ---- memory of userdata (lalloc.c) ---- */
 
@@ -179,8 +180,9 @@ void clv_f_point(clv_fctx *c, int t, const char *key, double *x, double *y);
 /// Copies the name at the top (printable, at most CLV_HIT_NAME_MAX - 1 bytes) to out; pops it.
 void clv_f_name(clv_fctx *c, char out[CLV_HIT_NAME_MAX]);
 /// The field frames of the hitbox table at hb: a frame or {first, last}, 1-based, within
-/// 1..length (any frame when length is 0).
-void clv_f_frames(clv_fctx *c, int hb, int32_t length, int32_t *first, int32_t *last);
+/// 1..length (any frame when length is 0) of its owner ("attack", "animation").
+void clv_f_frames(clv_fctx *c, int hb, const char *owner, int32_t length, int32_t *first,
+                  int32_t *last);
 
 /* ---- weapons (weapon.c reads the table, weapon_object.c is the userdata) ---- */
 
@@ -240,6 +242,12 @@ clv_lweapon *clv_lua_new_weapon(lua_State *L);
 void clv_lua_weapon_borrow(clv_lweapon *dst, const clv_lweapon *src);
 /// The registry reference of the on_tick of w's effect `name`, or LUA_NOREF.
 int clv_lua_effect_ref(const clv_lweapon *w, const char *name);
+/* ---- bodies (body.c) ---- */
+
+#define CLV_LUA_BODY "cleave.Body"
+/// Registers the Body metatable (idempotent) and leaves it on the stack.
+void clv_lua_body_meta(lua_State *L);
+
 /// The weapon's name, and the name of its attack `attack` ("?" for a bad index).
 const char *clv_lua_weapon_name(const clv_lweapon *w);
 const char *clv_lua_attack_name(const clv_lweapon *w, int32_t attack);

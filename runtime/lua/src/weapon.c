@@ -404,7 +404,7 @@ static void read_hitbox_entry(wstate *s, int hb, int depth) {
     } else {
         clv_f_check_keys(c, hb, hitbox_fields, false);
         int32_t first, last;
-        clv_f_frames(c, hb, s->length, &first, &last);
+        clv_f_frames(c, hb, "attack", s->length, &first, &last);
         clv_hitbox_def def;
         read_hitbox(s, hb, &def);
         add_entry(s, first - 1, last - 1, &def);

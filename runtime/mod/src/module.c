@@ -25,12 +25,15 @@ CLV_LUA_EXPORT int luaopen_cleave(lua_State *L) {
     clv_lua_weapon_meta(L);
     lua_pop(L, 1);
     clv_lua_arena_meta(L);
+    clv_lua_body_meta(L);
+    lua_pop(L, 1);
 
     lua_createtable(L, 0, 16);
     luaL_setfuncs(L, clv_lua_shape_funcs, 0);
     luaL_setfuncs(L, clv_lua_query_funcs, 0);
     luaL_setfuncs(L, clv_lua_weapon_funcs, 0);
     luaL_setfuncs(L, clv_lua_arena_funcs, 0);
+    luaL_setfuncs(L, clv_lua_body_funcs, 0);
     luaL_setfuncs(L, clv_lua_mod_funcs, 0);
     lua_pushliteral(L, "cleave " CLEAVE_VERSION);
     lua_setfield(L, -2, "_VERSION");
