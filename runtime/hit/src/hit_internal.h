@@ -242,6 +242,10 @@ struct clv_arena {
 };
 
 /* Internal steps of the frame (step.c); ent/attack helpers (arena.c). */
+/* The live slot of an entity id, or -1 (arena.c). */
+int32_t clv__entity_slot(const clv_arena *a, clv_entity_id id);
+/* The weapon of an id, or NULL when it is not in the arena (arena.c). */
+clv__aweapon *clv__weapon_get(const clv_arena *a, clv_weapon_id id);
 void clv__entity_update_bounds(clv_arena *a, int32_t slot);
 /* Recomputes the slot's local bounds from its hurtboxes, then its world bounds. */
 void clv__entity_refresh_bounds(clv_arena *a, int32_t slot);

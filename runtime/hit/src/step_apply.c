@@ -1,0 +1,290 @@
+/* Steps 7-8 of the frame: compute every hit from the unchanged state, then apply them. */
+#include "step_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Hitlag and hitstun never exceed a minute: keeps the float -> int conversions defined. */
+#define FRAMES_CAP 3600.0f
+
+static int32_t frames_of(float v) {
+    if (!(v > 0.0f)) {
+        return 0;
+    }
+    if (v > FRAMES_CAP) {
+        v = FRAMES_CAP;
+    }
+    return (int32_t)floorf(v);
+}
+
+/* The push's direction (unit, or the turned vector of a fixed knockback) and the speed it is
+ * scaled by, before the target's weight. */
+static clv_vec2 knockback_dir(const clv__pose *p, const clv_hitbox_def *d, clv_vec2 normal) {
+    float s, co;
+    switch (d->knockback.kind) {
+    case CLV_KNOCKBACK_FIXED:
+        return clv__turn(p, d->knockback.vector);
+    case CLV_KNOCKBACK_SCALING:
+        clv_sincos(d->knockback.angle, &s, &co);
+        return clv__turn(p, clv_v2(co, s));
+    case CLV_KNOCKBACK_RADIAL:
+        return normal;
+    default:
+        return clv_v2(0.0f, 0.0f);
+    }
+}
+
+/* A hit's push, in single precision as docs/hit-rules.md states it. A huge definition (damage
+ * 1e38, growth 1e6) or a tiny weight would take it to infinity, or NaN where a zero component
+ * meets an infinite speed, and the hitstun computed from it to 0: such a push is recomputed in
+ * double and scaled to the world limit in its own direction, so the target flies as fast as
+ * anything may and the hitstun is the largest one. */
+static clv_vec2 knockback_of(const clv__pose *p, const clv_hitbox_def *d, clv_vec2 normal,
+                             float weight) {
+    bool fixed = d->knockback.kind == CLV_KNOCKBACK_FIXED;
+    clv_vec2 dir = knockback_dir(p, d, normal);
+    float speed = fixed ? 1.0f : d->knockback.base + d->knockback.growth * d->damage;
+    clv_vec2 kb = clv_v2(dir.x * speed / weight, dir.y * speed / weight);
+    double mag = sqrt((double)kb.x * (double)kb.x + (double)kb.y * (double)kb.y);
+    if (mag <= (double)CLV_WORLD_LIMIT) {
+        return kb;
+    }
+    double x = (double)d->knockback.vector.x, y = (double)d->knockback.vector.y;
+    double sd = (double)p->s, cd = (double)p->c, yd = p->mirror ? -y : y;
+    double speed_d = (double)d->knockback.base + (double)d->knockback.growth * (double)d->damage;
+    double vx = fixed ? cd * x - sd * yd : (double)dir.x * speed_d;
+    double vy = fixed ? sd * x + cd * yd : (double)dir.y * speed_d;
+    double m = sqrt(vx * vx + vy * vy) / (double)weight;
+    double k = m > 0.0 ? (double)CLV_WORLD_LIMIT / m / (double)weight : 0.0;
+    return clv_v2((float)(vx * k), (float)(vy * k));
+}
+
+/* The result of one surviving candidate, computed from the state before any hit applies. */
+static void compute_hit(const clv_arena *a, const clv__cand *c, clv_hit_event *ev) {
+    const clv__attack *at = &a->att[c->attack1 - 1];
+    const clv__entity *t = &a->ent[c->target1 - 1];
+    const clv__vitals *tv = &a->vit[c->target1 - 1];
+    const clv_hitbox_def *d = &clv__cand_box(a, c)->def;
+    memset(ev, 0, sizeof *ev);
+    ev->frame = a->frame;
+    ev->attack.index1 = c->attack1;
+    ev->attack.gen = at->gen;
+    ev->attacker = at->owner;
+    ev->target.index1 = c->target1;
+    ev->target.gen = t->gen;
+    ev->weapon.index1 = at->weapon1;
+    ev->weapon.gen = a->weapons[at->weapon1 - 1].gen;
+    ev->attack_index = at->attack;
+    ev->attack_frame = at->frame;
+    ev->hitbox = c->pos;
+    ev->group = d->group;
+    ev->point = c->contact.point;
+    ev->blade_t = d->shape.type == CLV_CAPSULE ? c->contact.ta : 0.0f;
+    ev->sweep_t = c->sweep_t;
+
+    float lag = floorf(d->damage * 0.3846154f + 5.0f) * d->hitlag_scale;
+    int32_t hitlag = d->hitlag == CLV_FRAMES_AUTO ? frames_of(lag) : d->hitlag;
+    if (tv->state == CLV_HURT_INVINCIBLE) {
+        ev->flags = CLV_HIT_FLAG_INVINCIBLE;
+        ev->hitlag = hitlag; /* the attacker's; the target does not freeze */
+        return;
+    }
+    clv__pose p = clv__attack_pose(a, at);
+    clv_vec2 kb = knockback_of(&p, d, c->contact.normal, tv->weight);
+    ev->knockback = kb;
+    if (c->push_only) {
+        ev->flags = CLV_HIT_FLAG_PUSH_ONLY;
+        return;
+    }
+    ev->damage = d->damage;
+    ev->hitlag = hitlag;
+    ev->hitstun = d->hitstun == CLV_FRAMES_AUTO ? frames_of(0.4f * sqrtf(kb.x * kb.x + kb.y * kb.y))
+                                                : d->hitstun;
+    ev->effects = (uint32_t)((1u << d->effect_count) - 1u);
+}
+
+static void add_effect(clv_arena *a, int32_t s, clv_weapon_id weapon, const clv_effect_def *d) {
+    clv__entity *e = &a->ent[s];
+    clv__effect *fx = &a->fx[(size_t)s * CLV_ENTITY_MAX_EFFECTS];
+    int32_t k = 0;
+    while (k < e->effect_count && strncmp(fx[k].name, d->name, CLV_HIT_NAME_MAX) != 0) {
+        k++;
+    }
+    if (k == e->effect_count) {
+        if (e->effect_count == CLV_ENTITY_MAX_EFFECTS) {
+            memmove(&fx[0], &fx[1], (CLV_ENTITY_MAX_EFFECTS - 1) * sizeof *fx);
+            k = CLV_ENTITY_MAX_EFFECTS - 1;
+        } else {
+            e->effect_count++;
+        }
+    }
+    memset(&fx[k], 0, sizeof fx[k]);
+    memcpy(fx[k].name, d->name, sizeof fx[k].name);
+    fx[k].name[CLV_HIT_NAME_MAX - 1] = '\0';
+    fx[k].duration = d->duration;
+    fx[k].period = d->period;
+    fx[k].elapsed = 0;
+    fx[k].magnitude = d->magnitude;
+    fx[k].damages = d->damages ? 1 : 0;
+    fx[k].weapon = weapon;
+}
+
+static int cmp_rec_q(const void *pa, const void *pb) { return clv__record_cmp(pa, pb); }
+
+static void emit_miss(clv_arena *a, const clv__cand *c) {
+    clv_miss_record *m = &a->misses[a->miss_count++];
+    const clv__attack *at = &a->att[c->attack1 - 1];
+    memset(m, 0, sizeof *m);
+    m->frame = a->frame;
+    m->attack.index1 = c->attack1;
+    m->attack.gen = at->gen;
+    m->target.index1 = c->target1;
+    m->target.gen = a->ent[c->target1 - 1].gen;
+    m->attack_index = at->attack;
+    m->attack_frame = at->frame;
+    m->hitbox = c->pos;
+    m->group = clv__cand_box(a, c)->def.group;
+    m->reason = (clv_miss_reason)c->reason;
+    m->distance = c->distance;
+}
+
+/* 7. Every result from the unchanged state; room for the records the hits add. */
+static clv_hit_status compute_all(clv_arena *a) {
+    int32_t hits = 0, misses = 0;
+    for (int32_t i = 0; i < a->cand_count; i++) {
+        if (a->cand[i].reason < 0) {
+            hits++;
+        } else {
+            misses++;
+        }
+    }
+    if (!clv__reserve(&a->al, (void **)&a->hits, &a->hit_cap, hits, sizeof *a->hits) ||
+        !clv__reserve(&a->al, (void **)&a->misses, &a->miss_cap, misses, sizeof *a->misses) ||
+        !clv__reserve(&a->al, (void **)&a->new_rec, &a->new_rec_cap, hits, sizeof *a->new_rec) ||
+        !clv__reserve(&a->al, (void **)&a->rec, &a->rec_cap, a->rec_count + hits, sizeof *a->rec)) {
+        return CLV_HIT_ERR_NO_MEMORY;
+    }
+    a->hit_count = 0;
+    a->miss_count = 0;
+    for (int32_t i = 0; i < a->cand_count; i++) {
+        const clv__cand *c = &a->cand[i];
+        if (c->reason < 0) {
+            compute_hit(a, c, &a->hits[a->hit_count++]);
+        } else {
+            emit_miss(a, c);
+        }
+    }
+    return CLV_HIT_OK;
+}
+
+/* Knockbacks of one frame add up and replace the velocity: every pushed target stops first. */
+static void stop_pushed(clv_arena *a) {
+    int32_t hit_i = 0;
+    for (int32_t i = 0; i < a->cand_count; i++) {
+        const clv__cand *c = &a->cand[i];
+        if (c->reason >= 0) {
+            continue;
+        }
+        const clv_hit_event *ev = &a->hits[hit_i++];
+        const clv_hitbox_def *d = &clv__cand_box(a, c)->def;
+        clv__entity *t = &a->ent[c->target1 - 1];
+        if (d->knockback.kind != CLV_KNOCKBACK_NONE && !(ev->flags & CLV_HIT_FLAG_INVINCIBLE)) {
+            t->vel = clv_v2(0.0f, 0.0f);
+        }
+    }
+}
+
+/* The swing remembers the hit, invincible or not: that is what uses it up. counted says whether
+ * this (swing, target) pair was already counted on this frame. */
+static void remember_hit(clv_arena *a, const clv__cand *c, bool counted) {
+    clv__attack *at = &a->att[c->attack1 - 1];
+    const clv__entity *t = &a->ent[c->target1 - 1];
+    int32_t group_key = clv__cand_box(a, c)->group_key;
+    int32_t r = clv__record_find(a, c->attack1, at->gen, c->target1, t->gen, group_key);
+    if (r >= 0) {
+        a->rec[r].last = at->elapsed;
+    } else {
+        clv__record nr = clv__rec_key(c->attack1, at->gen, c->target1, t->gen, group_key);
+        nr.last = at->elapsed;
+        a->new_rec[a->new_rec_count++] = nr;
+    }
+    if (!counted) {
+        clv__record k = clv__rec_key(c->attack1, at->gen, c->target1, t->gen, INT32_MIN);
+        int32_t lo = clv__rec_lower(a, &k);
+        /* saturating: a restored snapshot may hold any count >= 0 */
+        if (!(lo < a->rec_count && clv__same_pair(&a->rec[lo], &k)) &&
+            at->targets_hit < INT32_MAX) {
+            at->targets_hit++;
+        }
+    }
+}
+
+/* The hit's push (a push-only hit does nothing else). */
+static void apply_push(clv_arena *a, const clv__cand *c, const clv_hit_event *ev) {
+    const clv_hitbox_def *d = &clv__cand_box(a, c)->def;
+    clv__entity *t = &a->ent[c->target1 - 1];
+    if (d->knockback.kind != CLV_KNOCKBACK_NONE && !(ev->flags & CLV_HIT_FLAG_INVINCIBLE)) {
+        t->vel.x = clv__clamp_world(t->vel.x + ev->knockback.x);
+        t->vel.y = clv__clamp_world(t->vel.y + ev->knockback.y);
+    }
+}
+
+/* 8. One computed hit on its target and its owner. */
+static void apply_hit(clv_arena *a, const clv__cand *c, clv_hit_event *ev) {
+    const clv_hitbox_def *d = &clv__cand_box(a, c)->def;
+    clv__attack *at = &a->att[c->attack1 - 1];
+    clv__entity *t = &a->ent[c->target1 - 1];
+    clv__vitals *tv = &a->vit[c->target1 - 1];
+    clv__entity *owner = &a->ent[at->owner.index1 - 1];
+    apply_push(a, c, ev);
+    if (!(ev->flags & CLV_HIT_FLAG_INVINCIBLE)) {
+        bool was_alive = tv->hp > 0.0f;
+        tv->hp = clv__clamp_world(tv->hp - ev->damage);
+        tv->damage_taken = clv__clamp_world(tv->damage_taken + ev->damage);
+        if (was_alive && !(tv->hp > 0.0f)) {
+            ev->flags |= CLV_HIT_FLAG_KILLED;
+        }
+        t->hitlag = ev->hitlag > t->hitlag ? ev->hitlag : t->hitlag;
+        t->hitstun = ev->hitstun > t->hitstun ? ev->hitstun : t->hitstun;
+        for (int32_t k = 0; k < d->effect_count; k++) {
+            add_effect(a, (int32_t)c->target1 - 1, ev->weapon, &d->effects[k]);
+        }
+    }
+    owner->hitlag = ev->hitlag > owner->hitlag ? ev->hitlag : owner->hitlag;
+}
+
+clv_hit_status clv__apply_and_emit(clv_arena *a) {
+    clv_hit_status st = compute_all(a);
+    if (st != CLV_HIT_OK) {
+        return st;
+    }
+    stop_pushed(a);
+    int32_t hit_i = 0;
+    a->new_rec_count = 0;
+    /* The (swing, target) pair whose hit was last counted: hits come sorted by pair, and a
+     * push-only hit between two hits of one pair must not make the second count again. */
+    uint32_t counted_attack1 = 0, counted_target1 = 0;
+    for (int32_t i = 0; i < a->cand_count; i++) {
+        const clv__cand *c = &a->cand[i];
+        if (c->reason >= 0) {
+            continue;
+        }
+        clv_hit_event *ev = &a->hits[hit_i++];
+        if (ev->flags & CLV_HIT_FLAG_PUSH_ONLY) {
+            apply_push(a, c, ev);
+            continue;
+        }
+        apply_hit(a, c, ev);
+        bool counted = counted_attack1 == c->attack1 && counted_target1 == c->target1;
+        counted_attack1 = c->attack1;
+        counted_target1 = c->target1;
+        remember_hit(a, c, counted);
+    }
+    if (a->new_rec_count > 0) {
+        memcpy(&a->rec[a->rec_count], a->new_rec, (size_t)a->new_rec_count * sizeof *a->rec);
+        a->rec_count += a->new_rec_count;
+        qsort(a->rec, (size_t)a->rec_count, sizeof *a->rec, cmp_rec_q);
+    }
+    return CLV_HIT_OK;
+}

@@ -1,0 +1,277 @@
+/* Steps 2-3 of the frame: which placed hitboxes touch which entities. */
+#include "step_internal.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+/* ---- 2-3. broadphase and narrowphase ----
+ * The broadphase is one function with one contract: append every (placed hitbox, entity) pair
+ * whose bounds touch, in any order (the rules sort them). A grid or a swept test replaces it
+ * without touching anything else. */
+
+static clv_hit_status push_cand(clv_arena *a, int32_t placed, int32_t slot) {
+    if (a->cand_count == a->cand_cap && !clv__reserve(&a->al, (void **)&a->cand, &a->cand_cap,
+                                                      a->cand_count + 1, sizeof *a->cand)) {
+        return CLV_HIT_ERR_NO_MEMORY;
+    }
+    clv__cand *c = &a->cand[a->cand_count++];
+    c->attack1 = a->placed[placed].attack1;
+    c->target1 = (uint32_t)slot + 1;
+    c->pos = a->placed[placed].pos;
+    c->placed = placed;
+    return CLV_HIT_OK;
+}
+
+/* The bounding square of slot s touches box q (closed: touching counts). */
+static bool square_touches(const clv_arena *a, int32_t s, const clv_aabb *q) {
+    float x = a->bx[s], y = a->by[s], r = a->br[s];
+    return ((x - r <= q->max.x) & (q->min.x <= x + r) & (y - r <= q->max.y) &
+            (q->min.y <= y + r)) != 0;
+}
+
+/* All placed hitboxes at once: the crowd streams past them once (clv_grid_query_boxes), in
+ * chunks of at most the grid's capacity (which the call requires of the box count). */
+static clv_hit_status broadphase_grid(clv_arena *a) {
+    const int32_t chunk = a->ent_cap;
+    for (int32_t base = 0; base < a->placed_count; base += chunk) {
+        int32_t nq = a->placed_count - base < chunk ? a->placed_count - base : chunk;
+        if (!clv__reserve(&a->al, (void **)&a->grid_boxes, &a->grid_boxes_cap, nq,
+                          sizeof *a->grid_boxes) ||
+            !clv__reserve(&a->al, (void **)&a->grid_first, &a->grid_first_cap, nq + 1,
+                          sizeof *a->grid_first)) {
+            return CLV_HIT_ERR_NO_MEMORY;
+        }
+        for (int32_t k = 0; k < nq; k++) {
+            a->grid_boxes[k] = a->placed[base + k].bounds;
+        }
+        uint32_t total = 0;
+        for (;;) {
+            total = clv_grid_query_boxes(a->grid, a->grid_boxes, (uint32_t)nq, a->bx, a->by, a->br,
+                                         (uint32_t)a->ent_count, a->grid_first, a->grid_out,
+                                         (uint32_t)a->grid_out_cap);
+            if (total <= (uint32_t)a->grid_out_cap) {
+                break;
+            }
+            if (total > (uint32_t)INT32_MAX ||
+                !clv__reserve(&a->al, (void **)&a->grid_out, &a->grid_out_cap, (int32_t)total,
+                              sizeof *a->grid_out)) {
+                return CLV_HIT_ERR_NO_MEMORY;
+            }
+        }
+        for (int32_t k = 0; k < nq; k++) {
+            for (uint32_t j = a->grid_first[k]; j < a->grid_first[k + 1]; j++) {
+                int32_t s = (int32_t)a->grid_out[j];
+                if (a->br[s] > 0.0f && push_cand(a, base + k, s) != CLV_HIT_OK) {
+                    return CLV_HIT_ERR_NO_MEMORY;
+                }
+            }
+        }
+    }
+    return CLV_HIT_OK;
+}
+
+static clv_hit_status broadphase_scan(clv_arena *a) {
+    /* One box around each attack's hitboxes rejects most entities with a few compares. */
+    clv_aabb groups[64];
+    int32_t group_first[65];
+    int32_t ng = 0;
+    for (int32_t p = 0; p < a->placed_count;) {
+        int32_t q = p;
+        clv_aabb u = a->placed[p].bounds;
+        while (q < a->placed_count && a->placed[q].attack1 == a->placed[p].attack1) {
+            const clv_aabb *b = &a->placed[q].bounds;
+            u.min.x = fminf(u.min.x, b->min.x);
+            u.min.y = fminf(u.min.y, b->min.y);
+            u.max.x = fmaxf(u.max.x, b->max.x);
+            u.max.y = fmaxf(u.max.y, b->max.y);
+            q++;
+        }
+        if (ng == 64) {
+            /* Many attacks: merge the rest into the last group. */
+            clv_aabb *g = &groups[63];
+            g->min.x = fminf(g->min.x, u.min.x);
+            g->min.y = fminf(g->min.y, u.min.y);
+            g->max.x = fmaxf(g->max.x, u.max.x);
+            g->max.y = fmaxf(g->max.y, u.max.y);
+        } else {
+            groups[ng] = u;
+            group_first[ng] = p;
+            ng++;
+        }
+        p = q;
+    }
+    group_first[ng] = a->placed_count;
+    for (int32_t g = 0; g < ng; g++) {
+        const clv_aabb *gb = &groups[g];
+        for (int32_t s = 0; s < a->ent_count; s++) {
+            if (!square_touches(a, s, gb) || !(a->br[s] > 0.0f)) {
+                continue;
+            }
+            for (int32_t p = group_first[g]; p < group_first[g + 1]; p++) {
+                if (square_touches(a, s, &a->placed[p].bounds) &&
+                    push_cand(a, p, s) != CLV_HIT_OK) {
+                    return CLV_HIT_ERR_NO_MEMORY;
+                }
+            }
+        }
+    }
+    return CLV_HIT_OK;
+}
+
+clv_hit_status clv__broadphase(clv_arena *a) {
+    a->cand_count = 0;
+    if (a->placed_count == 0) {
+        return CLV_HIT_OK;
+    }
+    return a->grid != NULL ? broadphase_grid(a) : broadphase_scan(a);
+}
+
+static float min2f(float x, float y) { return x < y ? x : y; }
+static float max2f(float x, float y) { return x > y ? x : y; }
+
+/* Radius of a swept hitbox at sub-step point k of n. */
+static float sub_radius(const clv__placed *pl, int32_t k) {
+    return pl->r0 + (pl->r1 - pl->r0) * ((float)k / (float)pl->nsub);
+}
+
+/* The first sub-step before limit whose cover (hull of its two cores, grown) touches hs, or -1. */
+static int32_t first_substep(const clv_arena *a, const clv__placed *pl, const clv_shape *hs,
+                             int32_t limit) {
+    clv_aabb hb = clv_shape_bounds(hs);
+    const clv_vec2 *q = &a->sub[pl->sub0];
+    for (int32_t k = 0; k < limit; k++) {
+        float ra = sub_radius(pl, k), rb = sub_radius(pl, k + 1);
+        float g = (ra > rb ? ra : rb) + pl->grow;
+        const clv_vec2 *e = &q[2 * k];
+        float x0 = min2f(min2f(e[0].x, e[1].x), min2f(e[2].x, e[3].x)) - g;
+        float x1 = max2f(max2f(e[0].x, e[1].x), max2f(e[2].x, e[3].x)) + g;
+        float y0 = min2f(min2f(e[0].y, e[1].y), min2f(e[2].y, e[3].y)) - g;
+        float y1 = max2f(max2f(e[0].y, e[1].y), max2f(e[2].y, e[3].y)) + g;
+        if (x0 > hb.max.x || hb.min.x > x1 || y0 > hb.max.y || hb.min.y > y1) {
+            continue;
+        }
+        clv_capsule c0 = {e[0], e[1], 0.0f}, c1 = {e[2], e[3], 0.0f};
+        if (clv_hull_touches(&c0, &c1, g, hs)) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+/* The hitbox as it stood at sub-step point k. */
+static clv_shape sub_shape(const clv_arena *a, const clv__placed *pl, int32_t k) {
+    const clv_vec2 *q = &a->sub[pl->sub0 + 2 * k];
+    return clv_shape_capsule(q[0].x, q[0].y, q[1].x, q[1].y, sub_radius(pl, k));
+}
+
+/* Contact of a swept hit, from the sub-step k whose cover touched first: the placement at its
+ * start if it overlaps the hurtbox, else at its end, else the nearer of the two by closest
+ * points (the cover touched within the tolerance). */
+static void swept_contact(const clv_arena *a, const clv__placed *pl, int32_t k, const clv_shape *hs,
+                          clv__cand *c) {
+    clv_shape s0 = sub_shape(a, pl, k), s1 = sub_shape(a, pl, k + 1);
+    const clv_shape *use = NULL;
+    if (clv_overlap(&s0, hs)) {
+        use = &s0;
+    } else if (clv_overlap(&s1, hs)) {
+        use = &s1;
+    }
+    if (use == NULL || !clv_contact_shapes(use, hs, &c->contact)) {
+        clv_closest c0 = clv_closest_points(&s0, hs), c1 = clv_closest_points(&s1, hs);
+        bool second = use != NULL ? use == &s1 : c1.distance < c0.distance;
+        clv_closest cp = second ? c1 : c0;
+        use = second ? &s1 : &s0;
+        float nx = cp.pb.x - cp.pa.x, ny = cp.pb.y - cp.pa.y;
+        float len = sqrtf(nx * nx + ny * ny);
+        c->contact.point = cp.pa;
+        c->contact.ta = cp.ta;
+        c->contact.tb = cp.tb;
+        c->contact.depth = 0.0f;
+        c->contact.normal = len > 0.0f ? clv_v2(nx / len, ny / len) : clv_v2(1.0f, 0.0f);
+    }
+    clv_shape core = clv__core_of(use);
+    c->core_dist = clv_distance(&core, hs);
+    c->sweep_t = (float)k / (float)pl->nsub;
+}
+
+void clv__narrowphase(clv_arena *a) {
+    int32_t kept = 0;
+    a->profile.candidates = a->cand_count;
+    for (int32_t i = 0; i < a->cand_count; i++) {
+        clv__cand c = a->cand[i];
+        const clv__placed *pl = &a->placed[c.placed];
+        int32_t s = (int32_t)c.target1 - 1;
+        const clv__hurt *h = &a->hurt[s];
+        clv_vec2 at = a->ent[s].pos;
+        c.overlap = 0;
+        c.distance = FLT_MAX;
+        c.core_dist = FLT_MAX;
+        c.reason = -1;
+        c.push_only = 0;
+        c.sweep_t = 1.0f;
+        memset(&c.contact, 0, sizeof c.contact);
+        if (pl->nsub > 0) {
+            /* The earliest sub-step over all hurtboxes; ties go to the first hurtbox. */
+            int32_t best = -1, best_h = -1;
+            for (int32_t k = 0; k < h->count; k++) {
+                clv_shape hs = clv_shape_translated(&h->shapes[k], at);
+                int32_t sk = first_substep(a, pl, &hs, best >= 0 ? best : pl->nsub);
+                if (sk >= 0) {
+                    best = sk;
+                    best_h = k;
+                } else if (a->miss_margin > 0.0f && best < 0) {
+                    float d = clv_distance(&pl->shape, &hs);
+                    c.distance = d < c.distance ? d : c.distance;
+                }
+            }
+            if (best >= 0) {
+                clv_shape hs = clv_shape_translated(&h->shapes[best_h], at);
+                swept_contact(a, pl, best, &hs, &c);
+                c.overlap = 1;
+                c.distance = 0.0f;
+                a->profile.contacts++;
+                a->cand[kept++] = c;
+            } else if (a->miss_margin > 0.0f && c.distance < a->miss_margin) {
+                c.reason = CLV_MISS_OUT_OF_REACH;
+                a->cand[kept++] = c;
+            }
+            continue;
+        }
+        for (int32_t k = 0; k < h->count; k++) {
+            clv_shape hs = clv_shape_translated(&h->shapes[k], at);
+            if (clv_overlap(&pl->shape, &hs)) {
+                if (!c.overlap) {
+                    c.overlap = 1;
+                    if (!clv_contact_shapes(&pl->shape, &hs, &c.contact)) {
+                        /* Round-off at the boundary: fall back to the closest points. */
+                        clv_closest cp = clv_closest_points(&pl->shape, &hs);
+                        c.contact.point = cp.pa;
+                        c.contact.ta = cp.ta;
+                        c.contact.tb = cp.tb;
+                        c.contact.depth = 0.0f;
+                        c.contact.normal = clv_v2(1.0f, 0.0f);
+                    }
+                }
+                float d = clv_distance(&pl->core, &hs);
+                if (d < c.core_dist) {
+                    c.core_dist = d;
+                }
+                c.distance = 0.0f;
+            } else if (a->miss_margin > 0.0f && !c.overlap) {
+                float d = clv_distance(&pl->shape, &hs);
+                if (d < c.distance) {
+                    c.distance = d;
+                }
+            }
+        }
+        if (c.overlap) {
+            a->profile.contacts++;
+            a->cand[kept++] = c;
+        } else if (a->miss_margin > 0.0f && c.distance < a->miss_margin) {
+            c.reason = CLV_MISS_OUT_OF_REACH;
+            a->cand[kept++] = c;
+        }
+    }
+    a->cand_count = kept;
+}

@@ -1,0 +1,49 @@
+/* Private to the frame (step*.c): the stages of clv_arena_step and what they share. */
+#ifndef CLEAVE_STEP_INTERNAL_H
+#define CLEAVE_STEP_INTERNAL_H
+
+#include "hit_internal.h"
+
+/* An attack's placement: origin, facing as sine and cosine, mirrored across its x axis. */
+typedef struct clv__pose {
+    clv_vec2 o;
+    float s, c;
+    int32_t mirror;
+} clv__pose;
+
+/* ---- step_place.c ---- */
+
+/* v turned (and mirrored) by the pose, not moved. */
+clv_vec2 clv__turn(const clv__pose *p, clv_vec2 v);
+/* The shape's core: a capsule's segment or a circle's centre with radius 0, else a point. */
+clv_shape clv__core_of(const clv_shape *s);
+clv__pose clv__attack_pose(const clv_arena *a, const clv__attack *at);
+/* 1. Advances every attack and places its frame's hitboxes in a->placed. */
+clv_hit_status clv__place(clv_arena *a);
+
+/* ---- step_detect.c ---- */
+
+/* 2. Appends every (placed hitbox, entity) pair whose bounds touch to a->cand. */
+clv_hit_status clv__broadphase(clv_arena *a);
+/* 3. Keeps the candidates that touch (or miss within the miss margin), with their contact. */
+void clv__narrowphase(clv_arena *a);
+
+/* ---- step_rules.c ---- */
+
+const clv__box *clv__cand_box(const clv_arena *a, const clv__cand *c);
+const clv_attack_def *clv__cand_attack_def(const clv_arena *a, const clv__cand *c);
+clv__record clv__rec_key(uint32_t attack1, uint16_t attack_gen, uint32_t target1,
+                         uint16_t target_gen, int32_t group_key);
+/* First record not below the key. */
+int32_t clv__rec_lower(const clv_arena *a, const clv__record *key);
+/* Same (swing, target), any group. */
+bool clv__same_pair(const clv__record *r, const clv__record *k);
+/* 4-8. Sorts the candidates, gives each loser its reason, applies and reports the rest. */
+clv_hit_status clv__rules(clv_arena *a);
+
+/* ---- step_apply.c ---- */
+
+/* 7-8. Computes every hit and miss from the unchanged state, then applies the hits. */
+clv_hit_status clv__apply_and_emit(clv_arena *a);
+
+#endif

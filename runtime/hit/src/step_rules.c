@@ -1,0 +1,334 @@
+/* Steps 4-6 of the frame: the candidates that may hit, and why the others miss. */
+#include "step_internal.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_cand(const void *pa, const void *pb) {
+    const clv__cand *x = pa, *y = pb;
+    if (x->attack1 != y->attack1) {
+        return x->attack1 < y->attack1 ? -1 : 1;
+    }
+    if (x->target1 != y->target1) {
+        return x->target1 < y->target1 ? -1 : 1;
+    }
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+int clv__record_cmp(const clv__record *x, const clv__record *y) {
+    if (x->attack1 != y->attack1) {
+        return x->attack1 < y->attack1 ? -1 : 1;
+    }
+    if (x->attack_gen != y->attack_gen) {
+        return x->attack_gen < y->attack_gen ? -1 : 1;
+    }
+    if (x->target1 != y->target1) {
+        return x->target1 < y->target1 ? -1 : 1;
+    }
+    if (x->target_gen != y->target_gen) {
+        return x->target_gen < y->target_gen ? -1 : 1;
+    }
+    return (x->group_key > y->group_key) - (x->group_key < y->group_key);
+}
+
+/* First record not below the key. */
+int32_t clv__rec_lower(const clv_arena *a, const clv__record *key) {
+    int32_t lo = 0, hi = a->rec_count;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (clv__record_cmp(&a->rec[mid], key) < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+clv__record clv__rec_key(uint32_t attack1, uint16_t attack_gen, uint32_t target1,
+                         uint16_t target_gen, int32_t group_key) {
+    clv__record k;
+    memset(&k, 0, sizeof k);
+    k.attack1 = attack1;
+    k.attack_gen = attack_gen;
+    k.target1 = target1;
+    k.target_gen = target_gen;
+    k.group_key = group_key;
+    return k;
+}
+
+int32_t clv__record_find(const clv_arena *a, uint32_t attack1, uint16_t attack_gen,
+                         uint32_t target1, uint16_t target_gen, int32_t group_key) {
+    clv__record k = clv__rec_key(attack1, attack_gen, target1, target_gen, group_key);
+    int32_t i = clv__rec_lower(a, &k);
+    return i < a->rec_count && clv__record_cmp(&a->rec[i], &k) == 0 ? i : -1;
+}
+
+bool clv__same_pair(const clv__record *r, const clv__record *k) {
+    return r->attack1 == k->attack1 && r->attack_gen == k->attack_gen && r->target1 == k->target1 &&
+           r->target_gen == k->target_gen;
+}
+
+const clv__box *clv__cand_box(const clv_arena *a, const clv__cand *c) {
+    const clv__attack *at = &a->att[c->attack1 - 1];
+    return &a->weapons[at->weapon1 - 1].boxes[a->placed[c->placed].box];
+}
+
+const clv_attack_def *clv__cand_attack_def(const clv_arena *a, const clv__cand *c) {
+    const clv__attack *at = &a->att[c->attack1 - 1];
+    return &a->weapons[at->weapon1 - 1].attacks[at->attack];
+}
+
+/* Filters that need nothing but the candidate and the state before this frame's hits. */
+static void filter(clv_arena *a) {
+    for (int32_t i = 0; i < a->cand_count; i++) {
+        clv__cand *c = &a->cand[i];
+        if (c->reason >= 0) {
+            continue;
+        }
+        const clv__attack *at = &a->att[c->attack1 - 1];
+        const clv__vitals *owner = &a->vit[at->owner.index1 - 1];
+        const clv__vitals *t = &a->vit[c->target1 - 1];
+        uint16_t tgen = a->ent[c->target1 - 1].gen;
+        const clv__box *box = clv__cand_box(a, c);
+        const clv_attack_def *ad = clv__cand_attack_def(a, c);
+        if (c->target1 == at->owner.index1 || t->team == owner->team) {
+            c->reason = CLV_MISS_TEAM;
+        } else if (!(t->hp > 0.0f)) {
+            c->reason = CLV_MISS_DEAD;
+        } else if (t->state == CLV_HURT_INTANGIBLE) {
+            c->reason = CLV_MISS_INTANGIBLE;
+        } else {
+            int32_t r = clv__record_find(a, c->attack1, at->gen, c->target1, tgen, box->group_key);
+            if (r >= 0 && (ad->rehit == 0 || at->elapsed - a->rec[r].last < ad->rehit)) {
+                c->reason = CLV_MISS_REHIT;
+            } else if (ad->lockout > 0) {
+                clv__record k = clv__rec_key(c->attack1, at->gen, c->target1, tgen, INT32_MIN);
+                for (int32_t j = clv__rec_lower(a, &k);
+                     j < a->rec_count && clv__same_pair(&a->rec[j], &k); j++) {
+                    if (a->rec[j].group_key != box->group_key &&
+                        at->elapsed - a->rec[j].last < ad->lockout) {
+                        c->reason = CLV_MISS_LOCKOUT;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* true when x goes before y: higher priority, then earlier in the frame's list. */
+static bool precedes(const clv_arena *a, const clv__cand *x, const clv__cand *y) {
+    int32_t px = clv__cand_box(a, x)->def.priority, py = clv__cand_box(a, y)->def.priority;
+    if (px != py) {
+        return px > py;
+    }
+    return x->pos < y->pos;
+}
+
+/* One hitbox per (attack, group, target); with a lockout, one group per (attack, target).
+ * Every comparison is against the candidates that passed filter(), so the reasons do not
+ * depend on the order the losers are examined in. */
+static void select_hitboxes(clv_arena *a) {
+    for (int32_t i = 0; i < a->cand_count;) {
+        int32_t j = i;
+        while (j < a->cand_count && a->cand[j].attack1 == a->cand[i].attack1 &&
+               a->cand[j].target1 == a->cand[i].target1) {
+            j++;
+        }
+        for (int32_t x = i; x < j; x++) {
+            clv__cand *cx = &a->cand[x];
+            cx->pending = -1;
+            if (cx->reason >= 0) {
+                continue;
+            }
+            int32_t gx = clv__cand_box(a, cx)->group_key;
+            bool beaten_in_group = false, beaten = false;
+            for (int32_t y = i; y < j; y++) {
+                const clv__cand *cy = &a->cand[y];
+                if (y == x || cy->reason >= 0 || !precedes(a, cy, cx)) {
+                    continue;
+                }
+                beaten = true;
+                if (clv__cand_box(a, cy)->group_key == gx) {
+                    beaten_in_group = true;
+                }
+            }
+            if (beaten_in_group) {
+                cx->pending = CLV_MISS_PRECEDENCE;
+            } else if (beaten && clv__cand_attack_def(a, cx)->lockout > 0) {
+                cx->pending = CLV_MISS_LOCKOUT;
+            }
+        }
+        for (int32_t x = i; x < j; x++) {
+            if (a->cand[x].pending >= 0) {
+                a->cand[x].reason = a->cand[x].pending;
+            }
+        }
+        i = j;
+    }
+}
+
+typedef struct rank {
+    int64_t key; /* the grouping key: placed hitbox or attack */
+    float dist;
+    uint32_t target1;
+    int32_t idx;
+    int32_t end;
+} rank;
+
+static int cmp_rank(const void *pa, const void *pb) {
+    const rank *x = pa, *y = pb;
+    if (x->key != y->key) {
+        return x->key < y->key ? -1 : 1;
+    }
+    if (x->dist != y->dist) {
+        return x->dist < y->dist ? -1 : 1;
+    }
+    if (x->target1 != y->target1) {
+        return x->target1 < y->target1 ? -1 : 1;
+    }
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static rank *rank_buffer(clv_arena *a, int32_t n) {
+    int32_t cap_ints = a->scratch_cap;
+    int32_t need = n * (int32_t)(sizeof(rank) / sizeof(int32_t));
+    if (!clv__reserve(&a->al, (void **)&a->scratch, &cap_ints, need, sizeof(int32_t))) {
+        return NULL;
+    }
+    a->scratch_cap = cap_ints;
+    return (rank *)(void *)a->scratch;
+}
+
+/* max_hits: the nearest targets to the hitbox's core first, then the lowest ids. */
+static clv_hit_status limit_max_hits(clv_arena *a) {
+    int32_t n = 0;
+    for (int32_t i = 0; i < a->cand_count; i++) {
+        if (a->cand[i].reason < 0 && clv__cand_box(a, &a->cand[i])->def.max_hits > 0) {
+            n++;
+        }
+    }
+    if (n == 0) {
+        return CLV_HIT_OK;
+    }
+    rank *r = rank_buffer(a, n);
+    if (r == NULL) {
+        return CLV_HIT_ERR_NO_MEMORY;
+    }
+    n = 0;
+    for (int32_t i = 0; i < a->cand_count; i++) {
+        const clv__cand *c = &a->cand[i];
+        if (c->reason < 0 && clv__cand_box(a, c)->def.max_hits > 0) {
+            r[n].key = c->placed;
+            r[n].dist = c->core_dist;
+            r[n].target1 = c->target1;
+            r[n].idx = i;
+            r[n].end = 0;
+            n++;
+        }
+    }
+    qsort(r, (size_t)n, sizeof *r, cmp_rank);
+    int32_t taken = 0;
+    for (int32_t k = 0; k < n; k++) {
+        if (k == 0 || r[k].key != r[k - 1].key) {
+            taken = 0;
+        }
+        clv__cand *c = &a->cand[r[k].idx];
+        const clv__box *box = clv__cand_box(a, c);
+        if (taken < box->def.max_hits) {
+            taken++;
+        } else if (box->def.knockback_ignores_hit_count) {
+            c->push_only = 1;
+        } else {
+            c->reason = CLV_MISS_MAX_HITS;
+        }
+    }
+    return CLV_HIT_OK;
+}
+
+/* max_targets: new targets of a swing, nearest first, then the lowest ids. */
+static clv_hit_status limit_max_targets(clv_arena *a) {
+    int32_t n = 0;
+    for (int32_t i = 0; i < a->cand_count; i++) {
+        if (clv__cand_attack_def(a, &a->cand[i])->max_targets > 0) {
+            n++;
+        }
+    }
+    if (n == 0) {
+        return CLV_HIT_OK;
+    }
+    rank *r = rank_buffer(a, n);
+    if (r == NULL) {
+        return CLV_HIT_ERR_NO_MEMORY;
+    }
+    n = 0;
+    for (int32_t i = 0; i < a->cand_count;) {
+        int32_t j = i;
+        float best = FLT_MAX;
+        bool any = false;
+        while (j < a->cand_count && a->cand[j].attack1 == a->cand[i].attack1 &&
+               a->cand[j].target1 == a->cand[i].target1) {
+            const clv__cand *c = &a->cand[j];
+            if (c->reason < 0 && !c->push_only) {
+                any = true;
+                best = c->core_dist < best ? c->core_dist : best;
+            }
+            j++;
+        }
+        const clv__cand *c = &a->cand[i];
+        if (any && clv__cand_attack_def(a, c)->max_targets > 0) {
+            const clv__attack *at = &a->att[c->attack1 - 1];
+            clv__record k = clv__rec_key(c->attack1, at->gen, c->target1,
+                                         a->ent[c->target1 - 1].gen, INT32_MIN);
+            int32_t lo = clv__rec_lower(a, &k);
+            bool known = lo < a->rec_count && clv__same_pair(&a->rec[lo], &k);
+            if (!known) {
+                r[n].key = c->attack1;
+                r[n].dist = best;
+                r[n].target1 = c->target1;
+                r[n].idx = i;
+                r[n].end = j;
+                n++;
+            }
+        }
+        i = j;
+    }
+    qsort(r, (size_t)n, sizeof *r, cmp_rank);
+    int32_t taken = 0;
+    for (int32_t k = 0; k < n; k++) {
+        if (k == 0 || r[k].key != r[k - 1].key) {
+            taken = 0;
+        }
+        const clv__cand *c = &a->cand[r[k].idx];
+        const clv__attack *at = &a->att[c->attack1 - 1];
+        int32_t room = clv__cand_attack_def(a, c)->max_targets - at->targets_hit;
+        if (taken < room) {
+            taken++;
+            continue;
+        }
+        for (int32_t i = r[k].idx; i < r[k].end; i++) {
+            if (a->cand[i].reason < 0 && !a->cand[i].push_only) {
+                a->cand[i].reason = CLV_MISS_MAX_TARGETS;
+            }
+        }
+    }
+    return CLV_HIT_OK;
+}
+
+clv_hit_status clv__rules(clv_arena *a) {
+    if (a->cand_count > 1) {
+        qsort(a->cand, (size_t)a->cand_count, sizeof *a->cand, cmp_cand);
+    }
+    filter(a);
+    select_hitboxes(a);
+    clv_hit_status st = limit_max_hits(a);
+    if (st == CLV_HIT_OK) {
+        st = limit_max_targets(a);
+    }
+    if (st == CLV_HIT_OK) {
+        st = clv__apply_and_emit(a);
+    }
+    return st;
+}
