@@ -30,6 +30,160 @@ static bool parse_number(const char *tok, float *out) {
     return true;
 }
 
+/* Splits a line into at most six tokens, dropping a '#' comment; returns their count. */
+static int tokenize(char *line, char *tok[6]) {
+    char *hash = strchr(line, '#');
+    if (hash) {
+        *hash = '\0';
+    }
+    int nt = 0;
+    for (char *t = strtok(line, " \t\r\n"); t && nt < 6; t = strtok(NULL, " \t\r\n")) {
+        tok[nt++] = t;
+    }
+    return nt;
+}
+
+/* Where a line is, for messages: "path:line". */
+typedef struct {
+    const char *path;
+    int lineno;
+    char *err;
+    size_t errlen;
+} script_pos;
+
+static bool parse_frame(const script_pos *p, const char *tok, int64_t *last, int64_t *out) {
+    char *end;
+    long long fr = strtoll(tok, &end, 10);
+    if (*end != '\0' || fr < 0 || fr > 100000000LL) {
+        snprintf(p->err, p->errlen, "%s:%d: frame must be an integer >= 0 (got '%s')", p->path,
+                 p->lineno, tok);
+        return false;
+    }
+    if (fr < *last) {
+        snprintf(p->err, p->errlen, "%s:%d: frames must not go back (%lld after %lld)", p->path,
+                 p->lineno, fr, (long long)*last);
+        return false;
+    }
+    *last = *out = fr;
+    return true;
+}
+
+static int find_command(const script_pos *p, const char *name) {
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(name, commands[i].name) == 0) {
+            return (int)i;
+        }
+    }
+    snprintf(p->err, p->errlen,
+             "%s:%d: unknown command '%s' (move, aim, attack, attack2, weapon, next, "
+             "prev, enemy, zoom)",
+             p->path, p->lineno, name);
+    return -1;
+}
+
+static bool check_arg_count(const script_pos *p, int c, int nargs) {
+    if (nargs >= commands[c].min_args && nargs <= commands[c].args) {
+        return true;
+    }
+    if (commands[c].min_args == commands[c].args) {
+        snprintf(p->err, p->errlen, "%s:%d: '%s' takes %d argument(s), got %d", p->path, p->lineno,
+                 commands[c].name, commands[c].args, nargs);
+    } else {
+        snprintf(p->err, p->errlen, "%s:%d: '%s' takes %d to %d argument(s), got %d", p->path,
+                 p->lineno, commands[c].name, commands[c].min_args, commands[c].args, nargs);
+    }
+    return false;
+}
+
+/* The commands that take a whole number check it is in 1..their limit. */
+static bool check_whole_arg(const script_pos *p, app_script_event *ev, int nargs) {
+    if (ev->kind == EV_ATTACK && nargs == 0) {
+        ev->a = 1.0f;
+    }
+    float hi = ev->kind == EV_WEAPON   ? 9.0f
+               : ev->kind == EV_ATTACK ? 999.0f
+               : ev->kind == EV_ZOOM   ? (float)APP_MAX_ZOOM
+                                       : 0.0f;
+    if (hi == 0.0f) {
+        return true;
+    }
+    if (whole_in(ev->a, 1.0f, hi)) {
+        ev->n = (int32_t)ev->a;
+        return true;
+    }
+    if (ev->kind == EV_WEAPON) {
+        snprintf(p->err, p->errlen, "%s:%d: weapon slot must be 1..9", p->path, p->lineno);
+    } else if (ev->kind == EV_ATTACK) {
+        snprintf(p->err, p->errlen, "%s:%d: attack number must be 1..999 (name order)", p->path,
+                 p->lineno);
+    } else {
+        snprintf(p->err, p->errlen, "%s:%d: zoom must be 1..%d", p->path, p->lineno, APP_MAX_ZOOM);
+    }
+    return false;
+}
+
+static bool parse_event(const script_pos *p, char *tok[6], int nt, int64_t fr,
+                        app_script_event *ev) {
+    int c = find_command(p, tok[1]);
+    int nargs = nt - 2;
+    if (c < 0 || !check_arg_count(p, c, nargs)) {
+        return false;
+    }
+    *ev = (app_script_event){fr, commands[c].kind, 0.0f, 0.0f, 0};
+    if ((nargs >= 1 && !parse_number(tok[2], &ev->a)) ||
+        (nargs >= 2 && !parse_number(tok[3], &ev->b))) {
+        snprintf(p->err, p->errlen, "%s:%d: '%s' needs finite numbers", p->path, p->lineno, tok[1]);
+        return false;
+    }
+    if (!check_whole_arg(p, ev, nargs)) {
+        return false;
+    }
+    if (ev->kind == EV_MOVE && (fabsf(ev->a) > 1.0f || fabsf(ev->b) > 1.0f)) {
+        snprintf(p->err, p->errlen, "%s:%d: move components must be in -1..1", p->path, p->lineno);
+        return false;
+    }
+    return true;
+}
+
+static bool push_event(app_script *s, int32_t *cap, const app_script_event *ev) {
+    if (s->count == *cap) {
+        *cap = *cap * 2 + 16;
+        app_script_event *ne = realloc(s->ev, (size_t)*cap * sizeof *ne);
+        if (ne == NULL) {
+            return false;
+        }
+        s->ev = ne;
+    }
+    s->ev[s->count++] = *ev;
+    return true;
+}
+
+/* Reads one line into s; false with err set when it is refused. */
+static bool load_line(app_script *s, script_pos *p, char *line, int64_t *last, int32_t *cap) {
+    char *tok[6];
+    int nt = tokenize(line, tok);
+    if (nt == 0) {
+        return true;
+    }
+    int64_t fr;
+    if (!parse_frame(p, tok[0], last, &fr)) {
+        return false;
+    }
+    if (nt < 2) {
+        snprintf(p->err, p->errlen, "%s:%d: a command must follow the frame", p->path, p->lineno);
+        return false;
+    }
+    app_script_event ev;
+    if (!parse_event(p, tok, nt, fr, &ev)) {
+        return false;
+    }
+    if (!push_event(s, cap, &ev)) {
+        snprintf(p->err, p->errlen, "%s: out of memory", p->path);
+        return false;
+    }
+    return true;
+}
+
 bool app_script_load(app_script *s, const char *path, char *err, size_t errlen) {
     memset(s, 0, sizeof *s);
     const char *why = NULL;
@@ -39,125 +193,13 @@ bool app_script_load(app_script *s, const char *path, char *err, size_t errlen) 
         return false;
     }
     char line[512];
-    int lineno = 0;
+    script_pos pos = {path, 0, err, errlen};
     int32_t cap = 0;
     int64_t last = 0;
     bool ok = true;
     while (ok && fgets(line, sizeof line, f) != NULL) {
-        lineno++;
-        char *hash = strchr(line, '#');
-        if (hash) {
-            *hash = '\0';
-        }
-        char *tok[6];
-        int nt = 0;
-        for (char *t = strtok(line, " \t\r\n"); t && nt < 6; t = strtok(NULL, " \t\r\n")) {
-            tok[nt++] = t;
-        }
-        if (nt == 0) {
-            continue;
-        }
-        char *end;
-        long long fr = strtoll(tok[0], &end, 10);
-        if (*end != '\0' || fr < 0 || fr > 100000000LL) {
-            snprintf(err, errlen, "%s:%d: frame must be an integer >= 0 (got '%s')", path, lineno,
-                     tok[0]);
-            ok = false;
-            break;
-        }
-        if (fr < last) {
-            snprintf(err, errlen, "%s:%d: frames must not go back (%lld after %lld)", path, lineno,
-                     fr, (long long)last);
-            ok = false;
-            break;
-        }
-        last = fr;
-        if (nt < 2) {
-            snprintf(err, errlen, "%s:%d: a command must follow the frame", path, lineno);
-            ok = false;
-            break;
-        }
-        int c = -1;
-        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-            if (strcmp(tok[1], commands[i].name) == 0) {
-                c = (int)i;
-            }
-        }
-        if (c < 0) {
-            snprintf(err, errlen,
-                     "%s:%d: unknown command '%s' (move, aim, attack, attack2, weapon, next, "
-                     "prev, enemy, zoom)",
-                     path, lineno, tok[1]);
-            ok = false;
-            break;
-        }
-        int nargs = nt - 2;
-        if (nargs < commands[c].min_args || nargs > commands[c].args) {
-            if (commands[c].min_args == commands[c].args) {
-                snprintf(err, errlen, "%s:%d: '%s' takes %d argument(s), got %d", path, lineno,
-                         tok[1], commands[c].args, nargs);
-            } else {
-                snprintf(err, errlen, "%s:%d: '%s' takes %d to %d argument(s), got %d", path,
-                         lineno, tok[1], commands[c].min_args, commands[c].args, nargs);
-            }
-            ok = false;
-            break;
-        }
-        app_script_event ev = {fr, commands[c].kind, 0.0f, 0.0f, 0};
-        if (nargs >= 1 && !parse_number(tok[2], &ev.a)) {
-            ok = false;
-        }
-        if (ok && nargs >= 2 && !parse_number(tok[3], &ev.b)) {
-            ok = false;
-        }
-        if (!ok) {
-            snprintf(err, errlen, "%s:%d: '%s' needs finite numbers", path, lineno, tok[1]);
-            break;
-        }
-        if (ev.kind == EV_WEAPON) {
-            if (!whole_in(ev.a, 1.0f, 9.0f)) {
-                snprintf(err, errlen, "%s:%d: weapon slot must be 1..9", path, lineno);
-                ok = false;
-                break;
-            }
-            ev.n = (int32_t)ev.a;
-        }
-        if (ev.kind == EV_ATTACK) {
-            if (nargs == 0) {
-                ev.a = 1.0f;
-            }
-            if (!whole_in(ev.a, 1.0f, 999.0f)) {
-                snprintf(err, errlen, "%s:%d: attack number must be 1..999 (name order)", path,
-                         lineno);
-                ok = false;
-                break;
-            }
-            ev.n = (int32_t)ev.a;
-        }
-        if (ev.kind == EV_ZOOM) {
-            if (!whole_in(ev.a, 1.0f, (float)APP_MAX_ZOOM)) {
-                snprintf(err, errlen, "%s:%d: zoom must be 1..%d", path, lineno, APP_MAX_ZOOM);
-                ok = false;
-                break;
-            }
-            ev.n = (int32_t)ev.a;
-        }
-        if (ev.kind == EV_MOVE && (fabsf(ev.a) > 1.0f || fabsf(ev.b) > 1.0f)) {
-            snprintf(err, errlen, "%s:%d: move components must be in -1..1", path, lineno);
-            ok = false;
-            break;
-        }
-        if (s->count == cap) {
-            cap = cap * 2 + 16;
-            app_script_event *ne = realloc(s->ev, (size_t)cap * sizeof *ne);
-            if (ne == NULL) {
-                snprintf(err, errlen, "%s: out of memory", path);
-                ok = false;
-                break;
-            }
-            s->ev = ne;
-        }
-        s->ev[s->count++] = ev;
+        pos.lineno++;
+        ok = load_line(s, &pos, line, &last, &cap);
     }
     fclose(f);
     if (!ok) {

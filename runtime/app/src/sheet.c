@@ -334,187 +334,241 @@ static const char *render_value_needed(const char *arg) {
     return app_option_needs(options, sizeof options / sizeof options[0], arg);
 }
 
-int app_cmd_render(int argc, char **argv) {
-    const char *dir = NULL, *out = NULL, *attack_name = NULL, *weapon_name = NULL;
-    long range_first = 0, range_last = 0;
+typedef struct render_args {
+    const char *dir, *out, *attack_name, *weapon_name;
+    long range_first, range_last; /* 0 when no --frames */
+} render_args;
+
+/* Reads render's arguments into a; false (usage printed) when they are not usable. */
+static bool parse_render_args(int argc, char **argv, render_args *a) {
+    memset(a, 0, sizeof *a);
     for (int i = 0; i < argc; i++) {
         const char *need = render_value_needed(argv[i]);
         if (need != NULL && i + 1 == argc) {
             fprintf(stderr, "cleave render: %s needs %s\n", argv[i], need);
-            return 2;
+            return false;
         }
-        if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
-            if (!parse_range(argv[++i], &range_first, &range_last)) {
+        if (strcmp(argv[i], "--frames") == 0) {
+            if (!parse_range(argv[++i], &a->range_first, &a->range_last)) {
                 fprintf(stderr,
                         "cleave render: --frames needs a range of frames FIRST-LAST, "
                         "1-based (got '%s')\n",
                         argv[i]);
-                return 2;
+                return false;
             }
-        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            out = argv[++i];
-        } else if (strcmp(argv[i], "--attack") == 0 && i + 1 < argc) {
-            attack_name = argv[++i];
-        } else if (strcmp(argv[i], "--weapon") == 0 && i + 1 < argc) {
-            weapon_name = argv[++i];
-        } else if (argv[i][0] != '-' && dir == NULL) {
-            dir = argv[i];
+        } else if (strcmp(argv[i], "--out") == 0) {
+            a->out = argv[++i];
+        } else if (strcmp(argv[i], "--attack") == 0) {
+            a->attack_name = argv[++i];
+        } else if (strcmp(argv[i], "--weapon") == 0) {
+            a->weapon_name = argv[++i];
+        } else if (argv[i][0] != '-' && a->dir == NULL) {
+            a->dir = argv[i];
         } else {
             fprintf(stderr, "cleave render: %s '%s'\n",
                     argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i]);
-            return 2;
+            return false;
         }
     }
-    if (dir == NULL || out == NULL) {
+    if (a->dir == NULL || a->out == NULL) {
         fprintf(stderr, "cleave render: %s (%s)\n",
-                dir == NULL ? "no mod folder given" : "no --out file given", render_usage);
-        return 2;
+                a->dir == NULL ? "no mod folder given" : "no --out file given", render_usage);
+        return false;
     }
-    char folder[1024];
-    picked p;
-    if (!open_mod(mod_folder(dir, folder, sizeof folder), &p)) {
-        close_mod(&p);
-        return 1;
-    }
+    return true;
+}
+
+/* Puts the weapon a names (or the first) in p's arena and finds its attack and facts. */
+static bool pick_render_attack(picked *p, const render_args *a, int32_t *attack,
+                               app_attack_facts *f) {
     int32_t wi = 0;
-    if (weapon_name) {
+    if (a->weapon_name) {
         wi = -1;
-        for (int32_t i = 0; i < clv_mod_weapon_count(p.mod); i++) {
-            if (strcmp(clv_mod_weapon_name(p.mod, i), weapon_name) == 0) {
+        for (int32_t i = 0; i < clv_mod_weapon_count(p->mod); i++) {
+            if (strcmp(clv_mod_weapon_name(p->mod, i), a->weapon_name) == 0) {
                 wi = i;
             }
         }
         if (wi < 0) {
-            fprintf(stderr, "cleave render: %s has no weapon '%s'\n", dir, weapon_name);
-            close_mod(&p);
-            return 1;
+            fprintf(stderr, "cleave render: %s has no weapon '%s'\n", a->dir, a->weapon_name);
+            return false;
         }
     }
-    if (clv_mod_weapon_count(p.mod) == 0 || !pick_weapon(&p, wi)) {
-        fprintf(stderr, "cleave render: %s has no weapon\n", dir);
-        close_mod(&p);
-        return 1;
+    if (clv_mod_weapon_count(p->mod) == 0 || !pick_weapon(p, wi)) {
+        fprintf(stderr, "cleave render: %s has no weapon\n", a->dir);
+        return false;
     }
-    int32_t attack = 0;
-    if (attack_name) {
-        attack = clv_weapon_find_attack(p.weapon, attack_name);
-        if (attack < 0) {
-            fprintf(stderr, "cleave render: weapon '%s' has no attack '%s'\n", p.weapon_name,
-                    attack_name);
-            close_mod(&p);
-            return 1;
+    *attack = 0;
+    if (a->attack_name) {
+        *attack = clv_weapon_find_attack(p->weapon, a->attack_name);
+        if (*attack < 0) {
+            fprintf(stderr, "cleave render: weapon '%s' has no attack '%s'\n", p->weapon_name,
+                    a->attack_name);
+            return false;
         }
     }
-    app_attack_facts f;
-    if (!app_attack_facts_of(p.weapon, attack, &f)) {
-        fprintf(stderr, "cleave render: cannot read %s of weapon '%s'\n", f.name, p.weapon_name);
-        close_mod(&p);
-        return 1;
+    if (!app_attack_facts_of(p->weapon, *attack, f)) {
+        fprintf(stderr, "cleave render: cannot read %s of weapon '%s'\n", f->name, p->weapon_name);
+        return false;
     }
+    return true;
+}
 
-    /* 0-based frames first..last of the sheet: the whole attack, or the range asked for; a
-     * sheet is bounded (about 1152 x 4700 pixels) whatever the attack's length */
-    int32_t first = 0, last = f.frames - 1;
-    if (range_first > 0) {
-        first = (int32_t)range_first - 1;
-        last = (int32_t)range_last - 1;
+/* 0-based frames first..last of the sheet: the whole attack, or the range asked for; a sheet is
+ * bounded (about 1152 x 4700 pixels) whatever the attack's length. */
+static bool sheet_range(const render_args *a, const app_attack_facts *f, int32_t *first,
+                        int32_t *last) {
+    *first = 0, *last = f->frames - 1;
+    if (a->range_first > 0) {
+        *first = (int32_t)a->range_first - 1;
+        *last = (int32_t)a->range_last - 1;
     }
-    if (last >= f.frames || last - first + 1 > RENDER_MAX_FRAMES) {
-        if (last >= f.frames) {
-            fprintf(stderr, "cleave render: attack '%s' has %d frames (asked for %ld-%ld)\n",
-                    f.name, (int)f.frames, range_first, range_last);
-        } else {
-            fprintf(stderr,
-                    "cleave render: attack '%s' has %d frames; a sheet shows at most %d: pick "
-                    "them with --frames, e.g. --frames %d-%d\n",
-                    f.name, (int)f.frames, RENDER_MAX_FRAMES, (int)first + 1,
-                    (int)first + RENDER_MAX_FRAMES);
+    if (*last >= f->frames) {
+        fprintf(stderr, "cleave render: attack '%s' has %d frames (asked for %ld-%ld)\n", f->name,
+                (int)f->frames, a->range_first, a->range_last);
+        return false;
+    }
+    if (*last - *first + 1 > RENDER_MAX_FRAMES) {
+        fprintf(stderr,
+                "cleave render: attack '%s' has %d frames; a sheet shows at most %d: pick "
+                "them with --frames, e.g. --frames %d-%d\n",
+                f->name, (int)f->frames, RENDER_MAX_FRAMES, (int)*first + 1,
+                (int)*first + RENDER_MAX_FRAMES);
+        return false;
+    }
+    return true;
+}
+
+/* What every cell of a sheet shares. */
+typedef struct sheet {
+    app_canvas c;
+    const app_assets *assets;
+    const picked *p;
+    const app_attack_facts *f;
+    int32_t attack, first, last;
+    int cols, cell, header, legend_x;
+    float scale;
+} sheet;
+
+/* A legend in the header: each hitbox id once, in its colour, on the first frame it shows. */
+static void legend_entry(sheet *sh, int32_t fr, const clv_hitbox_def *h, uint32_t col) {
+    if ((fr != sh->first && same_hit_listed(sh->p, sh->attack, fr - 1, h)) ||
+        sh->legend_x >= sh->c.w - 60) {
+        return;
+    }
+    for (int32_t q = sh->first; q < fr; q++) {
+        if (same_hit_listed(sh->p, sh->attack, q, h)) {
+            return;
         }
+    }
+    sh->legend_x += 10 + app_text(&sh->c, &sh->assets->font, sh->legend_x, 12, h->id, col, 1);
+}
+
+static void draw_cell(sheet *sh, int32_t fr) {
+    app_canvas *c = &sh->c;
+    const picked *p = sh->p;
+    int cell = sh->cell;
+    int cx = ((fr - sh->first) % sh->cols) * cell;
+    int cy = sh->header + ((fr - sh->first) / sh->cols) * cell;
+    bool active = clv_weapon_frame_hitbox_count(p->weapon, sh->attack, fr) > 0;
+    uint32_t phase = fr < sh->f->startup ? 0xFF3C9A5Au : (active ? 0xFFD8463Cu : 0xFF3C64B4u);
+    app_fill_rect(c, cx + 2, cy + 2, cell - 4, cell - 4, 0xFF1E222Cu);
+    app_fill_rect(c, cx + 2, cy + 2, cell - 4, 4, phase);
+    float ox = (float)(cx + cell / 2), oy = (float)(cy + cell / 2 + 4);
+    app_line(c, (float)cx + 6.0f, oy, (float)(cx + cell) - 6.0f, oy, 0xFF2C3240u);
+    app_line(c, ox, (float)cy + 10.0f, ox, (float)(cy + cell) - 6.0f, 0xFF2C3240u);
+    int ss = sh->scale >= 1.5f ? 2 : 1;
+    const app_image *player = &sh->assets->player;
+    app_blit(c, player, (int)ox - player->w * ss / 2, (int)oy - player->h * ss / 2, ss, 0, 200,
+             false);
+    /* onion skin: the previous frame's hitboxes, faint */
+    for (int32_t k = 0; fr > 0; k++) {
+        const clv_hitbox_def *h = clv_arena_hitbox(p->arena, p->wid, sh->attack, fr - 1, k);
+        if (h == NULL) {
+            break;
+        }
+        app_shape(c, &h->shape, ox, oy, sh->scale, 0u, 0x606080FFu);
+    }
+    for (int32_t k = 0;; k++) {
+        const clv_hitbox_def *h = clv_arena_hitbox(p->arena, p->wid, sh->attack, fr, k);
+        if (h == NULL) {
+            break;
+        }
+        static const uint32_t gc[6] = {0xFFFF4A4Au, 0xFFFFA030u, 0xFF50D0FFu,
+                                       0xFFB070FFu, 0xFF60F080u, 0xFFFF70C0u};
+        /* colour by precedence (list order), so blade and handle read apart */
+        uint32_t col = gc[(uint32_t)k % 6u];
+        app_shape(c, &h->shape, ox, oy, sh->scale, (col & 0x00FFFFFFu) | 0x80000000u, col);
+        legend_entry(sh, fr, h, col);
+    }
+    char label[16];
+    snprintf(label, sizeof label, "%d", (int)fr + 1);
+    app_text(c, &sh->assets->font, cx + 6, cy + 10, label, 0xFFE0E0E0u, 1);
+}
+
+/* Sizes and allocates the sheet's canvas; false when there is no memory for it. */
+static bool sheet_open(sheet *sh) {
+    int32_t shown = sh->last - sh->first + 1;
+    float reach;
+    local_bounds(sh->p, sh->attack, sh->first, sh->last, &reach);
+    sh->cell = 144;
+    sh->scale = fminf((float)(sh->cell / 2 - 8) / reach, 2.0f);
+    sh->cols = shown < 8 ? shown : 8;
+    sh->header = 28;
+    int rows = (shown + sh->cols - 1) / sh->cols, footer = 56;
+    app_canvas *c = &sh->c;
+    c->w = sh->cols * sh->cell < 480 ? 480 : sh->cols * sh->cell;
+    c->h = sh->header + rows * sh->cell + footer;
+    c->pitch = c->w;
+    c->px = calloc((size_t)c->w * (size_t)c->h, sizeof *c->px);
+    if (c->px == NULL) {
+        fprintf(stderr, "cleave render: out of memory for a %dx%d sheet\n", c->w, c->h);
+        return false;
+    }
+    return true;
+}
+
+static bool draw_sheet(sheet *sh, const char *out) {
+    app_canvas *c = &sh->c;
+    app_clear(c, 0xFF14161Cu);
+    char title[160];
+    snprintf(title, sizeof title, "%s / %s / %s", clv_mod_name(sh->p->mod), sh->p->weapon_name,
+             sh->f->name);
+    sh->legend_x = 24 + app_text(c, &sh->assets->font, 8, 8, title, 0xFFFFD070u, 2);
+    for (int32_t fr = sh->first; fr <= sh->last; fr++) {
+        draw_cell(sh, fr);
+    }
+    int rows = (sh->last - sh->first + sh->cols) / sh->cols;
+    app_draw_frame_bar(c, &sh->assets->font, 8, sh->header + rows * sh->cell + 10, c->w - 16, sh->f,
+                       -1);
+    if (!app_canvas_write_png(c, out)) {
+        fprintf(stderr, "cleave render: cannot write %s\n", out);
+        return false;
+    }
+    printf("cleave: %s: %d frames, %dx%d pixels\n", out, (int)(sh->last - sh->first + 1), c->w,
+           c->h);
+    return true;
+}
+
+int app_cmd_render(int argc, char **argv) {
+    render_args a;
+    if (!parse_render_args(argc, argv, &a)) {
+        return 2;
+    }
+    char folder[1024];
+    picked p;
+    app_attack_facts f;
+    sheet sh = {.p = &p, .f = &f};
+    if (!open_mod(mod_folder(a.dir, folder, sizeof folder), &p) ||
+        !pick_render_attack(&p, &a, &sh.attack, &f) || !sheet_range(&a, &f, &sh.first, &sh.last)) {
         close_mod(&p);
         return 1;
     }
-    int32_t shown = last - first + 1;
     app_assets assets;
     app_assets_load(&assets, app_assets_dir());
-    float reach;
-    local_bounds(&p, attack, first, last, &reach);
-    const int cell = 144;
-    float scale = (float)(cell / 2 - 8) / reach;
-    scale = scale > 2.0f ? 2.0f : scale;
-    int cols = shown < 8 ? shown : 8;
-    int rows = (shown + cols - 1) / cols;
-    int header = 28, footer = 56;
-    app_canvas c;
-    c.w = cols * cell;
-    if (c.w < 480) {
-        c.w = 480;
-    }
-    c.h = header + rows * cell + footer;
-    c.pitch = c.w;
-    c.px = calloc((size_t)c.w * (size_t)c.h, sizeof *c.px);
-    if (c.px == NULL) {
-        fprintf(stderr, "cleave render: out of memory for a %dx%d sheet\n", c.w, c.h);
-        app_assets_free(&assets);
-        close_mod(&p);
-        return 1;
-    }
-    app_clear(&c, 0xFF14161Cu);
-    char title[160];
-    snprintf(title, sizeof title, "%s / %s / %s", clv_mod_name(p.mod), p.weapon_name, f.name);
-    int legend_x = 24 + app_text(&c, &assets.font, 8, 8, title, 0xFFFFD070u, 2);
-    for (int32_t fr = first; fr <= last; fr++) {
-        int cx = ((fr - first) % cols) * cell, cy = header + ((fr - first) / cols) * cell;
-        bool active = clv_weapon_frame_hitbox_count(p.weapon, attack, fr) > 0;
-        uint32_t phase = fr < f.startup ? 0xFF3C9A5Au : (active ? 0xFFD8463Cu : 0xFF3C64B4u);
-        app_fill_rect(&c, cx + 2, cy + 2, cell - 4, cell - 4, 0xFF1E222Cu);
-        app_fill_rect(&c, cx + 2, cy + 2, cell - 4, 4, phase);
-        float ox = (float)(cx + cell / 2), oy = (float)(cy + cell / 2 + 4);
-        app_line(&c, (float)cx + 6.0f, oy, (float)(cx + cell) - 6.0f, oy, 0xFF2C3240u);
-        app_line(&c, ox, (float)cy + 10.0f, ox, (float)(cy + cell) - 6.0f, 0xFF2C3240u);
-        int ss = scale >= 1.5f ? 2 : 1;
-        app_blit(&c, &assets.player, (int)ox - assets.player.w * ss / 2,
-                 (int)oy - assets.player.h * ss / 2, ss, 0, 200, false);
-        /* onion skin: the previous frame's hitboxes, faint */
-        for (int32_t k = 0; fr > 0; k++) {
-            const clv_hitbox_def *h = clv_arena_hitbox(p.arena, p.wid, attack, fr - 1, k);
-            if (h == NULL) {
-                break;
-            }
-            app_shape(&c, &h->shape, ox, oy, scale, 0u, 0x606080FFu);
-        }
-        for (int32_t k = 0;; k++) {
-            const clv_hitbox_def *h = clv_arena_hitbox(p.arena, p.wid, attack, fr, k);
-            if (h == NULL) {
-                break;
-            }
-            static const uint32_t gc[6] = {0xFFFF4A4Au, 0xFFFFA030u, 0xFF50D0FFu,
-                                           0xFFB070FFu, 0xFF60F080u, 0xFFFF70C0u};
-            /* colour by precedence (list order), so blade and handle read apart */
-            uint32_t col = gc[(uint32_t)k % 6u];
-            app_shape(&c, &h->shape, ox, oy, scale, (col & 0x00FFFFFFu) | 0x80000000u, col);
-            if ((fr == first || !same_hit_listed(&p, attack, fr - 1, h)) && legend_x < c.w - 60) {
-                /* a legend in the header: each id once, in its colour */
-                bool seen = false;
-                for (int32_t q = first; q < fr && !seen; q++) {
-                    seen = same_hit_listed(&p, attack, q, h);
-                }
-                if (!seen) {
-                    legend_x += 10 + app_text(&c, &assets.font, legend_x, 12, h->id, col, 1);
-                }
-            }
-        }
-        char label[16];
-        snprintf(label, sizeof label, "%d", (int)fr + 1);
-        app_text(&c, &assets.font, cx + 6, cy + 10, label, 0xFFE0E0E0u, 1);
-    }
-    app_draw_frame_bar(&c, &assets.font, 8, header + rows * cell + 10, c.w - 16, &f, -1);
-    bool ok = app_canvas_write_png(&c, out);
-    if (ok) {
-        printf("cleave: %s: %d frames, %dx%d pixels\n", out, (int)shown, c.w, c.h);
-    } else {
-        fprintf(stderr, "cleave render: cannot write %s\n", out);
-    }
-    free(c.px);
+    sh.assets = &assets;
+    bool ok = sheet_open(&sh) && draw_sheet(&sh, a.out);
+    free(sh.c.px);
     app_assets_free(&assets);
     close_mod(&p);
     return ok ? 0 : 1;
