@@ -12,8 +12,6 @@
 #include "harness.h"
 #include "heap_count.h"
 
-static size_t heap_in_use(void) { return mallinfo2().uordblks; }
-
 /* Writes version v of the mod: plank's swing with damage v, padded so the size changes too (the
  * demo notices a save by name, time and size). */
 static void write_version(int v) {

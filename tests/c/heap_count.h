@@ -4,6 +4,7 @@
 #define CLV_TEST_HEAP_COUNT_H
 
 #include <malloc.h>
+#include <stddef.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define HEAP_COUNTED 0 /* ASan's allocator does not keep glibc's counters */
@@ -16,5 +17,11 @@
 #else
 #define HEAP_COUNTED 1
 #endif
+
+/* Bytes in use on the heap and in blocks large enough to be mapped on their own. */
+static inline size_t heap_in_use(void) {
+    struct mallinfo2 mi = mallinfo2();
+    return mi.uordblks + mi.hblkhd;
+}
 
 #endif

@@ -24,12 +24,6 @@
 
 #define CAP ((size_t)4 << 20)
 
-/* Bytes in use on the heap and in blocks large enough to be mapped on their own. */
-static size_t heap_in_use(void) {
-    struct mallinfo2 mi = mallinfo2();
-    return mi.uordblks + mi.hblkhd;
-}
-
 /* A hostile shape: mod.lua written with a size parameter n. */
 typedef struct shape {
     const char *name;
