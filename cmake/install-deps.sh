@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs what a make target needs on Debian when it is missing, and says so.
-# Usage: install-deps.sh GROUP...   (groups: build test bench demo fuzz lint)
+# Usage: install-deps.sh GROUP...   (groups: build test bench demo fuzz lint love)
 set -eu
 
 need=""
@@ -20,6 +20,7 @@ for group in "$@"; do
         want pkg-config has pkg-config
         want lua5.4 has lua5.4
         want liblua5.4-dev hdr /usr/include/lua5.4/lua.h
+        want libcjson-dev hdr /usr/include/cjson/cJSON.h
         ;;
     test)
         want lua-busted has busted
@@ -39,6 +40,11 @@ for group in "$@"; do
     fuzz)
         want clang has clang
         want libclang-rt-14-dev sh -c 'ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a'
+        ;;
+    love)
+        want luajit has luajit
+        want love has love
+        want xvfb has Xvfb
         ;;
     lint)
         want clang-format has clang-format

@@ -101,6 +101,29 @@ bool app_attack_facts_of(const clv_weapon *weapon, int32_t attack, app_attack_fa
 /// Places a weapon-local shape at a pose: mirror flips y, then rotate by facing, then translate.
 clv_shape app_place_shape(const clv_shape *local, clv_vec2 pos, float facing, bool mirror);
 
+/* ---- The check, render and bake commands: one mod and its weapons in an arena ---- */
+
+struct clv_mod;
+
+/// A mod loaded for a command, with the weapon last picked placed in an arena of its own.
+typedef struct app_picked {
+    struct clv_mod *mod;
+    clv_arena *arena;
+    clv_weapon_id wid;
+    const clv_weapon *weapon;
+    const char *weapon_name;
+    const clv_weapon *arena_weapon; ///< the weapon wid names
+} app_picked;
+
+/// The mod folder an argument names: the folder itself, or the folder of a mod.lua given in its
+/// place (written to buf).
+const char *app_mod_folder(const char *arg, char *buf, size_t n);
+/// Loads the mod in dir; false (the error on stderr) when it does not load. Close p either way.
+bool app_pick_open(const char *dir, app_picked *p);
+/// Puts weapon index of the mod in p's arena; false (on stderr) when it cannot be used.
+bool app_pick_weapon(app_picked *p, int32_t index);
+void app_pick_close(app_picked *p);
+
 /* ---- The demo's simulation ---- */
 
 #define APP_W 960

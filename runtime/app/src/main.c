@@ -11,7 +11,7 @@ static void usage(FILE *f) {
                "                   [--status FILE]\n"
                "       cleave render <mod folder> [--weapon NAME] [--attack NAME] [--frames A-B]\n"
                "                     --out sheet.png\n"
-               "       cleave check <mod folder>\n"
+               "       cleave check <mod folder> [--format table|json|csv|markdown]\n"
                "See docs/demo.md.\n");
 }
 

@@ -1,133 +1,19 @@
-/* `cleave render` (a sprite sheet of an attack with its hitboxes and frame-data bar) and
- * `cleave check` (validate a mod and print its frame data). */
-#define _POSIX_C_SOURCE 200809L
+/* `cleave render`: a sprite sheet of an attack with its hitboxes and frame-data bar. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "app.h"
 #include "cleave/mod.h"
 
-typedef struct picked {
-    clv_mod *mod;
-    clv_arena *arena;
-    clv_weapon_id wid;
-    const clv_weapon *weapon;
-    const char *weapon_name;
-    const clv_weapon *arena_weapon; /* the weapon wid names */
-} picked;
-
 /* Most frames one sheet shows; a longer attack is rendered a range at a time (--frames). */
 #define RENDER_MAX_FRAMES 256
 
-/* The mod folder an argument names: the folder itself, or the folder of a mod.lua given in its
- * place. */
-static const char *mod_folder(const char *arg, char *buf, size_t n) {
-    size_t len = strlen(arg);
-    struct stat sb;
-    if (len >= 7 && strcmp(arg + len - 7, "mod.lua") == 0 && (len == 7 || arg[len - 8] == '/') &&
-        stat(arg, &sb) == 0 && S_ISREG(sb.st_mode) && len < n) {
-        if (len == 7) {
-            return ".";
-        }
-        snprintf(buf, n, "%.*s", (int)(len - 8 > 0 ? len - 8 : 1), arg);
-        return buf;
-    }
-    return arg;
-}
-
-static bool open_mod(const char *dir, picked *p) {
-    memset(p, 0, sizeof *p);
-    char err[1024] = "";
-    p->mod = clv_mod_load(dir, err, sizeof err);
-    if (p->mod == NULL) {
-        fprintf(stderr, "cleave: %s\n", err[0] ? err : "cannot load the mod");
-        return false;
-    }
-    /* the arena's copies of the weapons count against the mod's memory budget */
-    clv_arena_def def = clv_default_arena_def();
-    def.allocator = clv_mod_allocator(p->mod);
-    p->arena = clv_arena_create(&def, NULL);
-    if (p->arena == NULL) {
-        fprintf(stderr, "cleave: out of memory\n");
-        return false;
-    }
-    return true;
-}
-
-static bool pick_weapon(picked *p, int32_t index) {
-    p->weapon = clv_mod_weapon(p->mod, index);
-    p->weapon_name = clv_mod_weapon_name(p->mod, index);
-    if (p->weapon == p->arena_weapon) {
-        return true; /* the same weapon under another name: already in the arena */
-    }
-    p->arena_weapon = p->weapon;
-    clv_hit_diag diag;
-    if (p->weapon == NULL ||
-        clv_arena_add_weapon(p->arena, p->weapon, &p->wid, &diag) != CLV_HIT_OK) {
-        fprintf(stderr, "cleave: weapon %d cannot be used (%s)\n", (int)index,
-                p->weapon != NULL ? diag.message : "no such weapon");
-        return false;
-    }
-    return true;
-}
-
-static void close_mod(picked *p) {
-    clv_arena_destroy(p->arena);
-    clv_mod_free(p->mod);
-}
-
-static const char *kb_text(const clv_knockback *k, char *buf, size_t n) {
-    switch (k->kind) {
-    case CLV_KNOCKBACK_NONE:
-        snprintf(buf, n, "none");
-        break;
-    case CLV_KNOCKBACK_FIXED:
-        snprintf(buf, n, "fixed (%.3g, %.3g)", (double)k->vector.x, (double)k->vector.y);
-        break;
-    case CLV_KNOCKBACK_SCALING:
-        snprintf(buf, n, "%.0fdeg %.3g+%.3g*dmg", (double)(k->angle * (float)(180.0 / CLV_PI)),
-                 (double)k->base, (double)k->growth);
-        break;
-    case CLV_KNOCKBACK_RADIAL:
-        snprintf(buf, n, "radial %.3g+%.3g*dmg", (double)k->base, (double)k->growth);
-        break;
-    default:
-        snprintf(buf, n, "?");
-        break;
-    }
-    return buf;
-}
-
-static const char *frames_text(int32_t v, char *buf, size_t n) {
-    if (v == CLV_FRAMES_AUTO) {
-        snprintf(buf, n, "auto");
-    } else {
-        snprintf(buf, n, "%d", (int)v);
-    }
-    return buf;
-}
-
-static const char *shape_name(clv_shape_type t) {
-    static const char *names[] = {"point", "circle", "capsule", "aabb", "obb"};
-    return (unsigned)t < 5u ? names[t] : "?";
-}
-
-/* Two hitboxes carry the same hit data when everything but the shape's place is equal. */
-static bool same_hit(const clv_hitbox_def *a, const clv_hitbox_def *b) {
-    return strcmp(a->id, b->id) == 0 && a->shape.type == b->shape.type && a->group == b->group &&
-           a->damage == b->damage &&
-           memcmp(&a->knockback, &b->knockback, sizeof a->knockback) == 0 &&
-           a->max_hits == b->max_hits && a->hitlag == b->hitlag && a->hitstun == b->hitstun &&
-           a->priority == b->priority && a->effect_count == b->effect_count &&
-           a->knockback_ignores_hit_count == b->knockback_ignores_hit_count;
-}
-
 /* true when frame fr lists a hitbox with the same id as h (labels only on a hitbox's first frame).
  */
-static bool same_hit_listed(const picked *p, int32_t attack, int32_t fr, const clv_hitbox_def *h) {
+static bool same_hit_listed(const app_picked *p, int32_t attack, int32_t fr,
+                            const clv_hitbox_def *h) {
     if (fr < 0) {
         return false;
     }
@@ -142,149 +28,8 @@ static bool same_hit_listed(const picked *p, int32_t attack, int32_t fr, const c
     }
 }
 
-/* Text a mod gave, made safe for a terminal (see clv_mod_escape). */
-#define SHOWN(s, buf) clv_mod_escape((s), (buf), sizeof(buf))
-
-static void check_attack(const picked *p, int32_t attack) {
-    app_attack_facts f;
-    char name[CLV_HIT_NAME_MAX * 4], id[CLV_HIT_NAME_MAX * 4];
-    bool ok = app_attack_facts_of(p->weapon, attack, &f);
-    SHOWN(f.name, name);
-    if (!ok) {
-        printf("  %s: cannot read its definition\n", name);
-        return;
-    }
-    if (f.active_first < 0) {
-        printf("  %s: %d frames, no hitbox\n", name, (int)f.frames);
-        return;
-    }
-    printf("  %s: %d frames  startup %d  active %d-%d (%d frames)  recovery %d\n", name,
-           (int)f.frames, (int)f.startup, (int)f.active_first + 1, (int)f.active_last + 1,
-           (int)f.active_count, (int)f.recovery);
-    printf("    %-12s %-7s %-8s %5s %6s %-24s %4s %6s %6s %4s %s\n", "hitbox", "frames", "shape",
-           "group", "damage", "knockback", "hits", "hitlag", "hitstun", "prio", "effects");
-    /* One row per run of consecutive frames where a hitbox id keeps the same hit data. */
-    for (int32_t fr = 0; fr < f.frames; fr++) {
-        for (int32_t k = 0;; k++) {
-            const clv_hitbox_def *h = clv_arena_hitbox(p->arena, p->wid, attack, fr, k);
-            if (h == NULL) {
-                break;
-            }
-            bool continues = false;
-            if (fr > 0) {
-                for (int32_t j = 0;; j++) {
-                    const clv_hitbox_def *q = clv_arena_hitbox(p->arena, p->wid, attack, fr - 1, j);
-                    if (q == NULL) {
-                        break;
-                    }
-                    continues = continues || same_hit(q, h);
-                }
-            }
-            if (continues) {
-                continue;
-            }
-            int32_t last = fr;
-            for (bool more = true; more && last + 1 < f.frames;) {
-                more = false;
-                for (int32_t j = 0;; j++) {
-                    const clv_hitbox_def *q =
-                        clv_arena_hitbox(p->arena, p->wid, attack, last + 1, j);
-                    if (q == NULL) {
-                        break;
-                    }
-                    if (same_hit(q, h)) {
-                        more = true;
-                    }
-                }
-                last += more ? 1 : 0;
-            }
-            char range[24], kb[48], lag[12], stun[12], fx[96] = "", hits[12];
-            if (last == fr) {
-                snprintf(range, sizeof range, "%d", (int)fr + 1);
-            } else {
-                snprintf(range, sizeof range, "%d-%d", (int)fr + 1, (int)last + 1);
-            }
-            for (int32_t e = 0; e < h->effect_count; e++) {
-                size_t used = strlen(fx);
-                char ename[CLV_HIT_NAME_MAX * 4];
-                snprintf(fx + used, sizeof fx - used, "%s%s %gx%.3g/%df", used ? ", " : "",
-                         SHOWN(h->effects[e].name, ename),
-                         (double)(h->effects[e].duration / h->effects[e].period),
-                         (double)h->effects[e].magnitude, (int)h->effects[e].period);
-            }
-            if (h->max_hits > 0) {
-                snprintf(hits, sizeof hits, "%d%s", (int)h->max_hits,
-                         h->knockback_ignores_hit_count ? "+" : "");
-            } else {
-                snprintf(hits, sizeof hits, "-");
-            }
-            printf("    %-12s %-7s %-8s %5d %6.3g %-24s %4s %6s %6s %4d %s\n", SHOWN(h->id, id),
-                   range, shape_name(h->shape.type), (int)h->group, (double)h->damage,
-                   kb_text(&h->knockback, kb, sizeof kb), hits,
-                   frames_text(h->hitlag, lag, sizeof lag),
-                   frames_text(h->hitstun, stun, sizeof stun), (int)h->priority, fx[0] ? fx : "-");
-        }
-    }
-}
-
-/* Names the first argument that is not the one mod folder, or says the folder is missing. */
-static bool check_args_ok(int argc, char **argv) {
-    const char *const usage = "usage: cleave check <mod folder>";
-    for (int i = 0; i < argc; i++) {
-        if (argv[i][0] == '-') {
-            fprintf(stderr, "cleave check: unknown option '%s' (%s)\n", argv[i], usage);
-            return false;
-        }
-        if (i > 0) {
-            fprintf(stderr, "cleave check: unexpected argument '%s' (%s)\n", argv[i], usage);
-            return false;
-        }
-    }
-    if (argc == 0) {
-        fprintf(stderr, "cleave check: no mod folder given (%s)\n", usage);
-        return false;
-    }
-    return true;
-}
-
-int app_cmd_check(int argc, char **argv) {
-    if (!check_args_ok(argc, argv)) {
-        return 2;
-    }
-    char folder[1024], dir[1024], name[256], version[256], wname[CLV_HIT_NAME_MAX * 4];
-    picked p;
-    if (!open_mod(mod_folder(argv[0], folder, sizeof folder), &p)) {
-        close_mod(&p);
-        return 1;
-    }
-    int32_t nw = clv_mod_weapon_count(p.mod);
-    printf("mod %s %s (%s): %d weapon(s), valid\n", SHOWN(clv_mod_name(p.mod), name),
-           SHOWN(clv_mod_version(p.mod), version), SHOWN(argv[0], dir), (int)nw);
-    for (int32_t w = 0; w < nw; w++) {
-        int32_t first = clv_mod_weapon_first(p.mod, w);
-        if (first != w) {
-            /* one weapon under several names: its frame data once, under its first name */
-            printf("weapon %s: the same weapon as %s\n", SHOWN(clv_mod_weapon_name(p.mod, w), name),
-                   SHOWN(clv_mod_weapon_name(p.mod, first), wname));
-            continue;
-        }
-        if (!pick_weapon(&p, w)) {
-            close_mod(&p);
-            return 1;
-        }
-        int32_t na = clv_weapon_attack_count(p.weapon);
-        printf("weapon %s: %d attack(s)\n", SHOWN(p.weapon_name, wname), (int)na);
-        for (int32_t a = 0; a < na; a++) {
-            check_attack(&p, a);
-        }
-    }
-    close_mod(&p);
-    return 0;
-}
-
-/* ---- render ---- */
-
-static void local_bounds(const picked *p, int32_t attack, int32_t first, int32_t last, float *r) {
+static void local_bounds(const app_picked *p, int32_t attack, int32_t first, int32_t last,
+                         float *r) {
     *r = 24.0f;
     for (int32_t fr = first; fr <= last; fr++) {
         for (int32_t k = 0;; k++) {
@@ -379,7 +124,7 @@ static bool parse_render_args(int argc, char **argv, render_args *a) {
 }
 
 /* Puts the weapon a names (or the first) in p's arena and finds its attack and facts. */
-static bool pick_render_attack(picked *p, const render_args *a, int32_t *attack,
+static bool pick_render_attack(app_picked *p, const render_args *a, int32_t *attack,
                                app_attack_facts *f) {
     int32_t wi = 0;
     if (a->weapon_name) {
@@ -394,7 +139,7 @@ static bool pick_render_attack(picked *p, const render_args *a, int32_t *attack,
             return false;
         }
     }
-    if (clv_mod_weapon_count(p->mod) == 0 || !pick_weapon(p, wi)) {
+    if (clv_mod_weapon_count(p->mod) == 0 || !app_pick_weapon(p, wi)) {
         fprintf(stderr, "cleave render: %s has no weapon\n", a->dir);
         return false;
     }
@@ -443,7 +188,7 @@ static bool sheet_range(const render_args *a, const app_attack_facts *f, int32_t
 typedef struct sheet {
     app_canvas c;
     const app_assets *assets;
-    const picked *p;
+    const app_picked *p;
     const app_attack_facts *f;
     int32_t attack, first, last;
     int cols, cell, header, legend_x;
@@ -466,7 +211,7 @@ static void legend_entry(sheet *sh, int32_t fr, const clv_hitbox_def *h, uint32_
 
 static void draw_cell(sheet *sh, int32_t fr) {
     app_canvas *c = &sh->c;
-    const picked *p = sh->p;
+    const app_picked *p = sh->p;
     int cell = sh->cell;
     int cx = ((fr - sh->first) % sh->cols) * cell;
     int cy = sh->header + ((fr - sh->first) / sh->cols) * cell;
@@ -556,12 +301,12 @@ int app_cmd_render(int argc, char **argv) {
         return 2;
     }
     char folder[1024];
-    picked p;
+    app_picked p;
     app_attack_facts f;
     sheet sh = {.p = &p, .f = &f};
-    if (!open_mod(mod_folder(a.dir, folder, sizeof folder), &p) ||
+    if (!app_pick_open(app_mod_folder(a.dir, folder, sizeof folder), &p) ||
         !pick_render_attack(&p, &a, &sh.attack, &f) || !sheet_range(&a, &f, &sh.first, &sh.last)) {
-        close_mod(&p);
+        app_pick_close(&p);
         return 1;
     }
     app_assets assets;
@@ -570,6 +315,6 @@ int app_cmd_render(int argc, char **argv) {
     bool ok = sheet_open(&sh) && draw_sheet(&sh, a.out);
     free(sh.c.px);
     app_assets_free(&assets);
-    close_mod(&p);
+    app_pick_close(&p);
     return ok ? 0 : 1;
 }

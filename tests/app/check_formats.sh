@@ -1,0 +1,49 @@
+#!/bin/sh
+# `cleave check --format`: the frame data of the sword and the scythe pinned in every format,
+# and the hitlag and knockback it states for a hit equal to those the arena logs for that hit.
+# usage: check_formats.sh CLEAVE SOURCE_DIR HAVE_JSON(ON|OFF)
+set -u
+cleave=$1 src=$2 have_json=$3
+here=$(dirname "$0")
+fail=0
+
+pinned() { # mod format: the output equals the file in check/
+    # from the source folder, so the table's first line names the mod as mods/NAME
+    (cd "$src" && "$cleave" check "mods/$1" --format "$2") > "check-$1.$2" ||
+        { echo "FAIL: check $1 --format $2 exited $?"; fail=1; return; }
+    diff -u "$here/check/$1.$2" "check-$1.$2" || { echo "FAIL: check $1 --format $2 differs"; fail=1; }
+}
+for format in table csv markdown; do pinned sword "$format"; done
+pinned scythe markdown
+# without --format the table
+(cd "$src" && "$cleave" check mods/sword) | cmp -s - "$here/check/sword.table" ||
+    { echo "FAIL: check without --format is not the table"; fail=1; }
+
+if [ "$have_json" = ON ]; then
+    pinned sword json
+    python3 -c 'import json, sys; json.load(open(sys.argv[1]))' check-sword.json ||
+        { echo "FAIL: check --format json is not JSON"; fail=1; }
+else
+    out=$("$cleave" check "$src/mods/sword" --format json 2>&1)
+    rc=$?
+    [ "$rc" -eq 1 ] && echo "$out" | grep -q 'not available' ||
+        { echo "FAIL: json without cJSON exited $rc: '$out'"; fail=1; }
+fi
+
+out=$("$cleave" check "$src/mods/sword" --format xml 2>&1)
+[ $? -eq 2 ] && echo "$out" | grep -q "table, json, csv or markdown (got 'xml')" ||
+    { echo "FAIL: --format xml: '$out'"; fail=1; }
+out=$("$cleave" check "$src/mods/sword" --format 2>&1)
+[ $? -eq 2 ] || { echo "FAIL: --format without a value: '$out'"; fail=1; }
+
+# The arena's own numbers: the sword's slash1 tip hits in the scripted swing (docs/demo.md).
+log=$("$cleave" demo --headless --frames 60 --enemies 0 --mod "$src/mods/sword" \
+    --inputs "$src/tests/app/swing.inputs")
+hit=$(echo "$log" | sed -n 's/.* hit tip @[0-9]* -> #[0-9]* dmg \([0-9.]*\) kb \([0-9.]*\) lag \([0-9]*\).*/\1 \2 \3/p' | head -n 1)
+row=$(sed -n 's/^sword,sword,slash1,.*,tip,[^,]*,[^,]*,[^,]*,\([^,]*\),[^,]*,\([^,]*\),[^,]*,\([^,]*\),.*/\1 \2 \3/p' check-sword.csv)
+want=$(echo "$row" | awk '{ printf "%.1f %.1f %d", $1, $2, $3 }')
+[ -n "$hit" ] && [ "$hit" = "$want" ] ||
+    { echo "FAIL: the arena logged '$hit' for the tip, check states '$want'"; fail=1; }
+
+[ "$fail" -eq 0 ] && echo "check formats: ok"
+exit "$fail"
