@@ -11,6 +11,8 @@ clv_arena_def clv_default_arena_def(void) {
     memset(&d, 0, sizeof d);
     d.entity_capacity = 64;
     d.sweep_tolerance = CLV__SWEEP_TOL_DEFAULT;
+    d.clank_range = 9.0f;
+    d.parry_stun = 20;
     return d;
 }
 
@@ -134,6 +136,14 @@ clv_arena *clv_arena_create(const clv_arena_def *def, clv_hit_diag *diag) {
                       (double)d.sweep_tolerance);
         return NULL;
     }
+    if (!clv__finite(d.clank_range) || d.clank_range < 0.0f || d.parry_stun < 0 ||
+        d.parry_stun > 3600) {
+        bool range = !clv__finite(d.clank_range) || d.clank_range < 0.0f;
+        clv__diag_set(diag, CLV_HIT_ERR_NUMBER, range ? "clank_range" : "parry_stun",
+                      "clank_range must be finite and >= 0, parry_stun in 0..3600 (got %g, %d)",
+                      (double)d.clank_range, (int)d.parry_stun);
+        return NULL;
+    }
     if (d.grid_cell_size != 0.0f) {
         clv_grid_def gd = clv_grid_default_def();
         gd.origin = d.grid_origin;
@@ -160,6 +170,8 @@ clv_arena *clv_arena_create(const clv_arena_def *def, clv_hit_diag *diag) {
     a->al = d.allocator;
     a->miss_margin = d.miss_margin;
     a->sweep_tol = d.sweep_tolerance > 0.0f ? d.sweep_tolerance : CLV__SWEEP_TOL_DEFAULT;
+    a->clank_range = d.clank_range;
+    a->parry_stun = d.parry_stun;
     a->clock_ns = d.clock_ns;
     a->clock_ctx = d.clock_ctx;
     if (d.grid_cell_size != 0.0f) {
@@ -253,6 +265,12 @@ void clv_arena_destroy(clv_arena *a) {
     clv__free(&al, a->hits, (size_t)a->hit_cap * sizeof *a->hits);
     clv__free(&al, a->misses, (size_t)a->miss_cap * sizeof *a->misses);
     clv__free(&al, a->ticks, (size_t)a->tick_cap * sizeof *a->ticks);
+    clv__free(&al, a->clashes, (size_t)a->clash_cap * sizeof *a->clashes);
+    clv__free(&al, a->stop, (size_t)a->stop_cap * sizeof *a->stop);
+    clv__free(&al, a->meet_order, (size_t)a->meet_order_cap * sizeof *a->meet_order);
+    clv__free(&al, a->meetings, (size_t)a->meeting_cap * sizeof *a->meetings);
+    clv__free(&al, a->meet_misses, (size_t)a->meet_miss_cap * sizeof *a->meet_misses);
+    clv__free(&al, a->trade_keys, (size_t)a->trade_keys_cap * sizeof *a->trade_keys);
     clv__free(&al, a, sizeof *a);
 }
 
@@ -602,9 +620,9 @@ clv_hit_status clv_arena_spawn(clv_arena *a, const clv_entity_def *d, clv_entity
                                  (double)nums[i].v);
         }
     }
-    if ((int)d->state < (int)CLV_HURT_NORMAL || (int)d->state > (int)CLV_HURT_INTANGIBLE) {
+    if ((int)d->state < (int)CLV_HURT_NORMAL || (int)d->state > (int)CLV_HURT_PARRY) {
         return clv__diag_set(diag, CLV_HIT_ERR_ENUM, "state",
-                             "state must be normal, invincible or intangible (got %d)",
+                             "state must be normal, invincible, intangible or parry (got %d)",
                              (int)d->state);
     }
     clv_hit_status st = check_hurtboxes(d->hurtboxes, d->hurtbox_count, diag);
@@ -736,7 +754,7 @@ clv_hit_status clv_arena_set_state(clv_arena *a, clv_entity_id id, clv_hurt_stat
     if (s < 0) {
         return a == NULL ? CLV_HIT_ERR_NULL : CLV_HIT_ERR_STALE_ID;
     }
-    if ((int)state < (int)CLV_HURT_NORMAL || (int)state > (int)CLV_HURT_INTANGIBLE) {
+    if ((int)state < (int)CLV_HURT_NORMAL || (int)state > (int)CLV_HURT_PARRY) {
         return CLV_HIT_ERR_ENUM;
     }
     if (frames < 0) {

@@ -154,6 +154,7 @@ void clv__events_clear(clv_arena *a) {
     a->hit_count = 0;
     a->miss_count = 0;
     a->tick_count = 0;
+    a->clash_count = 0;
 }
 
 int64_t clv_arena_frame(const clv_arena *a) { return a != NULL ? a->frame : 0; }
@@ -177,6 +178,13 @@ const clv_tick_event *clv_arena_ticks(const clv_arena *a, int32_t *count) {
         *count = a != NULL ? a->tick_count : 0;
     }
     return a != NULL ? a->ticks : NULL;
+}
+
+const clv_clash_event *clv_arena_clashes(const clv_arena *a, int32_t *count) {
+    if (count != NULL) {
+        *count = a != NULL ? a->clash_count : 0;
+    }
+    return a != NULL ? a->clashes : NULL;
 }
 
 clv_arena_profile clv_arena_last_profile(const clv_arena *a) {

@@ -254,6 +254,14 @@ const char *clv_miss_reason_name(clv_miss_reason reason) {
         return "max_hits";
     case CLV_MISS_MAX_TARGETS:
         return "max_targets";
+    case CLV_MISS_CLANKED:
+        return "clanked";
+    case CLV_MISS_OUTPRIORITIZED:
+        return "outprioritized";
+    case CLV_MISS_TRANSCENDED:
+        return "transcended";
+    case CLV_MISS_PARRIED:
+        return "parried";
     case CLV_MISS_REASON_COUNT:
         break;
     }

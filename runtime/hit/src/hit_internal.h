@@ -181,6 +181,25 @@ typedef struct clv__cand {
     float sweep_t;   /* start of the first sub-step that touched (1: this frame's pose) */
 } clv__cand;
 
+/* Per attack slot, on this frame: whether a meeting or a parry stops it (not part of the state). */
+typedef struct clv__stop {
+    int32_t reason; /* -1, or CLV_MISS_CLANKED, _OUTPRIORITIZED, _PARRIED: the attack ends */
+    int32_t stun;   /* hitstun its owner gets */
+} clv__stop;
+
+/* A placed hitbox's left bound, for the sweep over x that finds the hitboxes that meet. */
+typedef struct clv__edge {
+    float left;
+    int32_t placed;
+} clv__edge;
+
+/* Two placed hitboxes that met (side 0 on the lower team). */
+typedef struct clv__meeting {
+    int32_t placed[2];
+    clv_vec2 point;
+    float sweep_t;
+} clv__meeting;
+
 struct clv_arena {
     clv_allocator al;
     float miss_margin;
@@ -237,6 +256,22 @@ struct clv_arena {
     int32_t miss_count, miss_cap;
     clv_tick_event *ticks;
     int32_t tick_count, tick_cap;
+    clv_clash_event *clashes;
+    int32_t clash_count, clash_cap;
+
+    /* Attacks that meet (clash.c): the rules, and this frame's work. */
+    float clank_range;
+    int32_t parry_stun;
+    clv__stop *stop; /* att_cap slots */
+    int32_t stop_cap;
+    clv__edge *meet_order; /* placed hitboxes by the left edge of their bounds */
+    int32_t meet_order_cap;
+    clv__meeting *meetings;
+    int32_t meeting_count, meeting_cap;
+    clv_miss_record *meet_misses; /* the meetings' misses, emitted before the candidates' */
+    int32_t meet_miss_count, meet_miss_cap;
+    uint64_t *trade_keys; /* (attacker slot, target slot) of this frame's hits */
+    int32_t trade_keys_cap;
 
     clv_arena_profile profile;
 };

@@ -147,6 +147,12 @@ static void mix_hitbox(hasher *hs, const clv_hitbox_def *d) {
         mix_f(hs, e->magnitude);
         mix_i32(hs, e->damages ? 1 : 0);
     }
+    /* Fields at their defaults add nothing: a weapon that does not use them keeps the
+     * fingerprint (and the snapshots) it had before they existed. */
+    if (d->clash != CLV_CLASH_NORMAL || d->parry_stun != CLV_FRAMES_AUTO) {
+        mix_i32(hs, (int32_t)d->clash);
+        mix_i32(hs, d->parry_stun);
+    }
 }
 
 /* Everything a compiled weapon does: its attacks, its hitboxes and which frames list them. */
@@ -160,6 +166,9 @@ uint64_t clv__weapon_fingerprint(const clv__aweapon *w) {
         mix_i32(&hs, at->max_targets);
         mix_i32(&hs, at->rehit);
         mix_i32(&hs, at->lockout);
+        if (at->rebound != CLV_FRAMES_AUTO) {
+            mix_i32(&hs, at->rebound);
+        }
     }
     mix_i32(&hs, w->box_count);
     for (int32_t i = 0; i < w->box_count; i++) {
@@ -425,7 +434,7 @@ static bool entity_valid(const snap_view *v, int32_t s, clv_hit_diag *diag) {
         return refuse(diag, "entity", "entity slot %d: a number is out of range", (int)s);
     }
     if (e.hitlag < 0 || e.hitlag > TIMER_LIMIT || e.hitstun < 0 || e.hitstun > TIMER_LIMIT ||
-        e.state_frames < 0 || vi.state < CLV_HURT_NORMAL || vi.state > CLV_HURT_INTANGIBLE ||
+        e.state_frames < 0 || vi.state < CLV_HURT_NORMAL || vi.state > CLV_HURT_PARRY ||
         (vi.state == CLV_HURT_NORMAL && e.state_frames != 0)) {
         return refuse(diag, "entity", "entity slot %d: a timer or the hurt state is invalid",
                       (int)s);

@@ -147,9 +147,13 @@ clv_hit_status clv_arena_step(clv_arena *a) {
     }
     uint64_t t4 = clock_now(a);
     if (st == CLV_HIT_OK) {
+        st = clv__meet(a);
+    }
+    if (st == CLV_HIT_OK) {
         st = clv__rules(a);
     }
     if (st == CLV_HIT_OK) {
+        clv__end_stopped(a);
         count_states(a);
     }
     uint64_t t5 = clock_now(a);

@@ -159,6 +159,7 @@ static clv_hit_status compute_all(clv_arena *a) {
             misses++;
         }
     }
+    misses += a->meet_miss_count;
     if (!clv__reserve(&a->al, (void **)&a->hits, &a->hit_cap, hits, sizeof *a->hits) ||
         !clv__reserve(&a->al, (void **)&a->misses, &a->miss_cap, misses, sizeof *a->misses) ||
         !clv__reserve(&a->al, (void **)&a->new_rec, &a->new_rec_cap, hits, sizeof *a->new_rec) ||
@@ -166,13 +167,49 @@ static clv_hit_status compute_all(clv_arena *a) {
         return CLV_HIT_ERR_NO_MEMORY;
     }
     a->hit_count = 0;
-    a->miss_count = 0;
+    a->miss_count = a->meet_miss_count;
+    if (a->meet_miss_count > 0) {
+        memcpy(a->misses, a->meet_misses, (size_t)a->meet_miss_count * sizeof *a->misses);
+    }
     for (int32_t i = 0; i < a->cand_count; i++) {
         const clv__cand *c = &a->cand[i];
         if (c->reason < 0) {
             compute_hit(a, c, &a->hits[a->hit_count++]);
         } else {
             emit_miss(a, c);
+        }
+    }
+    return CLV_HIT_OK;
+}
+
+static uint64_t pair_key(clv_entity_id attacker, clv_entity_id target) {
+    return (uint64_t)attacker.index1 << 32 | target.index1;
+}
+
+static int cmp_u64(const void *pa, const void *pb) {
+    uint64_t x = *(const uint64_t *)pa, y = *(const uint64_t *)pb;
+    return (x > y) - (x < y);
+}
+
+/* A hit whose target hit its attacker back on the same frame is a trade: both apply, as every
+ * hit of a frame does, and the events say so. */
+static clv_hit_status mark_trades(clv_arena *a) {
+    int32_t n = a->hit_count;
+    if (n < 2) {
+        return CLV_HIT_OK;
+    }
+    if (!clv__reserve(&a->al, (void **)&a->trade_keys, &a->trade_keys_cap, n,
+                      sizeof *a->trade_keys)) {
+        return CLV_HIT_ERR_NO_MEMORY;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        a->trade_keys[i] = pair_key(a->hits[i].attacker, a->hits[i].target);
+    }
+    qsort(a->trade_keys, (size_t)n, sizeof *a->trade_keys, cmp_u64);
+    for (int32_t i = 0; i < n; i++) {
+        uint64_t back = pair_key(a->hits[i].target, a->hits[i].attacker);
+        if (bsearch(&back, a->trade_keys, (size_t)n, sizeof back, cmp_u64) != NULL) {
+            a->hits[i].flags |= CLV_HIT_FLAG_TRADE;
         }
     }
     return CLV_HIT_OK;
@@ -230,6 +267,20 @@ static void apply_push(clv_arena *a, const clv__cand *c, const clv_hit_event *ev
     }
 }
 
+/* Every damaging hit of the frame on a target it left dead took its last hp: the targets were
+ * alive before the frame's hits (filter refuses the dead), and no order among those hits
+ * decides which one it was. */
+static void mark_kills(clv_arena *a) {
+    for (int32_t i = 0; i < a->hit_count; i++) {
+        clv_hit_event *ev = &a->hits[i];
+        bool damaging = (ev->flags & (CLV_HIT_FLAG_PUSH_ONLY | CLV_HIT_FLAG_INVINCIBLE)) == 0 &&
+                        ev->damage > 0.0f;
+        if (damaging && !(a->vit[ev->target.index1 - 1].hp > 0.0f)) {
+            ev->flags |= CLV_HIT_FLAG_KILLED;
+        }
+    }
+}
+
 /* 8. One computed hit on its target and its owner. */
 static void apply_hit(clv_arena *a, const clv__cand *c, clv_hit_event *ev) {
     const clv_hitbox_def *d = &clv__cand_box(a, c)->def;
@@ -239,12 +290,8 @@ static void apply_hit(clv_arena *a, const clv__cand *c, clv_hit_event *ev) {
     clv__entity *owner = &a->ent[at->owner.index1 - 1];
     apply_push(a, c, ev);
     if (!(ev->flags & CLV_HIT_FLAG_INVINCIBLE)) {
-        bool was_alive = tv->hp > 0.0f;
         tv->hp = clv__clamp_world(tv->hp - ev->damage);
         tv->damage_taken = clv__clamp_world(tv->damage_taken + ev->damage);
-        if (was_alive && !(tv->hp > 0.0f)) {
-            ev->flags |= CLV_HIT_FLAG_KILLED;
-        }
         t->hitlag = ev->hitlag > t->hitlag ? ev->hitlag : t->hitlag;
         t->hitstun = ev->hitstun > t->hitstun ? ev->hitstun : t->hitstun;
         for (int32_t k = 0; k < d->effect_count; k++) {
@@ -257,6 +304,9 @@ static void apply_hit(clv_arena *a, const clv__cand *c, clv_hit_event *ev) {
 clv_hit_status clv__apply_and_emit(clv_arena *a) {
     clv_hit_status st = compute_all(a);
     if (st != CLV_HIT_OK) {
+        return st;
+    }
+    if ((st = mark_trades(a)) != CLV_HIT_OK) {
         return st;
     }
     stop_pushed(a);
@@ -281,6 +331,7 @@ clv_hit_status clv__apply_and_emit(clv_arena *a) {
         counted_target1 = c->target1;
         remember_hit(a, c, counted);
     }
+    mark_kills(a);
     if (a->new_rec_count > 0) {
         memcpy(&a->rec[a->rec_count], a->new_rec, (size_t)a->new_rec_count * sizeof *a->rec);
         a->rec_count += a->new_rec_count;

@@ -131,17 +131,17 @@ static float min2f(float x, float y) { return x < y ? x : y; }
 static float max2f(float x, float y) { return x > y ? x : y; }
 
 /* Radius of a swept hitbox at sub-step point k of n. */
-static float sub_radius(const clv__placed *pl, int32_t k) {
+float clv__sub_radius(const clv__placed *pl, int32_t k) {
     return pl->r0 + (pl->r1 - pl->r0) * ((float)k / (float)pl->nsub);
 }
 
 /* The first sub-step before limit whose cover (hull of its two cores, grown) touches hs, or -1. */
-static int32_t first_substep(const clv_arena *a, const clv__placed *pl, const clv_shape *hs,
-                             int32_t limit) {
+int32_t clv__first_substep(const clv_arena *a, const clv__placed *pl, const clv_shape *hs,
+                           int32_t limit) {
     clv_aabb hb = clv_shape_bounds(hs);
     const clv_vec2 *q = &a->sub[pl->sub0];
     for (int32_t k = 0; k < limit; k++) {
-        float ra = sub_radius(pl, k), rb = sub_radius(pl, k + 1);
+        float ra = clv__sub_radius(pl, k), rb = clv__sub_radius(pl, k + 1);
         float g = (ra > rb ? ra : rb) + pl->grow;
         const clv_vec2 *e = &q[2 * k];
         float x0 = min2f(min2f(e[0].x, e[1].x), min2f(e[2].x, e[3].x)) - g;
@@ -160,17 +160,17 @@ static int32_t first_substep(const clv_arena *a, const clv__placed *pl, const cl
 }
 
 /* The hitbox as it stood at sub-step point k. */
-static clv_shape sub_shape(const clv_arena *a, const clv__placed *pl, int32_t k) {
+clv_shape clv__sub_shape(const clv_arena *a, const clv__placed *pl, int32_t k) {
     const clv_vec2 *q = &a->sub[pl->sub0 + 2 * k];
-    return clv_shape_capsule(q[0].x, q[0].y, q[1].x, q[1].y, sub_radius(pl, k));
+    return clv_shape_capsule(q[0].x, q[0].y, q[1].x, q[1].y, clv__sub_radius(pl, k));
 }
 
 /* Contact of a swept hit, from the sub-step k whose cover touched first: the placement at its
  * start if it overlaps the hurtbox, else at its end, else the nearer of the two by closest
  * points (the cover touched within the tolerance). */
-static void swept_contact(const clv_arena *a, const clv__placed *pl, int32_t k, const clv_shape *hs,
-                          clv__cand *c) {
-    clv_shape s0 = sub_shape(a, pl, k), s1 = sub_shape(a, pl, k + 1);
+void clv__swept_contact(const clv_arena *a, const clv__placed *pl, int32_t k, const clv_shape *hs,
+                        clv__cand *c) {
+    clv_shape s0 = clv__sub_shape(a, pl, k), s1 = clv__sub_shape(a, pl, k + 1);
     const clv_shape *use = NULL;
     if (clv_overlap(&s0, hs)) {
         use = &s0;
@@ -216,7 +216,7 @@ void clv__narrowphase(clv_arena *a) {
             int32_t best = -1, best_h = -1;
             for (int32_t k = 0; k < h->count; k++) {
                 clv_shape hs = clv_shape_translated(&h->shapes[k], at);
-                int32_t sk = first_substep(a, pl, &hs, best >= 0 ? best : pl->nsub);
+                int32_t sk = clv__first_substep(a, pl, &hs, best >= 0 ? best : pl->nsub);
                 if (sk >= 0) {
                     best = sk;
                     best_h = k;
@@ -227,7 +227,7 @@ void clv__narrowphase(clv_arena *a) {
             }
             if (best >= 0) {
                 clv_shape hs = clv_shape_translated(&h->shapes[best_h], at);
-                swept_contact(a, pl, best, &hs, &c);
+                clv__swept_contact(a, pl, best, &hs, &c);
                 c.overlap = 1;
                 c.distance = 0.0f;
                 a->profile.contacts++;

@@ -25,8 +25,28 @@ clv_hit_status clv__place(clv_arena *a);
 
 /* 2. Appends every (placed hitbox, entity) pair whose bounds touch to a->cand. */
 clv_hit_status clv__broadphase(clv_arena *a);
+/* Radius of a swept hitbox at sub-step point k. */
+float clv__sub_radius(const clv__placed *pl, int32_t k);
+/* The first sub-step before limit whose cover touches hs, or -1. */
+int32_t clv__first_substep(const clv_arena *a, const clv__placed *pl, const clv_shape *hs,
+                           int32_t limit);
+/* The swept hitbox as it stood at sub-step point k. */
+clv_shape clv__sub_shape(const clv_arena *a, const clv__placed *pl, int32_t k);
+/* Contact, ranking gap and sweep_t of a swept hit first touching at sub-step k. */
+void clv__swept_contact(const clv_arena *a, const clv__placed *pl, int32_t k, const clv_shape *hs,
+                        clv__cand *c);
 /* 3. Keeps the candidates that touch (or miss within the miss margin), with their contact. */
 void clv__narrowphase(clv_arena *a);
+
+/* ---- clash.c ---- */
+
+/* 3b. Hitboxes of attacks on different teams that meet: clank, outprioritize, transcend, trade.
+ * Fills a->meet (what happens to each attack) and the clash events. */
+clv_hit_status clv__meet(clv_arena *a);
+/* After filter(): hits on parrying targets stop their attacks (a->meet, parry events). */
+clv_hit_status clv__parry(clv_arena *a);
+/* 8b. Ends the attacks a meeting or a parry stopped, and stuns their owners. */
+void clv__end_stopped(clv_arena *a);
 
 /* ---- step_rules.c ---- */
 

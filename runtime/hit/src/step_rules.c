@@ -95,6 +95,8 @@ static void filter(clv_arena *a) {
         const clv_attack_def *ad = clv__cand_attack_def(a, c);
         if (c->target1 == at->owner.index1 || t->team == owner->team) {
             c->reason = CLV_MISS_TEAM;
+        } else if (a->stop[c->attack1 - 1].reason >= 0) {
+            c->reason = a->stop[c->attack1 - 1].reason; /* it met another attack and lost */
         } else if (!(t->hp > 0.0f)) {
             c->reason = CLV_MISS_DEAD;
         } else if (t->state == CLV_HURT_INTANGIBLE) {
@@ -322,8 +324,12 @@ clv_hit_status clv__rules(clv_arena *a) {
         qsort(a->cand, (size_t)a->cand_count, sizeof *a->cand, cmp_cand);
     }
     filter(a);
+    clv_hit_status st = clv__parry(a);
+    if (st != CLV_HIT_OK) {
+        return st;
+    }
     select_hitboxes(a);
-    clv_hit_status st = limit_max_hits(a);
+    st = limit_max_hits(a);
     if (st == CLV_HIT_OK) {
         st = limit_max_targets(a);
     }

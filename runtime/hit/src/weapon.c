@@ -21,6 +21,8 @@ clv_hitbox_def clv_default_hitbox_def(void) {
     d.priority = 0;
     d.sweep = true;
     d.effect_count = 0;
+    d.clash = CLV_CLASH_NORMAL;
+    d.parry_stun = CLV_FRAMES_AUTO;
     return d;
 }
 
@@ -28,6 +30,7 @@ clv_attack_def clv_default_attack_def(void) {
     clv_attack_def d;
     memset(&d, 0, sizeof d);
     d.frames = 1;
+    d.rebound = CLV_FRAMES_AUTO;
     return d;
 }
 
@@ -98,6 +101,15 @@ static clv_hit_status check_effect(const clv_effect_def *e, int index, clv_hit_d
     return check_float(e->magnitude, 0.0f, f, diag);
 }
 
+/* The fields that say how a hitbox meets other attacks. */
+static clv_hit_status check_meeting(const clv_hitbox_def *d, clv_hit_diag *diag) {
+    if ((int)d->clash < (int)CLV_CLASH_NORMAL || (int)d->clash > (int)CLV_CLASH_TRADE) {
+        return clv__diag_set(diag, CLV_HIT_ERR_ENUM, "clash",
+                             "clash must be normal, transcend or trade (got %d)", (int)d->clash);
+    }
+    return check_int(d->parry_stun, CLV_FRAMES_AUTO, 3600, "parry_stun", diag);
+}
+
 clv_hit_status clv_hitbox_def_check(const clv_hitbox_def *d, clv_hit_diag *diag) {
     clv__diag_clear(diag);
     if (d == NULL) {
@@ -166,7 +178,7 @@ clv_hit_status clv_hitbox_def_check(const clv_hitbox_def *d, clv_hit_diag *diag)
             return st;
         }
     }
-    return CLV_HIT_OK;
+    return check_meeting(d, diag);
 }
 
 clv_hit_status clv_attack_def_check(const clv_attack_def *d, clv_hit_diag *diag) {
@@ -179,7 +191,8 @@ clv_hit_status clv_attack_def_check(const clv_attack_def *d, clv_hit_diag *diag)
         (st = check_int(d->frames, 1, CLV_ATTACK_MAX_FRAMES, "frames", diag)) != CLV_HIT_OK ||
         (st = check_int(d->max_targets, 0, INT32_MAX, "max_targets", diag)) != CLV_HIT_OK ||
         (st = check_int(d->rehit, 0, CLV_ATTACK_MAX_FRAMES, "rehit", diag)) != CLV_HIT_OK ||
-        (st = check_int(d->lockout, 0, CLV_ATTACK_MAX_FRAMES, "lockout", diag)) != CLV_HIT_OK) {
+        (st = check_int(d->lockout, 0, CLV_ATTACK_MAX_FRAMES, "lockout", diag)) != CLV_HIT_OK ||
+        (st = check_int(d->rebound, CLV_FRAMES_AUTO, 3600, "rebound", diag)) != CLV_HIT_OK) {
         return st;
     }
     return CLV_HIT_OK;

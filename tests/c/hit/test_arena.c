@@ -255,7 +255,7 @@ static void test_spawn_and_start_errors(void) {
     CHECK(clv_arena_spawn(a, &d, NULL, &diag) == CLV_HIT_ERR_SHAPE);
     CHECK(strcmp(diag.message, "hurtboxes[0] must have min <= max") == 0);
     d = clv_default_entity_def();
-    d.state = (clv_hurt_state)3;
+    d.state = (clv_hurt_state)4;
     CHECK(clv_arena_spawn(a, &d, NULL, &diag) == CLV_HIT_ERR_ENUM);
     CHECK(clv_arena_spawn(a, NULL, NULL, &diag) == CLV_HIT_ERR_NULL);
     CHECK(clv_arena_entity_count(a) == 0);

@@ -124,6 +124,13 @@ typedef struct clv_effect_def {
     bool damages;                ///< ticks remove magnitude hp
 } clv_effect_def;
 
+/// How a hitbox meets the hitboxes of other attacks (docs/hit-rules.md, "Attacks that meet").
+typedef enum clv_clash_rule {
+    CLV_CLASH_NORMAL = 0,    ///< clanks within the arena's clank_range, else the stronger wins
+    CLV_CLASH_TRANSCEND = 1, ///< never meets hitboxes: passes through them
+    CLV_CLASH_TRADE = 2      ///< meets them but cancels nothing: both attacks go on
+} clv_clash_rule;
+
 /// One hitbox of one or more frames of an attack.
 typedef struct clv_hitbox_def {
     char id[CLV_HIT_NAME_MAX]; ///< non-empty name, e.g. "blade"; unique within a frame
@@ -140,6 +147,10 @@ typedef struct clv_hitbox_def {
     bool sweep;                       ///< cover the path from the last frame (default true)
     int32_t effect_count;             ///< 0..CLV_HITBOX_MAX_EFFECTS
     clv_effect_def effects[CLV_HITBOX_MAX_EFFECTS];
+    clv_clash_rule clash; ///< how it meets other attacks' hitboxes (default NORMAL)
+    /// Frames the attacker is stunned when a parry stops this hitbox's hit, 0..3600, or
+    /// CLV_FRAMES_AUTO for the arena's parry_stun.
+    int32_t parry_stun;
 } clv_hitbox_def;
 
 /// An attack of a weapon: its length and its per-swing rules.
@@ -149,6 +160,9 @@ typedef struct clv_attack_def {
     int32_t max_targets;         ///< distinct targets one swing may hit, 0 = no limit
     int32_t rehit;               ///< frames before a group may hit a target again, 0 = once
     int32_t lockout;             ///< frames a hit target is immune to the swing's other groups
+    /// Frames of recovery (hitstun) its owner gets when it clanks or is outprioritized, 0..3600,
+    /// or CLV_FRAMES_AUTO: floor(4 + damage / 2) of its hitbox that met the other attack.
+    int32_t rebound;
 } clv_attack_def;
 
 /// Options of a new weapon.
@@ -161,9 +175,11 @@ typedef struct clv_weapon_def {
 typedef struct clv_weapon clv_weapon;
 
 /// Defaults: a circle of radius 8 at the origin, group 0, damage 1, no knockback, no limits,
-/// automatic hitlag (scale 1) and hitstun, priority 0, sweep on, no effects.
+/// automatic hitlag (scale 1) and hitstun, priority 0, sweep on, no effects, clash NORMAL,
+/// parry_stun CLV_FRAMES_AUTO.
 clv_hitbox_def clv_default_hitbox_def(void);
-/// Defaults: frames 1, no target limit, rehit 0 (once per swing), lockout 0. Name empty.
+/// Defaults: frames 1, no target limit, rehit 0 (once per swing), lockout 0, rebound
+/// CLV_FRAMES_AUTO. Name empty.
 clv_attack_def clv_default_attack_def(void);
 /// Defaults: an effect named "", duration 60, period 10, magnitude 1, damaging.
 clv_effect_def clv_default_effect_def(void);
@@ -234,21 +250,27 @@ typedef struct clv_weapon_id {
 typedef enum clv_hurt_state {
     CLV_HURT_NORMAL = 0,     ///< hits land
     CLV_HURT_INVINCIBLE = 1, ///< hits connect and are used up; no damage, push, stun or effect
-    CLV_HURT_INTANGIBLE = 2  ///< hits pass through and stay available
+    CLV_HURT_INTANGIBLE = 2, ///< hits pass through and stay available
+    CLV_HURT_PARRY = 3       ///< a hit that would land is parried: its attack ends, the attacker
+                             ///< is stunned, the target takes nothing
 } clv_hurt_state;
 
 /// Why a candidate did not become a hit. Every rejected candidate gets exactly one.
 typedef enum clv_miss_reason {
-    CLV_MISS_OUT_OF_REACH = 0, ///< the shapes do not overlap (near misses, see miss_margin)
-    CLV_MISS_TEAM = 1,         ///< target is the owner or on the owner's team
-    CLV_MISS_DEAD = 2,         ///< target has no hp left
-    CLV_MISS_INTANGIBLE = 3,   ///< target is intangible
-    CLV_MISS_REHIT = 4,        ///< this group already hit this target (rehit pending)
-    CLV_MISS_LOCKOUT = 5,      ///< another group of the swing hit this target too recently
-    CLV_MISS_PRECEDENCE = 6,   ///< a hitbox of higher precedence in the same group won
-    CLV_MISS_MAX_HITS = 7,     ///< the hitbox already damaged max_hits targets this frame
-    CLV_MISS_MAX_TARGETS = 8,  ///< the swing already hit max_targets targets
-    CLV_MISS_REASON_COUNT = 9
+    CLV_MISS_OUT_OF_REACH = 0,    ///< the shapes do not overlap (near misses, see miss_margin)
+    CLV_MISS_TEAM = 1,            ///< target is the owner or on the owner's team
+    CLV_MISS_DEAD = 2,            ///< target has no hp left
+    CLV_MISS_INTANGIBLE = 3,      ///< target is intangible
+    CLV_MISS_REHIT = 4,           ///< this group already hit this target (rehit pending)
+    CLV_MISS_LOCKOUT = 5,         ///< another group of the swing hit this target too recently
+    CLV_MISS_PRECEDENCE = 6,      ///< a hitbox of higher precedence in the same group won
+    CLV_MISS_MAX_HITS = 7,        ///< the hitbox already damaged max_hits targets this frame
+    CLV_MISS_MAX_TARGETS = 8,     ///< the swing already hit max_targets targets
+    CLV_MISS_CLANKED = 9,         ///< the attack clanked with another on this frame
+    CLV_MISS_OUTPRIORITIZED = 10, ///< a stronger attack's hitbox met it on this frame
+    CLV_MISS_TRANSCENDED = 11,    ///< hitboxes met and one passed through (a meeting, not a hit)
+    CLV_MISS_PARRIED = 12,        ///< a parrying target stopped the attack on this frame
+    CLV_MISS_REASON_COUNT = 13
 } clv_miss_reason;
 
 /// A short lowercase name of a reason ("max_hits").
@@ -272,9 +294,15 @@ typedef struct clv_arena_def {
     /// How far (world units) a swept hitbox may reach beyond the area it truly sweeps between
     /// two frames; sets the number of sub-steps (docs/hit-rules.md). > 0, finite; 0 = 1 unit.
     float sweep_tolerance;
+    /// Hitboxes of two attacks that meet clank when their damages differ by at most this, >= 0;
+    /// beyond it the stronger outprioritizes the weaker.
+    float clank_range;
+    /// Frames a parried attacker is stunned when its hitbox's parry_stun is CLV_FRAMES_AUTO.
+    int32_t parry_stun;
 } clv_arena_def;
 
-/// Defaults: malloc/free, capacity 64, miss_margin 0, no grid, no clock, sweep_tolerance 1.
+/// Defaults: malloc/free, capacity 64, miss_margin 0, no grid, no clock, sweep_tolerance 1,
+/// clank_range 9, parry_stun 20.
 clv_arena_def clv_default_arena_def(void);
 
 /// An entity to spawn.
@@ -345,7 +373,8 @@ typedef struct clv_attack_info {
 enum {
     CLV_HIT_FLAG_PUSH_ONLY = 1,  ///< beyond max_hits with knockback_ignores_hit_count: pushed only
     CLV_HIT_FLAG_INVINCIBLE = 2, ///< target was invincible: connected, used up, nothing applied
-    CLV_HIT_FLAG_KILLED = 4      ///< this hit took the target's last hp
+    CLV_HIT_FLAG_KILLED = 4,     ///< it did damage, and the frame's hits left the target dead
+    CLV_HIT_FLAG_TRADE = 8       ///< the target's own attack hit this hit's attacker on this frame
 };
 
 /// A hit of one frame.
@@ -397,6 +426,36 @@ typedef struct clv_tick_event {
     bool expired; ///< the effect ended on this frame
     bool killed;  ///< this tick took the target's last hp
 } clv_tick_event;
+
+/// What came of two attacks that met (or of a hit that met a parry).
+typedef enum clv_clash_kind {
+    CLV_CLASH_CLANK = 0,         ///< damages within clank_range: both attacks end
+    CLV_CLASH_OUTPRIORITIZE = 1, ///< side `winner` did more damage: the other attack ends
+    CLV_CLASH_TRANSCENDED = 2,   ///< a transcendent hitbox passed through: both go on
+    CLV_CLASH_TRADED = 3,        ///< a trade hitbox met the other: both go on and may hit
+    CLV_CLASH_PARRY = 4          ///< side 0's hit met side 1's parry: side 0's attack ends
+} clv_clash_kind;
+
+/// Two attacks whose hitboxes met on a frame, or an attack and the entity that parried it.
+/// Side 0 is the attack of the lower id; for a parry it is the parried attack and side 1 the
+/// parrying entity (attack and weapon null, hitbox -1).
+typedef struct clv_clash_event {
+    int64_t frame;
+    clv_clash_kind kind;
+    int32_t winner; ///< OUTPRIORITIZE: the side that goes on (0 or 1); -1 otherwise
+    clv_attack_id attack[2];
+    clv_entity_id owner[2];
+    clv_weapon_id weapon[2];
+    int32_t attack_index[2];
+    int32_t attack_frame[2];
+    int32_t hitbox[2]; ///< position of the hitbox that met, in its frame's list
+    float damage[2];   ///< that hitbox's damage
+    int32_t stun[2];   ///< frames of hitstun given to each owner (rebound, parry stun)
+    clv_vec2 point;    ///< where they met, world
+    /// Where in the motion from the previous frame's placements (0) to this one's (1) the first
+    /// sub-step that met starts; 1 for hitboxes that do not sweep.
+    float sweep_t;
+} clv_clash_event;
 
 /// Time spent in the last step, by phase, in the units of the def's clock_ns. Zeros without a
 /// clock. Counts are filled in every case.
@@ -502,6 +561,9 @@ int64_t clv_arena_frame(const clv_arena *arena);
 const clv_hit_event *clv_arena_hits(const clv_arena *arena, int32_t *count);
 /// Miss records of the last step, in candidate order.
 const clv_miss_record *clv_arena_misses(const clv_arena *arena, int32_t *count);
+/// Clashes and parries of the last step: meetings of hitboxes by (side 0, side 1) attack ids,
+/// then parries by (attack, parrying entity). Valid until the next step.
+const clv_clash_event *clv_arena_clashes(const clv_arena *arena, int32_t *count);
 /// Status effect ticks of the last step, by entity id then effect slot.
 const clv_tick_event *clv_arena_ticks(const clv_arena *arena, int32_t *count);
 /// Timing and counts of the last step.
