@@ -1,4 +1,5 @@
-/* Batch narrowphase: one capsule against arrays of circles or capsules (batch_internal.h).
+/* Batch narrowphase: one capsule against arrays of circles or capsules (batch_internal.h), and
+ * pairs of capsules stored as arrays (clv_overlap_capsule_pairs, collide.h).
  *
  * Each test repeats, operation for operation, the arithmetic of the typed test it stands for
  * in overlap.c, so the answers agree bit for bit (the tests check it on random data).
@@ -153,29 +154,35 @@ static inline int lane(float px, float py, float sx, float sy, float dx, float d
     return (edge & ends) | ((1 - edge) & near_line);
 }
 
-/* The same lanes, in the same order, as clv_overlap_capsule_capsule, so that the answers
- * agree bit for bit (its crossing test multiplies orientations, which is not the same as
- * comparing their signs when a product underflows). */
+/* Capsule p (ends pa, pb, radius pr) against capsule q: the same lanes, in the same order, as
+ * clv_overlap_capsule_capsule, so that the answers agree bit for bit (its crossing test
+ * multiplies orientations, which is not the same as comparing their signs when a product
+ * underflows). */
+static inline int capsule_pair_hit(float pax, float pay, float pbx, float pby, float pr, float qax,
+                                   float qay, float qbx, float qby, float qr) {
+    /* Origin at the midpoint of the two first ends, as the typed test does. */
+    float ox = (pax + qax) * 0.5f, oy = (pay + qay) * 0.5f;
+    float a0x = pax - ox, a0y = pay - oy, a1x = pbx - ox, a1y = pby - oy;
+    float b0x = qax - ox, b0y = qay - oy, b1x = qbx - ox, b1y = qby - oy;
+    float dax = a1x - a0x, day = a1y - a0y, dbx = b1x - b0x, dby = b1y - b0y;
+    float rr = pr + qr, r2 = rr * rr;
+    float o0, o1, o2, o3;
+    int s0, s1, s2, s3;
+    int n0 = lane(a0x, a0y, b0x, b0y, dbx, dby, r2, &o0, &s0);
+    int n1 = lane(a1x, a1y, b0x, b0y, dbx, dby, r2, &o1, &s1);
+    int n2 = lane(b0x, b0y, a0x, a0y, dax, day, r2, &o2, &s2);
+    int n3 = lane(b1x, b1y, a0x, a0y, dax, day, r2, &o3, &s3);
+    int cross = (o0 * o1 < 0.0f) & (o1 * o0 < 0.0f) & (o2 * o3 < 0.0f) & (o3 * o2 < 0.0f) & s0 &
+                s1 & s2 & s3;
+    return (cross & (r2 > 0.0f)) | n0 | n1 | n2 | n3;
+}
+
 static inline void capsules_block(const clv_capsule *a, const float *qax, const float *qay,
                                   const float *qbx, const float *qby, const float *qr, uint32_t m,
                                   int *hit) {
     const float pax = a->a.x, pay = a->a.y, pbx = a->b.x, pby = a->b.y, pr = a->r;
     for (uint32_t k = 0; k < m; k++) {
-        /* Origin at the midpoint of the two first ends, as the typed test does. */
-        float ox = (pax + qax[k]) * 0.5f, oy = (pay + qay[k]) * 0.5f;
-        float a0x = pax - ox, a0y = pay - oy, a1x = pbx - ox, a1y = pby - oy;
-        float b0x = qax[k] - ox, b0y = qay[k] - oy, b1x = qbx[k] - ox, b1y = qby[k] - oy;
-        float dax = a1x - a0x, day = a1y - a0y, dbx = b1x - b0x, dby = b1y - b0y;
-        float rr = pr + qr[k], r2 = rr * rr;
-        float o0, o1, o2, o3;
-        int s0, s1, s2, s3;
-        int n0 = lane(a0x, a0y, b0x, b0y, dbx, dby, r2, &o0, &s0);
-        int n1 = lane(a1x, a1y, b0x, b0y, dbx, dby, r2, &o1, &s1);
-        int n2 = lane(b0x, b0y, a0x, a0y, dax, day, r2, &o2, &s2);
-        int n3 = lane(b1x, b1y, a0x, a0y, dax, day, r2, &o3, &s3);
-        int cross = (o0 * o1 < 0.0f) & (o1 * o0 < 0.0f) & (o2 * o3 < 0.0f) & (o3 * o2 < 0.0f) & s0 &
-                    s1 & s2 & s3;
-        hit[k] = (cross & (r2 > 0.0f)) | n0 | n1 | n2 | n3;
+        hit[k] = capsule_pair_hit(pax, pay, pbx, pby, pr, qax[k], qay[k], qbx[k], qby[k], qr[k]);
     }
 }
 
@@ -191,4 +198,31 @@ uint32_t clv_batch_capsule_capsules(const clv_capsule *a, const float *ax, const
     }
     capsules_block(a, ax + base, ay + base, bx + base, by + base, r + base, n - base, hit);
     return push_hits(hit, n - base, base, out, count);
+}
+
+/* Pairs base .. base + m: the flags into out, their sum returned. The flags go through an int
+ * array first so that both loops have one element type, which gcc vectorises. */
+static inline uint32_t pairs_block(const clv_capsule_arrays *a, const clv_capsule_arrays *b,
+                                   uint32_t base, uint32_t m, uint8_t *out) {
+    int hit[CLV_BATCH_BLOCK];
+    for (uint32_t k = 0; k < m; k++) {
+        uint32_t i = base + k;
+        hit[k] = capsule_pair_hit(a->ax[i], a->ay[i], a->bx[i], a->by[i], a->r[i], b->ax[i],
+                                  b->ay[i], b->bx[i], b->by[i], b->r[i]);
+    }
+    uint32_t count = 0;
+    for (uint32_t k = 0; k < m; k++) {
+        out[base + k] = (uint8_t)hit[k];
+        count += (uint32_t)hit[k];
+    }
+    return count;
+}
+
+uint32_t clv_overlap_capsule_pairs(const clv_capsule_arrays *a, const clv_capsule_arrays *b,
+                                   uint32_t n, uint8_t *out) {
+    uint32_t count = 0, base = 0;
+    for (; n - base >= CLV_BATCH_BLOCK; base += CLV_BATCH_BLOCK) {
+        count += pairs_block(a, b, base, CLV_BATCH_BLOCK, out);
+    }
+    return count + pairs_block(a, b, base, n - base, out);
 }

@@ -1,4 +1,5 @@
 /* Batch narrowphase: element for element the same answers as the typed overlap tests. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -103,6 +104,88 @@ static void test_capsules_agree(void) {
     free(ax), free(ay), free(bx), free(by), free(r), free(out);
 }
 
+/* Capsule i of the arrays, as clv_capsule. */
+static clv_capsule capsule_at(const clv_capsule_arrays *s, uint32_t i) {
+    clv_capsule c = {{s->ax[i], s->ay[i]}, {s->bx[i], s->by[i]}, s->r[i]};
+    return c;
+}
+
+static void fill_capsules(float *const col[5], uint32_t n, int style, float scale) {
+    for (uint32_t i = 0; i < n; i++) {
+        clv_capsule c = rnd_capsule(style, scale);
+        col[0][i] = c.a.x, col[1][i] = c.a.y, col[2][i] = c.b.x, col[3][i] = c.b.y;
+        col[4][i] = c.r;
+    }
+}
+
+/* Pairs of arrays: bit for bit the typed test, over lengths around the block size. */
+static void test_capsule_pairs_agree(void) {
+    enum { N = 5000, ROUNDS = 60 };
+    float *col[10];
+    for (int k = 0; k < 10; k++)
+        col[k] = malloc(N * sizeof(float));
+    uint8_t *out = malloc(N + 1);
+    clv_capsule_arrays a = {col[0], col[1], col[2], col[3], col[4]};
+    clv_capsule_arrays b = {col[5], col[6], col[7], col[8], col[9]};
+    long checked = 0, hits = 0, wrong = 0;
+    for (int round = 0; round < ROUNDS; round++) {
+        int style = round % 3;
+        float scale = style == 2 ? 1e4f : 50.0f;
+        uint32_t n = round == 0 ? 0 : (round % 5 == 0 ? 511u + (uint32_t)(rnd_u32() % 3u) : N);
+        fill_capsules(col, n, style, scale);
+        fill_capsules(col + 5, n, style, scale);
+        out[n] = 7; /* must stay */
+        uint32_t m = clv_overlap_capsule_pairs(&a, &b, n, out);
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            clv_capsule p = capsule_at(&a, i), q = capsule_at(&b, i);
+            bool want = clv_overlap_capsule_capsule(&p, &q);
+            wrong += out[i] != (uint8_t)want;
+            k += want;
+        }
+        wrong += (k != m) + (out[n] != 7);
+        checked += n;
+        hits += k;
+    }
+    printf("capsule pairs: %ld checked, %ld hits, %ld wrong\n", checked, hits, wrong);
+    CHECK(wrong == 0);
+    CHECK(hits > checked / 20 && hits < checked - checked / 20);
+    for (int k = 0; k < 10; k++)
+        free(col[k]);
+    free(out);
+}
+
+/* On small integers every step of the float test is exact, so the pairs must answer as the
+ * exact oracle does, touching cases included. */
+static void test_capsule_pairs_exact(void) {
+    enum { N = 20000 };
+    float *col[10];
+    for (int k = 0; k < 10; k++)
+        col[k] = malloc(N * sizeof(float));
+    uint8_t *out = malloc(N);
+    clv_capsule_arrays a = {col[0], col[1], col[2], col[3], col[4]};
+    clv_capsule_arrays b = {col[5], col[6], col[7], col[8], col[9]};
+    fill_capsules(col, N, 0, 0.0f);
+    fill_capsules(col + 5, N, 0, 0.0f);
+    clv_overlap_capsule_pairs(&a, &b, N, out);
+    long wrong = 0, hits = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        clv_icapsule p = {(int32_t)a.ax[i], (int32_t)a.ay[i], (int32_t)a.bx[i], (int32_t)a.by[i],
+                          (int32_t)a.r[i]};
+        clv_icapsule q = {(int32_t)b.ax[i], (int32_t)b.ay[i], (int32_t)b.bx[i], (int32_t)b.by[i],
+                          (int32_t)b.r[i]};
+        bool want = clv_exact_overlap_capsules(&p, &q);
+        wrong += out[i] != (uint8_t)want;
+        hits += want;
+    }
+    printf("capsule pairs vs exact: %d checked, %ld hits, %ld wrong\n", N, hits, wrong);
+    CHECK(wrong == 0);
+    CHECK(hits > N / 20 && hits < N - N / 20);
+    for (int k = 0; k < 10; k++)
+        free(col[k]);
+    free(out);
+}
+
 static void test_known_cases(void) {
     /* A horizontal blade from (0,0) to (10,0), radius 1. */
     clv_capsule blade = {{0.0f, 0.0f}, {10.0f, 0.0f}, 1.0f};
@@ -124,6 +207,8 @@ int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_circles_agree);
     RUN(test_capsules_agree);
+    RUN(test_capsule_pairs_agree);
+    RUN(test_capsule_pairs_exact);
     RUN(test_known_cases);
     return clv_test_report();
 }
