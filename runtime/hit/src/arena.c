@@ -266,6 +266,7 @@ void clv_arena_destroy(clv_arena *a) {
     clv__free(&al, a->misses, (size_t)a->miss_cap * sizeof *a->misses);
     clv__free(&al, a->ticks, (size_t)a->tick_cap * sizeof *a->ticks);
     clv__free(&al, a->clashes, (size_t)a->clash_cap * sizeof *a->clashes);
+    clv__free(&al, a->pevents, (size_t)a->pevent_cap * sizeof *a->pevents);
     clv__free(&al, a->stop, (size_t)a->stop_cap * sizeof *a->stop);
     clv__free(&al, a->meet_order, (size_t)a->meet_order_cap * sizeof *a->meet_order);
     clv__free(&al, a->meetings, (size_t)a->meeting_cap * sizeof *a->meetings);
@@ -344,7 +345,9 @@ static void link_sweeps(clv__aweapon *w, const clv_weapon *src, id_ref *sorted) 
             for (int32_t k = w->frame_start[cur]; k < w->frame_start[cur + 1]; k++) {
                 int32_t box = w->list[k];
                 if (fr == 0) {
-                    w->prev[k] = -1;
+                    /* A looping projectile sweeps from its last frame into its first. */
+                    int32_t last = w->frame_base[at] + w->attacks[at].frames - 1;
+                    w->prev[k] = find_by_id(w, last, box, sorted, &have_sorted);
                 } else if (src->boxes[box].first < fr) {
                     w->prev[k] = box;
                 } else {

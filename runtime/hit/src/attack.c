@@ -155,6 +155,7 @@ void clv__events_clear(clv_arena *a) {
     a->miss_count = 0;
     a->tick_count = 0;
     a->clash_count = 0;
+    a->pevent_count = 0;
 }
 
 int64_t clv_arena_frame(const clv_arena *a) { return a != NULL ? a->frame : 0; }

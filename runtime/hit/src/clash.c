@@ -25,15 +25,19 @@ static const clv_hitbox_def *def_of(const clv_arena *a, int32_t p) {
 
 /* ---- which hitboxes meet, and where ---- */
 
-/* Where two shapes that touch meet: their contact point, or halfway between their closest
- * points when round-off says they only touch. */
-static clv_vec2 meeting_point(const clv_shape *x, const clv_shape *y) {
+/* Where two shapes that touch meet: their contact point and normal, or halfway between their
+ * closest points and the direction between them when round-off says they only touch. */
+static void meeting_point(const clv_shape *x, const clv_shape *y, clv__meeting *m) {
     clv_contact c;
     if (clv_contact_shapes(x, y, &c)) {
-        return c.point;
+        m->point = c.point;
+        m->normal = c.normal;
+        return;
     }
     clv_closest cp = clv_closest_points(x, y);
-    return clv_v2(0.5f * (cp.pa.x + cp.pb.x), 0.5f * (cp.pa.y + cp.pb.y));
+    float nx = cp.pb.x - cp.pa.x, ny = cp.pb.y - cp.pa.y, len = sqrtf(nx * nx + ny * ny);
+    m->point = clv_v2(0.5f * (cp.pa.x + cp.pb.x), 0.5f * (cp.pa.y + cp.pb.y));
+    m->normal = len > 0.0f ? clv_v2(nx / len, ny / len) : clv_v2(1.0f, 0.0f);
 }
 
 static void cover_of(const clv_arena *a, const clv__placed *pl, int32_t k, clv_capsule c[2],
@@ -75,7 +79,7 @@ static bool meet_swept(const clv_arena *a, const clv__placed *x, const clv__plac
         if (covers_touch(cx, gx, cy, gy)) {
             clv_shape sx = clv__sub_shape(a, x, k), sy = clv__sub_shape(a, y, l);
             float tx = (float)k / (float)x->nsub, ty = (float)l / (float)y->nsub;
-            m->point = meeting_point(&sx, &sy);
+            meeting_point(&sx, &sy, m);
             m->sweep_t = tx > ty ? tx : ty;
             return true;
         }
@@ -97,6 +101,7 @@ static bool meet_one_swept(const clv_arena *a, const clv__placed *moving, const 
     memset(&c, 0, sizeof c);
     clv__swept_contact(a, moving, k, &still->shape, &c);
     m->point = c.contact.point;
+    m->normal = c.contact.normal;
     m->sweep_t = c.sweep_t;
     return true;
 }
@@ -115,7 +120,7 @@ static bool meets(const clv_arena *a, int32_t x, int32_t y, clv__meeting *m) {
     if (!clv_overlap(&px->shape, &py->shape)) {
         return false;
     }
-    m->point = meeting_point(&px->shape, &py->shape);
+    meeting_point(&px->shape, &py->shape, m);
     m->sweep_t = 1.0f;
     return true;
 }
@@ -211,6 +216,10 @@ static bool transcends(const clv_arena *a, const clv__meeting *m) {
            def_of(a, m->placed[1])->clash == CLV_CLASH_TRANSCEND;
 }
 
+static float damage_at(const clv_arena *a, int32_t p) {
+    return clv__damage_of(a, a->placed[p].attack1, def_of(a, p));
+}
+
 /* true when placed hitbox p goes before q as its attack's side of a meeting: higher priority,
  * then earlier in the frame's list (the order hits use). */
 static bool side_precedes(const clv_arena *a, int32_t p, int32_t q) {
@@ -218,22 +227,41 @@ static bool side_precedes(const clv_arena *a, int32_t p, int32_t q) {
     return pp != pq ? pp > pq : a->placed[p].pos < a->placed[q].pos;
 }
 
+/* The kind of meeting hitbox `own` has with projectile hitbox `other`: REFLECT, ABSORB, or -1
+ * when it is a plain hitbox or the projectile refuses it. */
+static int turn_kind(const clv_arena *a, int32_t own, int32_t other) {
+    const clv__attack *p = attack_of(a, other);
+    clv_hitbox_kind k = def_of(a, own)->kind;
+    if (!p->projectile) {
+        return -1;
+    }
+    if (k == CLV_HITBOX_REFLECT && p->reflectable) {
+        return CLV_CLASH_REFLECT;
+    }
+    return k == CLV_HITBOX_ABSORB && p->absorbable ? CLV_CLASH_ABSORB : -1;
+}
+
 static int32_t rebound_of(const clv_arena *a, int32_t p) {
     const clv__attack *at = attack_of(a, p);
+    if (at->projectile) {
+        return 0; /* nobody holds it */
+    }
     int32_t r = a->weapons[at->weapon1 - 1].attacks[at->attack].rebound;
     if (r != CLV_FRAMES_AUTO) {
         return r;
     }
-    float v = 4.0f + 0.5f * def_of(a, p)->damage;
+    float v = 4.0f + 0.5f * damage_at(a, p);
     return (int32_t)floorf(v < STUN_CAP ? v : STUN_CAP);
 }
 
-static void stop_attack(clv_arena *a, uint32_t attack1, int32_t reason, int32_t stun) {
+/* An attack stops for this frame; of several reasons the lowest code stays, with what did it. */
+static void stop_attack(clv_arena *a, uint32_t attack1, const clv__stop *why) {
     clv__stop *st = &a->stop[attack1 - 1];
-    if (st->reason < 0 || reason < st->reason) {
-        st->reason = reason;
+    int32_t stun = why->stun > st->stun ? why->stun : st->stun;
+    if (st->reason < 0 || why->reason < st->reason) {
+        *st = *why;
     }
-    st->stun = stun > st->stun ? stun : st->stun;
+    st->stun = stun;
 }
 
 static void fill_side(const clv_arena *a, clv_clash_event *ev, int side, int32_t p) {
@@ -244,7 +272,7 @@ static void fill_side(const clv_arena *a, clv_clash_event *ev, int side, int32_t
     ev->attack_index[side] = at->attack;
     ev->attack_frame[side] = at->frame;
     ev->hitbox[side] = a->placed[p].pos;
-    ev->damage[side] = def_of(a, p)->damage;
+    ev->damage[side] = damage_at(a, p);
 }
 
 static clv_hit_status push_meet_miss(clv_arena *a, const clv_clash_event *ev, int side,
@@ -283,37 +311,75 @@ static clv_clash_kind judge(const clv_arena *a, const int32_t side[2], int32_t *
     if (d0->clash == CLV_CLASH_TRADE || d1->clash == CLV_CLASH_TRADE) {
         return CLV_CLASH_TRADED;
     }
-    if (fabsf(d0->damage - d1->damage) <= a->clank_range) {
+    float x0 = damage_at(a, side[0]), x1 = damage_at(a, side[1]);
+    if (fabsf(x0 - x1) <= a->clank_range) {
         return CLV_CLASH_CLANK;
     }
-    *winner = d0->damage > d1->damage ? 0 : 1;
+    *winner = x0 > x1 ? 0 : 1;
     return CLV_CLASH_OUTPRIORITIZE;
 }
 
-/* The losers of a judged meeting stop, and say so in a miss each. */
-static clv_hit_status stop_losers(clv_arena *a, const clv_clash_event *ev, const int32_t side[2]) {
+/* The reason side s of a judged meeting misses with, or -1 when it goes on untouched. */
+static int32_t loss_of(const clv_clash_event *ev, int s) {
+    switch (ev->kind) {
+    case CLV_CLASH_TRANSCENDED:
+        return CLV_MISS_TRANSCENDED;
+    case CLV_CLASH_CLANK:
+        return CLV_MISS_CLANKED;
+    case CLV_CLASH_OUTPRIORITIZE:
+        return ev->winner != s ? CLV_MISS_OUTPRIORITIZED : -1;
+    case CLV_CLASH_REFLECT:
+        return ev->winner != s ? CLV_MISS_REFLECTED : -1;
+    case CLV_CLASH_ABSORB:
+        return ev->winner != s ? CLV_MISS_ABSORBED : -1;
+    default:
+        return -1;
+    }
+}
+
+/* The losers of a judged meeting stop for this frame, and say so in a miss each. */
+static clv_hit_status stop_losers(clv_arena *a, const clv_clash_event *ev, const int32_t side[2],
+                                  const clv__meeting *where) {
     for (int s = 0; s < 2; s++) {
-        clv_miss_reason r;
-        if (ev->kind == CLV_CLASH_TRANSCENDED) {
-            r = CLV_MISS_TRANSCENDED;
-        } else if (ev->kind == CLV_CLASH_CLANK ||
-                   (ev->kind == CLV_CLASH_OUTPRIORITIZE && ev->winner != s)) {
-            r = ev->kind == CLV_CLASH_CLANK ? CLV_MISS_CLANKED : CLV_MISS_OUTPRIORITIZED;
-            stop_attack(a, ev->attack[s].index1, (int32_t)r, ev->stun[s]);
-        } else {
+        int32_t r = loss_of(ev, s);
+        if (r < 0) {
             continue;
         }
-        if (push_meet_miss(a, ev, s, r, def_of(a, side[s])->group) != CLV_HIT_OK) {
+        if (r != CLV_MISS_TRANSCENDED) {
+            clv__stop why = {r, ev->stun[s], side[1 - s], where->normal, ev->damage[s]};
+            stop_attack(a, ev->attack[s].index1, &why);
+        }
+        if (push_meet_miss(a, ev, s, (clv_miss_reason)r, def_of(a, side[s])->group) != CLV_HIT_OK) {
             return CLV_HIT_ERR_NO_MEMORY;
         }
     }
     return CLV_HIT_OK;
 }
 
-/* One pair of attacks, meetings m[0..n): each side meets with its best hitbox among those that
- * do not transcend (a transcendent one passes through), and the earliest meeting says where. */
-static clv_hit_status resolve(clv_arena *a, const clv__meeting *m, int32_t n) {
-    int32_t side[2] = {-1, -1}, where = -1;
+/* A REFLECT or ABSORB hitbox of one side meeting the other side's projectile: the best such
+ * hitbox (by precedence) and its side, or -1. */
+static int turner_of(const clv_arena *a, const clv__meeting *m, int32_t n, int32_t side[2],
+                     int *kind) {
+    int found = -1;
+    for (int32_t i = 0; i < n; i++) {
+        for (int s = 0; s < 2 && !transcends(a, &m[i]); s++) {
+            int k = turn_kind(a, m[i].placed[s], m[i].placed[1 - s]);
+            if (k >= 0 &&
+                (found < 0 || (found == s && side_precedes(a, m[i].placed[s], side[s])))) {
+                found = s;
+                *kind = k;
+                side[s] = m[i].placed[s];
+                side[1 - s] = m[i].placed[1 - s];
+            }
+        }
+    }
+    return found;
+}
+
+/* Each side's best hitbox among the meetings that do not transcend; the index of the earliest
+ * such meeting, or -1 when every one transcends. */
+static int32_t best_sides(const clv_arena *a, const clv__meeting *m, int32_t n, int32_t side[2]) {
+    int32_t where = -1;
     for (int32_t i = 0; i < n; i++) {
         if (transcends(a, &m[i])) {
             continue;
@@ -325,10 +391,27 @@ static clv_hit_status resolve(clv_arena *a, const clv__meeting *m, int32_t n) {
         }
         where = where < 0 || m[i].sweep_t < m[where].sweep_t ? i : where;
     }
+    return where;
+}
+
+/* One pair of attacks, meetings m[0..n): a reflector or absorber turns a projectile first;
+ * else each side meets with its best hitbox that does not transcend (a transcendent one passes
+ * through), and the earliest meeting says where. */
+static clv_hit_status resolve(clv_arena *a, const clv__meeting *m, int32_t n) {
+    int32_t side[2] = {-1, -1};
     clv_clash_event ev;
     memset(&ev, 0, sizeof ev);
     ev.frame = a->frame;
-    if (where < 0) {
+    int kind = -1;
+    int turner = turner_of(a, m, n, side, &kind);
+    int32_t where = turner >= 0 ? 0 : best_sides(a, m, n, side);
+    if (turner >= 0) {
+        ev.kind = (clv_clash_kind)kind;
+        ev.winner = turner;
+        while (where < n - 1 && (m[where].placed[0] != side[0] || m[where].placed[1] != side[1])) {
+            where++;
+        }
+    } else if (where < 0) {
         ev.kind = CLV_CLASH_TRANSCENDED;
         ev.winner = -1;
         where = 0;
@@ -339,16 +422,16 @@ static clv_hit_status resolve(clv_arena *a, const clv__meeting *m, int32_t n) {
     }
     for (int s = 0; s < 2; s++) {
         fill_side(a, &ev, s, side[s]);
-        bool stops =
+        bool rebounds =
             ev.kind == CLV_CLASH_CLANK || (ev.kind == CLV_CLASH_OUTPRIORITIZE && ev.winner != s);
-        ev.stun[s] = stops ? rebound_of(a, side[s]) : 0;
+        ev.stun[s] = rebounds ? rebound_of(a, side[s]) : 0;
     }
     ev.point = m[where].point;
     ev.sweep_t = m[where].sweep_t;
     if (push_clash(a, &ev) != CLV_HIT_OK) {
         return CLV_HIT_ERR_NO_MEMORY;
     }
-    return stop_losers(a, &ev, side);
+    return stop_losers(a, &ev, side, &m[where]);
 }
 
 clv_hit_status clv__meet(clv_arena *a) {
@@ -357,7 +440,7 @@ clv_hit_status clv__meet(clv_arena *a) {
         return CLV_HIT_ERR_NO_MEMORY;
     }
     for (int32_t s = 0; s < a->att_count; s++) {
-        a->stop[s] = (clv__stop){-1, 0};
+        a->stop[s] = (clv__stop){-1, 0, -1, {0.0f, 0.0f}, 0.0f};
     }
     clv_hit_status st = find_meetings(a);
     if (st != CLV_HIT_OK) {
@@ -403,11 +486,12 @@ static clv_hit_status parried(clv_arena *a, const clv__cand *c) {
     ev.attack_frame[0] = at->frame;
     ev.hitbox[0] = c->pos;
     ev.hitbox[1] = -1;
-    ev.damage[0] = d->damage;
-    ev.stun[0] = parry_stun_of(a, d);
+    ev.damage[0] = clv__damage_of(a, c->attack1, d);
+    ev.stun[0] = at->projectile ? 0 : parry_stun_of(a, d);
     ev.point = c->contact.point;
     ev.sweep_t = c->sweep_t;
-    stop_attack(a, c->attack1, CLV_MISS_PARRIED, ev.stun[0]);
+    clv__stop why = {CLV_MISS_PARRIED, ev.stun[0], -1, c->contact.normal, ev.damage[0]};
+    stop_attack(a, c->attack1, &why);
     return push_clash(a, &ev);
 }
 
@@ -441,7 +525,14 @@ clv_hit_status clv__parry(clv_arena *a) {
 void clv__end_stopped(clv_arena *a) {
     for (int32_t s = 0; s < a->att_count; s++) {
         const clv__stop *st = &a->stop[s];
-        if (st->reason < 0 || !a->att[s].used) {
+        if (!a->att[s].used) {
+            continue;
+        }
+        if (a->att[s].projectile) {
+            clv__projectile_settle(a, s, st);
+            continue;
+        }
+        if (st->reason < 0) {
             continue;
         }
         clv__entity *owner = &a->ent[a->att[s].owner.index1 - 1];

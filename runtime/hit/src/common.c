@@ -262,6 +262,10 @@ const char *clv_miss_reason_name(clv_miss_reason reason) {
         return "transcended";
     case CLV_MISS_PARRIED:
         return "parried";
+    case CLV_MISS_REFLECTED:
+        return "reflected";
+    case CLV_MISS_ABSORBED:
+        return "absorbed";
     case CLV_MISS_REASON_COUNT:
         break;
     }

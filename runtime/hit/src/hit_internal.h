@@ -139,6 +139,13 @@ typedef struct clv__attack {
     clv_vec2 prev_o;
     float prev_facing;
     int32_t prev_mirror;
+    /* A projectile flies on its own (offset is its world origin, follow 0) until its lifetime
+     * (frames left to place) runs out, pierce (0 = no limit) targets are hit, or it is stopped. */
+    uint8_t projectile, loop, destroy_on_clank, reflectable, absorbable;
+    int32_t lifetime, pierce;
+    clv_vec2 vel;
+    float gravity;
+    float damage_scale; /* reflections multiply the damage it deals */
 } clv__attack;
 
 /* One (swing, target, group) that has hit: sorted by that key. */
@@ -183,8 +190,12 @@ typedef struct clv__cand {
 
 /* Per attack slot, on this frame: whether a meeting or a parry stops it (not part of the state). */
 typedef struct clv__stop {
-    int32_t reason; /* -1, or CLV_MISS_CLANKED, _OUTPRIORITIZED, _PARRIED: the attack ends */
+    int32_t reason; /* -1, or a CLV_MISS_ reason: the attack hits nothing on this frame */
     int32_t stun;   /* hitstun its owner gets */
+    /* REFLECTED, ABSORBED: the placed hitbox that did it, and the normal where they met */
+    int32_t by;
+    clv_vec2 normal;
+    float damage; /* ABSORBED: the damage of the projectile's hitbox that met */
 } clv__stop;
 
 /* A placed hitbox's left bound, for the sweep over x that finds the hitboxes that meet. */
@@ -196,7 +207,7 @@ typedef struct clv__edge {
 /* Two placed hitboxes that met (side 0 on the lower team). */
 typedef struct clv__meeting {
     int32_t placed[2];
-    clv_vec2 point;
+    clv_vec2 point, normal;
     float sweep_t;
 } clv__meeting;
 
@@ -258,6 +269,8 @@ struct clv_arena {
     int32_t tick_count, tick_cap;
     clv_clash_event *clashes;
     int32_t clash_count, clash_cap;
+    clv_projectile_event *pevents;
+    int32_t pevent_count, pevent_cap;
 
     /* Attacks that meet (clash.c): the rules, and this frame's work. */
     float clank_range;

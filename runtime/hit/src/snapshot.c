@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define SNAP_MAGIC 0x41564c43u /* "CLVA" */
-#define SNAP_VERSION 5u
+#define SNAP_VERSION 6u
 /* The rules never set a longer hitlag or hitstun. */
 #define TIMER_LIMIT 3600
 /* An effect lasts at most this long (clv_hitbox_def_check). */
@@ -149,9 +149,15 @@ static void mix_hitbox(hasher *hs, const clv_hitbox_def *d) {
     }
     /* Fields at their defaults add nothing: a weapon that does not use them keeps the
      * fingerprint (and the snapshots) it had before they existed. */
-    if (d->clash != CLV_CLASH_NORMAL || d->parry_stun != CLV_FRAMES_AUTO) {
+    if (d->clash != CLV_CLASH_NORMAL || d->parry_stun != CLV_FRAMES_AUTO ||
+        d->kind != CLV_HITBOX_HIT || d->reflect_speed != 1.0f || d->reflect_damage != 1.0f ||
+        d->reflect_along_facing) {
         mix_i32(hs, (int32_t)d->clash);
         mix_i32(hs, d->parry_stun);
+        mix_i32(hs, (int32_t)d->kind);
+        mix_f(hs, d->reflect_speed);
+        mix_f(hs, d->reflect_damage);
+        mix_i32(hs, d->reflect_along_facing ? 1 : 0);
     }
 }
 
@@ -466,6 +472,31 @@ static bool hints_valid(const snap_view *v, clv_hit_diag *diag) {
     return true;
 }
 
+/* A projectile's flight: flags, a lifetime and pierce that spawning allows, numbers in the world;
+ * an attack that is no projectile keeps them all zero. */
+static bool projectile_valid(const clv__attack *at, int32_t s, clv_hit_diag *diag) {
+    if (!flag_ok(at->projectile) || !flag_ok(at->loop) || !flag_ok(at->destroy_on_clank) ||
+        !flag_ok(at->reflectable) || !flag_ok(at->absorbable)) {
+        return refuse(diag, "projectile", "attack slot %d: a projectile flag is invalid", (int)s);
+    }
+    if (!at->projectile) {
+        bool zero = !at->loop && !at->destroy_on_clank && !at->reflectable && !at->absorbable &&
+                    at->lifetime == 0 && at->pierce == 0 && at->vel.x == 0.0f &&
+                    at->vel.y == 0.0f && at->gravity == 0.0f && at->damage_scale == 0.0f;
+        return zero ||
+               refuse(diag, "projectile",
+                      "attack slot %d: an attack that is no projectile has a flight", (int)s);
+    }
+    if (at->follow || at->lifetime < 0 || at->lifetime > CLV_ATTACK_MAX_FRAMES * 16 ||
+        at->pierce < 0 || !clv__in_world(at->vel.x) || !clv__in_world(at->vel.y) ||
+        !clv__in_world(at->gravity) || !clv__in_world(at->damage_scale) ||
+        at->damage_scale < 0.0f) {
+        return refuse(diag, "projectile", "attack slot %d: a projectile number is out of range",
+                      (int)s);
+    }
+    return true;
+}
+
 static bool attack_valid(const clv_arena *a, const snap_view *v, int32_t s, clv_hit_diag *diag) {
     clv__attack at = view_att(v, s);
     if (!flag_ok(at.used)) {
@@ -487,10 +518,12 @@ static bool attack_valid(const clv_arena *a, const snap_view *v, int32_t s, clv_
         return refuse(diag, "attack", "attack slot %d: weapon %u was removed", (int)s,
                       (unsigned)at.weapon1);
     }
-    /* frame and elapsed advance together; -1 and 0 before the first step */
+    /* frame and elapsed advance together (a looping projectile's frame starts again); -1 and 0
+     * before the first step */
+    bool clock_ok = at.projectile ? at.elapsed >= at.frame + 1 && (at.frame >= 0 || at.elapsed == 0)
+                                  : at.elapsed == at.frame + 1;
     if (at.attack < 0 || at.attack >= w->attack_count || at.frame < -1 ||
-        at.frame >= w->attacks[at.attack].frames || at.elapsed != at.frame + 1 ||
-        (at.active && at.frame < 0)) {
+        at.frame >= w->attacks[at.attack].frames || !clock_ok || (at.active && at.frame < 0)) {
         return refuse(diag, "attack", "attack slot %d: attack index or frame out of range", (int)s);
     }
     if (at.owner.index1 == 0 || at.owner.index1 > (uint32_t)v->h.ent_count) {
@@ -507,7 +540,7 @@ static bool attack_valid(const clv_arena *a, const snap_view *v, int32_t s, clv_
         !(at.prev_o.y >= -reach && at.prev_o.y <= reach) || !clv__finite(at.prev_facing)) {
         return refuse(diag, "attack", "attack slot %d: a number is out of range", (int)s);
     }
-    return true;
+    return projectile_valid(&at, s, diag);
 }
 
 static bool group_key_valid(const clv__aweapon *w, int32_t key) {
@@ -710,6 +743,15 @@ uint64_t clv_arena_hash(const clv_arena *a) {
         mix_v(&hs, at->prev_o);
         mix_f(&hs, at->prev_facing);
         mix_i32(&hs, at->prev_mirror);
+        if (at->projectile) { /* an attack that is none keeps the hash it always had */
+            mix_u32(&hs, (uint32_t)at->loop | (uint32_t)at->destroy_on_clank << 1 |
+                             (uint32_t)at->reflectable << 2 | (uint32_t)at->absorbable << 3);
+            mix_i32(&hs, at->lifetime);
+            mix_i32(&hs, at->pierce);
+            mix_v(&hs, at->vel);
+            mix_f(&hs, at->gravity);
+            mix_f(&hs, at->damage_scale);
+        }
     }
     mix_i32(&hs, a->rec_count);
     for (int32_t i = 0; i < a->rec_count; i++) {

@@ -97,7 +97,7 @@ static void compute_hit(const clv_arena *a, const clv__cand *c, clv_hit_event *e
         ev->flags = CLV_HIT_FLAG_PUSH_ONLY;
         return;
     }
-    ev->damage = d->damage;
+    ev->damage = clv__damage_of(a, c->attack1, d);
     ev->hitlag = hitlag;
     ev->hitstun = d->hitstun == CLV_FRAMES_AUTO ? frames_of(0.4f * sqrtf(kb.x * kb.x + kb.y * kb.y))
                                                 : d->hitstun;
@@ -298,7 +298,9 @@ static void apply_hit(clv_arena *a, const clv__cand *c, clv_hit_event *ev) {
             add_effect(a, (int32_t)c->target1 - 1, ev->weapon, &d->effects[k]);
         }
     }
-    owner->hitlag = ev->hitlag > owner->hitlag ? ev->hitlag : owner->hitlag;
+    if (!at->projectile) { /* nobody holds a projectile: its thrower does not freeze */
+        owner->hitlag = ev->hitlag > owner->hitlag ? ev->hitlag : owner->hitlag;
+    }
 }
 
 clv_hit_status clv__apply_and_emit(clv_arena *a) {

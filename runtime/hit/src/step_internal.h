@@ -48,6 +48,16 @@ clv_hit_status clv__parry(clv_arena *a);
 /* 8b. Ends the attacks a meeting or a parry stopped, and stuns their owners. */
 void clv__end_stopped(clv_arena *a);
 
+/* ---- projectile.c ---- */
+
+/* 1. Moves a projectile, counts its lifetime and advances its frame; false when it expired
+ * (then it has ended) and places nothing. */
+bool clv__projectile_advance(clv_arena *a, int32_t s);
+/* 8b. What a stop, a reflection or its pierce does to a projectile at the end of the frame. */
+void clv__projectile_settle(clv_arena *a, int32_t s, const clv__stop *st);
+/* The damage placed hitbox p deals (a projectile's is scaled by its reflections). */
+float clv__damage_of(const clv_arena *a, uint32_t attack1, const clv_hitbox_def *d);
+
 /* ---- step_rules.c ---- */
 
 const clv__box *clv__cand_box(const clv_arena *a, const clv__cand *c);

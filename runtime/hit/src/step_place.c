@@ -138,6 +138,25 @@ static clv_hit_status sweep_attack(clv_arena *a, int32_t first, int32_t end, int
     return CLV_HIT_OK;
 }
 
+/* Advances attack s by a frame; false when it is frozen or has ended. */
+static bool advance(clv_arena *a, int32_t s) {
+    clv__attack *at = &a->att[s];
+    if (at->projectile) {
+        return clv__projectile_advance(a, s); /* no owner's hitlag holds it */
+    }
+    /* Attacks end with their owner, so the owner slot is live. */
+    if (a->ent[at->owner.index1 - 1].frozen) {
+        return false;
+    }
+    at->frame++;
+    at->elapsed++;
+    if (at->frame >= a->weapons[at->weapon1 - 1].attacks[at->attack].frames) {
+        clv__attack_end(a, s);
+        return false;
+    }
+    return true;
+}
+
 clv_hit_status clv__place(clv_arena *a) {
     static const double two_pi = 2.0 * CLV_PI;
     a->placed_count = 0;
@@ -148,22 +167,15 @@ clv_hit_status clv__place(clv_arena *a) {
         if (!at->used) {
             continue;
         }
-        /* Attacks end with their owner, so the owner slot is live. */
-        const clv__entity *owner = &a->ent[at->owner.index1 - 1];
-        if (owner->frozen) {
+        if (!advance(a, s)) {
             continue;
         }
         const clv__aweapon *w = &a->weapons[at->weapon1 - 1];
-        at->frame++;
-        at->elapsed++;
-        if (at->frame >= w->attacks[at->attack].frames) {
-            clv__attack_end(a, s);
-            continue;
-        }
         at->active = 1;
         clv__pose p = clv__attack_pose(a, at);
-        /* The pose of the frame before (every frame but the first follows a placement). */
-        bool has_prev = at->frame >= 1;
+        /* The pose of the frame before: every frame but the first follows a placement (a
+         * looping projectile's first frame too, after the first time). */
+        bool has_prev = at->projectile ? at->elapsed >= 2 : at->frame >= 1;
         clv__pose p0 = p;
         double dth = 0.0, dx = 0.0, dy = 0.0;
         if (has_prev) {

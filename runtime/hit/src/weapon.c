@@ -23,6 +23,9 @@ clv_hitbox_def clv_default_hitbox_def(void) {
     d.effect_count = 0;
     d.clash = CLV_CLASH_NORMAL;
     d.parry_stun = CLV_FRAMES_AUTO;
+    d.kind = CLV_HITBOX_HIT;
+    d.reflect_speed = 1.0f;
+    d.reflect_damage = 1.0f;
     return d;
 }
 
@@ -106,6 +109,15 @@ static clv_hit_status check_meeting(const clv_hitbox_def *d, clv_hit_diag *diag)
     if ((int)d->clash < (int)CLV_CLASH_NORMAL || (int)d->clash > (int)CLV_CLASH_TRADE) {
         return clv__diag_set(diag, CLV_HIT_ERR_ENUM, "clash",
                              "clash must be normal, transcend or trade (got %d)", (int)d->clash);
+    }
+    if ((int)d->kind < (int)CLV_HITBOX_HIT || (int)d->kind > (int)CLV_HITBOX_ABSORB) {
+        return clv__diag_set(diag, CLV_HIT_ERR_ENUM, "kind",
+                             "kind must be hit, reflect or absorb (got %d)", (int)d->kind);
+    }
+    clv_hit_status st;
+    if ((st = check_float(d->reflect_speed, 0.0f, "reflect_speed", diag)) != CLV_HIT_OK ||
+        (st = check_float(d->reflect_damage, 0.0f, "reflect_damage", diag)) != CLV_HIT_OK) {
+        return st;
     }
     return check_int(d->parry_stun, CLV_FRAMES_AUTO, 3600, "parry_stun", diag);
 }

@@ -131,6 +131,13 @@ typedef enum clv_clash_rule {
     CLV_CLASH_TRADE = 2      ///< meets them but cancels nothing: both attacks go on
 } clv_clash_rule;
 
+/// What a hitbox does to a projectile of the other side that meets it.
+typedef enum clv_hitbox_kind {
+    CLV_HITBOX_HIT = 0,     ///< the clash rules, like any hitbox
+    CLV_HITBOX_REFLECT = 1, ///< a reflectable projectile turns back and joins the reflector's side
+    CLV_HITBOX_ABSORB = 2   ///< an absorbable projectile is destroyed; its damage is reported
+} clv_hitbox_kind;
+
 /// One hitbox of one or more frames of an attack.
 typedef struct clv_hitbox_def {
     char id[CLV_HIT_NAME_MAX]; ///< non-empty name, e.g. "blade"; unique within a frame
@@ -151,6 +158,12 @@ typedef struct clv_hitbox_def {
     /// Frames the attacker is stunned when a parry stops this hitbox's hit, 0..3600, or
     /// CLV_FRAMES_AUTO for the arena's parry_stun.
     int32_t parry_stun;
+    clv_hitbox_kind kind; ///< HIT, REFLECT or ABSORB (default HIT)
+    float reflect_speed;  ///< REFLECT: the projectile's speed is multiplied by it, >= 0 (default 1)
+    float reflect_damage; ///< REFLECT: its damage is multiplied by it, >= 0 (default 1)
+    /// REFLECT: send it along the reflector's facing instead of mirroring its velocity about the
+    /// contact normal (default false).
+    bool reflect_along_facing;
 } clv_hitbox_def;
 
 /// An attack of a weapon: its length and its per-swing rules.
@@ -270,7 +283,9 @@ typedef enum clv_miss_reason {
     CLV_MISS_OUTPRIORITIZED = 10, ///< a stronger attack's hitbox met it on this frame
     CLV_MISS_TRANSCENDED = 11,    ///< hitboxes met and one passed through (a meeting, not a hit)
     CLV_MISS_PARRIED = 12,        ///< a parrying target stopped the attack on this frame
-    CLV_MISS_REASON_COUNT = 13
+    CLV_MISS_REFLECTED = 13,      ///< the projectile was reflected on this frame
+    CLV_MISS_ABSORBED = 14,       ///< the projectile was absorbed on this frame
+    CLV_MISS_REASON_COUNT = 15
 } clv_miss_reason;
 
 /// A short lowercase name of a reason ("max_hits").
@@ -433,7 +448,9 @@ typedef enum clv_clash_kind {
     CLV_CLASH_OUTPRIORITIZE = 1, ///< side `winner` did more damage: the other attack ends
     CLV_CLASH_TRANSCENDED = 2,   ///< a transcendent hitbox passed through: both go on
     CLV_CLASH_TRADED = 3,        ///< a trade hitbox met the other: both go on and may hit
-    CLV_CLASH_PARRY = 4          ///< side 0's hit met side 1's parry: side 0's attack ends
+    CLV_CLASH_PARRY = 4,         ///< side 0's hit met side 1's parry: side 0's attack ends
+    CLV_CLASH_REFLECT = 5,       ///< side `winner`'s REFLECT hitbox turned the other's projectile
+    CLV_CLASH_ABSORB = 6         ///< side `winner`'s ABSORB hitbox took the other's projectile
 } clv_clash_kind;
 
 /// Two attacks whose hitboxes met on a frame, or an attack and the entity that parried it.
@@ -442,7 +459,7 @@ typedef enum clv_clash_kind {
 typedef struct clv_clash_event {
     int64_t frame;
     clv_clash_kind kind;
-    int32_t winner; ///< OUTPRIORITIZE: the side that goes on (0 or 1); -1 otherwise
+    int32_t winner; ///< OUTPRIORITIZE, REFLECT, ABSORB: the side that goes on; -1 otherwise
     clv_attack_id attack[2];
     clv_entity_id owner[2];
     clv_weapon_id weapon[2];
@@ -531,6 +548,74 @@ int32_t clv_arena_entity_count(const clv_arena *arena);
 bool clv_arena_next_entity(const clv_arena *arena, clv_entity_id *cursor);
 /// Walks the attacks in progress in id order, like clv_arena_next_entity.
 bool clv_arena_next_attack(const clv_arena *arena, clv_attack_id *cursor);
+
+/// A projectile: an attack whose pose flies on its own (docs/hit-rules.md, "Projectiles").
+typedef struct clv_projectile_def {
+    clv_weapon_id weapon;
+    int32_t attack;      ///< its frames play while it flies
+    clv_entity_id owner; ///< must be alive; its team is the projectile's team
+    clv_vec2 position;   ///< world, where its first frame is placed
+    clv_vec2 velocity;   ///< units per frame, within +-1e9
+    float facing;        ///< radians: turns the attack's hitboxes
+    bool mirror;
+    int32_t lifetime;      ///< frames it flies, 1..CLV_ATTACK_MAX_FRAMES * 16
+    int32_t pierce;        ///< distinct targets it hits before it is destroyed, 0 = no limit
+    float gravity;         ///< added to velocity.y every frame, within +-1e9
+    bool loop;             ///< the attack starts again after its last frame (else it expires)
+    bool destroy_on_clank; ///< losing a meeting destroys it (else it flies on)
+    bool reflectable;      ///< a REFLECT hitbox of the other side turns it back
+    bool absorbable;       ///< an ABSORB hitbox of the other side destroys it
+} clv_projectile_def;
+
+/// Defaults: no weapon, attack 0, no owner, at the origin at rest facing +x, lifetime 60,
+/// pierce 1, no gravity, no loop, destroyed on clank, reflectable, absorbable.
+clv_projectile_def clv_default_projectile_def(void);
+
+/// What happened to a projectile on a frame.
+typedef enum clv_projectile_event_kind {
+    CLV_PROJECTILE_SPAWNED = 0,   ///< its first frame was placed
+    CLV_PROJECTILE_EXPIRED = 1,   ///< its lifetime (or its attack, without loop) ran out
+    CLV_PROJECTILE_DESTROYED = 2, ///< pierce used up, or a meeting or parry stopped it
+    CLV_PROJECTILE_REFLECTED = 3, ///< a REFLECT hitbox turned it: it is now `by`'s
+    CLV_PROJECTILE_ABSORBED = 4   ///< an ABSORB hitbox took it (destroyed)
+} clv_projectile_event_kind;
+
+typedef struct clv_projectile_event {
+    int64_t frame;
+    clv_projectile_event_kind kind;
+    clv_attack_id projectile;
+    clv_entity_id owner; ///< its owner when the frame began
+    clv_weapon_id weapon;
+    clv_vec2 position; ///< its pose's origin on this frame
+    clv_vec2 velocity; ///< REFLECTED: the new velocity; else the current one
+    /// REFLECTED, ABSORBED: the entity whose hitbox did it, and that hitbox's attack and position.
+    clv_entity_id by;
+    clv_attack_id by_attack;
+    int32_t by_hitbox;
+    float damage;   ///< ABSORBED: the damage of its hitbox that met (times its damage scale)
+    int32_t reason; ///< DESTROYED: the clv_miss_reason that stopped it, or -1 for pierce
+} clv_projectile_event;
+
+/// The state of a projectile.
+typedef struct clv_projectile_info {
+    clv_entity_id owner;
+    int32_t team;
+    clv_vec2 position, velocity;
+    int32_t lifetime;   ///< frames left
+    int32_t hits;       ///< distinct targets hit
+    float damage_scale; ///< product of the reflections' reflect_damage
+} clv_projectile_info;
+
+/// Spawns a projectile; *out (may be NULL) is its attack id (clv_arena_attack and
+/// clv_arena_cancel_attack take it too). Its first frame is placed on the next step.
+clv_hit_status clv_arena_spawn_projectile(clv_arena *arena, const clv_projectile_def *def,
+                                          clv_attack_id *out, clv_hit_diag *diag);
+/// Reads a projectile; CLV_HIT_ERR_STALE_ID when id names no projectile in flight.
+clv_hit_status clv_arena_projectile(const clv_arena *arena, clv_attack_id id,
+                                    clv_projectile_info *out);
+/// Projectile events of the last step, in the order they happened, by projectile id within a
+/// stage (spawns, then meetings, then hits, then expiries).
+const clv_projectile_event *clv_arena_projectile_events(const clv_arena *arena, int32_t *count);
 
 /// Starts an attack. Its first frame is active on the next clv_arena_step().
 clv_hit_status clv_arena_start_attack(clv_arena *arena, const clv_attack_start_def *def,
