@@ -422,6 +422,11 @@ function cleave.thrust(def) end
 ---@param def cleave.EffectDef
 ---@return cleave.EffectDef
 function cleave.effect(def) end
+---Inside a mod only: the attack table frames/<name>.lua of the mod's folder returns, a data
+---file (docs/modding.md, "Frames files").
+---@param name string the file's name without .lua: letters, digits, '_', '-', '.'
+---@return table attack
+function cleave.frames(name) end
 ---@param def? cleave.ArenaDef
 ---@return cleave.Arena
 function cleave.arena(def) end

@@ -3,8 +3,8 @@ local cleave = require "cleave"
 
 local API = {
   "_VERSION", "aabb", "arc", "arena", "body", "capsule", "circle", "closest", "contact", "distance",
-  "effect", "exact", "hitbox", "is_shape", "load_mod", "obb", "overlaps", "point", "raycast",
-  "reload_mod", "sandbox", "sweep", "thrust", "weapon",
+  "effect", "exact", "frames", "hitbox", "is_shape", "load_mod", "obb", "overlaps", "point",
+  "raycast", "reload_mod", "sandbox", "sweep", "thrust", "weapon",
 }
 
 local function sorted_keys(t)

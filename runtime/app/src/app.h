@@ -124,6 +124,20 @@ bool app_pick_open(const char *dir, app_picked *p);
 bool app_pick_weapon(app_picked *p, int32_t index);
 void app_pick_close(app_picked *p);
 
+/// An attack to write as a frames file: its definition and its hitboxes, k-th of frame fr
+/// (0-based), NULL past the last.
+typedef struct app_frames_src {
+    const char *weapon_name;
+    const clv_attack_def *attack;
+    const clv_hitbox_def *(*hitbox)(void *ud, int32_t fr, int32_t k);
+    void *ud;
+} app_frames_src;
+
+/// Writes src as the frames file path (through path.tmp, renamed); false with err set.
+bool app_frames_write(const char *path, const app_frames_src *src, char *err, size_t errlen);
+/// Writes one hitbox as a frames file line holds it ("{ id = ..., effects = {} }").
+bool app_frames_put_hitbox(FILE *f, const clv_hitbox_def *h);
+
 /* ---- The demo's simulation ---- */
 
 #define APP_W 960
@@ -414,6 +428,7 @@ bool app_claim_free_name(const char *pattern, int *next, char *out, size_t outle
 const char *app_option_needs(const char *const (*options)[2], size_t count, const char *arg);
 int app_cmd_demo(int argc, char **argv);
 int app_cmd_render(int argc, char **argv);
+int app_cmd_bake(int argc, char **argv);
 int app_cmd_check(int argc, char **argv);
 
 /// Folder of the assets and of the mods: next to the executable's source tree, overridable

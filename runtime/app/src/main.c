@@ -12,6 +12,7 @@ static void usage(FILE *f) {
                "       cleave render <mod folder> [--weapon NAME] [--attack NAME] [--frames A-B]\n"
                "                     --out sheet.png\n"
                "       cleave check <mod folder> [--format table|json|csv|markdown]\n"
+               "       cleave bake <mod folder> [--weapon NAME] [--attack NAME] [--out DIR]\n"
                "See docs/demo.md.\n");
 }
 
@@ -29,12 +30,16 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "check") == 0) {
         return app_cmd_check(argc - 2, argv + 2);
     }
+    if (strcmp(argv[1], "bake") == 0) {
+        return app_cmd_bake(argc - 2, argv + 2);
+    }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(stdout);
         return 0;
     }
-    fprintf(stderr,
-            "cleave: unknown command '%s' (commands: demo, render, check; see cleave --help)\n",
-            argv[1]);
+    fprintf(
+        stderr,
+        "cleave: unknown command '%s' (commands: demo, render, check, bake; see cleave --help)\n",
+        argv[1]);
     return 2;
 }

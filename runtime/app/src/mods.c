@@ -41,6 +41,14 @@ static int64_t folder_stamp(const char *dir) {
     return (int64_t)h;
 }
 
+/* The stamp of the mod's folder and of its frames/ folder (cleave.frames reads the attacks kept
+ * there), so that a save of either reloads the mod. */
+static int64_t mod_stamp(const char *dir) {
+    char frames[1024];
+    snprintf(frames, sizeof frames, "%s/frames", dir);
+    return (int64_t)((uint64_t)folder_stamp(dir) ^ ((uint64_t)folder_stamp(frames) * 31u));
+}
+
 static void weapon_label(char *out, size_t n, const char *mod, const char *weapon) {
     int w = strcmp(mod, weapon) == 0 ? snprintf(out, n, "%s", weapon)
                                      : snprintf(out, n, "%s/%s", mod, weapon);
@@ -161,7 +169,7 @@ static bool add_entry(app_mods *m, const char *dir, app_game *g, bool report) {
     app_mod_entry *e = &m->e[m->count++];
     memset(e, 0, sizeof *e);
     snprintf(e->dir, sizeof e->dir, "%s", dir);
-    e->stamp = folder_stamp(dir);
+    e->stamp = mod_stamp(dir);
     return load_entry(m, e, g, report);
 }
 
@@ -216,7 +224,7 @@ bool app_mods_poll(app_mods *m, app_game *g) {
     bool changed = false;
     for (int32_t i = 0; i < m->count; i++) {
         app_mod_entry *e = &m->e[i];
-        int64_t s = folder_stamp(e->dir);
+        int64_t s = mod_stamp(e->dir);
         if (s != e->stamp) {
             e->stamp = s;
             load_entry(m, e, g, true);

@@ -93,6 +93,11 @@ extern const luaL_Reg clv_lua_exact_funcs[];
 extern const luaL_Reg clv_lua_weapon_funcs[];
 extern const luaL_Reg clv_lua_arena_funcs[];
 extern const luaL_Reg clv_lua_body_funcs[];
+extern const luaL_Reg clv_lua_frames_funcs[];
+/// Registry key of the folder whose frames/ cleave.frames reads; set by the mod host.
+#define CLV_LUA_MOD_DIR "cleave.mod_dir"
+/// Sets it for the state of a mod being loaded from dir; false when out of memory.
+bool clv_lua_frames_set_dir(lua_State *L, const char *dir);
 
 /* ---- memory of userdata (lalloc.c) ---- */
 

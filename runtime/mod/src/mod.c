@@ -368,6 +368,10 @@ clv_mod *clv_mod_load_failing(const char *dir, const clv_mod_limits *limits, lon
         goto fail;
     }
     mod->la = clv_lua_lalloc(clv_sandbox_state(mod->sb));
+    if (!clv_lua_frames_set_dir(clv_sandbox_state(mod->sb), dir)) {
+        errf(err, errlen, "%s", "not enough memory", "", "");
+        goto fail;
+    }
     if (!probe_file(dir, file, err, errlen)) {
         goto fail;
     }

@@ -34,6 +34,7 @@ CLV_LUA_EXPORT int luaopen_cleave(lua_State *L) {
     luaL_setfuncs(L, clv_lua_weapon_funcs, 0);
     luaL_setfuncs(L, clv_lua_arena_funcs, 0);
     luaL_setfuncs(L, clv_lua_body_funcs, 0);
+    luaL_setfuncs(L, clv_lua_frames_funcs, 0);
     luaL_setfuncs(L, clv_lua_mod_funcs, 0);
     lua_pushliteral(L, "cleave " CLEAVE_VERSION);
     lua_setfield(L, -2, "_VERSION");

@@ -1,0 +1,188 @@
+/* The frames file writer: an attack as data (docs/modding.md, "Frames files"), in a stable,
+ * diff-friendly form: one hitbox a line, fields always in the same order, every field written
+ * (so the file means the same whatever defaults the mod sets), numbers in the shortest text
+ * that reads back as the same float. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "check.h"
+
+/* The shortest "%.Ng" text of guess that reads back (times scale, as a float) as want: the
+ * reader turns text into a double, multiplies it by scale and rounds it to a float. */
+static const char *shortest(double guess, float want, double scale, char *buf, size_t n) {
+    if (want == 0.0f) {
+        snprintf(buf, n, signbit(want) ? "-0.0" : "0"); /* Lua reads "-0" as the integer 0 */
+        return buf;
+    }
+    if (fabs(guess) < 1e9 && (float)(nearbyint(guess) * scale) == want) {
+        snprintf(buf, n, "%.0f", nearbyint(guess) + 0.0); /* "20", never "2e+01" or "-0" */
+        return buf;
+    }
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, n, "%.*g", digits, guess);
+        if ((float)(strtod(buf, NULL) * scale) == want) {
+            return buf;
+        }
+    }
+    return buf; /* %.17g of a float's double always reads back */
+}
+
+static const char *num(float v, char *buf, size_t n) { return shortest(v, v, 1.0, buf, n); }
+
+/* A Lua string literal: quotes, backslashes and bytes outside printable ASCII escaped. */
+static void put_string(FILE *f, const char *s) {
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            fprintf(f, "\\%c", *p);
+        } else if (*p < 32 || *p >= 127) {
+            fprintf(f, "\\%03u", *p);
+        } else {
+            fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
+
+static void put_knockback(FILE *f, const clv_knockback *k) {
+    static const char *const kinds[] = {"none", "fixed", "scaling", "radial"};
+    char a[40], b[40], c[40];
+    fprintf(f, "knockback = { kind = \"%s\"", kinds[(unsigned)k->kind < 4u ? k->kind : 0]);
+    if (k->kind == CLV_KNOCKBACK_FIXED) {
+        fprintf(f, ", x = %s, y = %s", num(k->vector.x, a, 40), num(k->vector.y, b, 40));
+    } else if (k->kind == CLV_KNOCKBACK_SCALING || k->kind == CLV_KNOCKBACK_RADIAL) {
+        if (k->kind == CLV_KNOCKBACK_SCALING) {
+            /* degrees, as a mod writes them; the reader turns them back into these radians */
+            fprintf(f, ", angle = %s",
+                    shortest((double)k->angle * (180.0 / CLV_PI), k->angle, CLV_PI / 180.0, a, 40));
+        }
+        fprintf(f, ", base = %s, growth = %s", num(k->base, b, 40), num(k->growth, c, 40));
+    }
+    fputs(" }", f);
+}
+
+static void put_effects(FILE *f, const clv_hitbox_def *h) {
+    char m[40];
+    fputs("effects = {", f);
+    for (int32_t e = 0; e < h->effect_count; e++) {
+        const clv_effect_def *d = &h->effects[e];
+        fputs(e > 0 ? ", { name = " : " { name = ", f);
+        put_string(f, d->name);
+        fprintf(f, ", duration = %d, period = %d, magnitude = %s, damages = %s }", (int)d->duration,
+                (int)d->period, num(d->magnitude, m, 40), d->damages ? "true" : "false");
+    }
+    fputs(h->effect_count > 0 ? " }" : "}", f);
+}
+
+static void put_frames_auto(FILE *f, const char *key, int32_t v) {
+    if (v == CLV_FRAMES_AUTO) {
+        fprintf(f, ", %s = \"auto\"", key);
+    } else {
+        fprintf(f, ", %s = %d", key, (int)v);
+    }
+}
+
+/* The shape's fields; false for a shape a frames file cannot hold. */
+static bool put_shape(FILE *f, const clv_shape *s) {
+    char a[40], b[40], c[40], d[40], r[40];
+    if (s->type == CLV_CAPSULE) {
+        fprintf(f, "ax = %s, ay = %s, bx = %s, by = %s, radius = %s", num(s->u.capsule.a.x, a, 40),
+                num(s->u.capsule.a.y, b, 40), num(s->u.capsule.b.x, c, 40),
+                num(s->u.capsule.b.y, d, 40), num(s->u.capsule.r, r, 40));
+        return true;
+    }
+    if (s->type == CLV_CIRCLE) {
+        fprintf(f, "x = %s, y = %s, radius = %s", num(s->u.circle.c.x, a, 40),
+                num(s->u.circle.c.y, b, 40), num(s->u.circle.r, r, 40));
+        return true;
+    }
+    return false;
+}
+
+bool app_frames_put_hitbox(FILE *f, const clv_hitbox_def *h) {
+    char v[40];
+    fputs("{ id = ", f);
+    put_string(f, h->id);
+    fputs(", ", f);
+    if (!put_shape(f, &h->shape)) {
+        return false;
+    }
+    if (h->group == CLV_GROUP_NONE) {
+        fputs(", group = false", f);
+    } else {
+        fprintf(f, ", group = %d", (int)h->group);
+    }
+    fprintf(f, ", damage = %s, ", num(h->damage, v, 40));
+    put_knockback(f, &h->knockback);
+    fprintf(f, ", max_hits = %d, knockback_ignores_hit_count = %s", (int)h->max_hits,
+            h->knockback_ignores_hit_count ? "true" : "false");
+    put_frames_auto(f, "hitlag", h->hitlag);
+    fprintf(f, ", hitlag_scale = %s", num(h->hitlag_scale, v, 40));
+    put_frames_auto(f, "hitstun", h->hitstun);
+    fprintf(f, ", priority = %d, sweep = %s, ", (int)h->priority, h->sweep ? "true" : "false");
+    put_effects(f, h);
+    fputs(" }", f);
+    return true;
+}
+
+/* Writes the whole file to f; false with err set when a hitbox cannot be written. */
+static bool put_attack(FILE *f, const app_frames_src *src, char *err, size_t errlen) {
+    const clv_attack_def *a = src->attack;
+    fputs("-- ", f);
+    fprintf(f,
+            "%s/%s: %d frames, one hitbox a line in precedence order (cleave bake writes "
+            "this form; see docs/modding.md, \"Frames files\")\n",
+            src->weapon_name, a->name, (int)a->frames);
+    fprintf(f, "return {\n  length = %d, rehit = %d, max_targets = %d, lockout = %d,\n",
+            (int)a->frames, (int)a->rehit, (int)a->max_targets, (int)a->lockout);
+    fputs("  frames = {\n", f);
+    for (int32_t fr = 0; fr < a->frames; fr++) {
+        const clv_hitbox_def *h = src->hitbox(src->ud, fr, 0);
+        if (h == NULL) {
+            continue;
+        }
+        fprintf(f, "    [%d] = {\n", (int)fr + 1);
+        for (int32_t k = 0; h != NULL; h = src->hitbox(src->ud, fr, ++k)) {
+            fputs("      ", f);
+            if (!app_frames_put_hitbox(f, h)) {
+                snprintf(err, errlen,
+                         "frame %d: hitbox '%s' is not a capsule or a circle, which is all a "
+                         "frames file holds",
+                         (int)fr + 1, h->id);
+                return false;
+            }
+            fputs(",\n", f);
+        }
+        fputs("    },\n", f);
+    }
+    fputs("  },\n}\n", f);
+    return true;
+}
+
+bool app_frames_write(const char *path, const app_frames_src *src, char *err, size_t errlen) {
+    /* written beside it and renamed over it, so a reader (the demo's hot reload) never sees
+     * half a file */
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (f == NULL) {
+        snprintf(err, errlen, "cannot write %s", tmp);
+        return false;
+    }
+    bool ok = put_attack(f, src, err, errlen);
+    if (fclose(f) != 0 && ok) {
+        snprintf(err, errlen, "cannot write %s", tmp);
+        ok = false;
+    }
+    if (ok && rename(tmp, path) != 0) {
+        snprintf(err, errlen, "cannot rename %s to %s", tmp, path);
+        ok = false;
+    }
+    if (!ok) {
+        remove(tmp);
+    }
+    return ok;
+}
