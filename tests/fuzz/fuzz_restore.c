@@ -42,7 +42,44 @@ static clv_weapon *make_weapon(void) {
     if (clv_weapon_add_hitbox(w, ai, 2, 9, &hd, NULL) != CLV_HIT_OK) {
         abort();
     }
+    /* a reflecting bat on the same swing, and a looping knife to throw (attack 1) */
+    strcpy(hd.id, "bat");
+    hd.shape = clv_shape_circle(12, 0, 5);
+    hd.kind = CLV_HITBOX_REFLECT;
+    hd.reflect_speed = 1.5f;
+    hd.reflect_damage = 2.0f;
+    if (clv_weapon_add_hitbox(w, ai, 0, 11, &hd, NULL) != CLV_HIT_OK) {
+        abort();
+    }
+    strcpy(ad.name, "throw");
+    ad.frames = 4;
+    if (clv_weapon_add_attack(w, &ad, &ai, NULL) != CLV_HIT_OK) {
+        abort();
+    }
+    hd = clv_default_hitbox_def();
+    strcpy(hd.id, "knife");
+    hd.shape = clv_shape_capsule(-3, 0, 3, 0, 1);
+    hd.damage = 4;
+    hd.clash = CLV_CLASH_TRADE;
+    if (clv_weapon_add_hitbox(w, ai, 0, 3, &hd, NULL) != CLV_HIT_OK) {
+        abort();
+    }
     return w;
+}
+
+/* A knife thrown by owner along -x (a loop, pierce 2, a little gravity). */
+static void throw_knife(clv_arena *a, clv_entity_id owner, clv_vec2 at) {
+    clv_projectile_def pd = clv_default_projectile_def();
+    pd.weapon.index1 = 1;
+    pd.attack = 1;
+    pd.owner = owner;
+    pd.position = at;
+    pd.velocity = clv_v2(-9.0f, 0.0f);
+    pd.gravity = 0.125f;
+    pd.loop = true;
+    pd.pierce = 2;
+    pd.lifetime = 40;
+    clv_arena_spawn_projectile(a, &pd, NULL, NULL);
 }
 
 static clv_arena *make_arena(void) {
@@ -56,10 +93,13 @@ static clv_arena *make_arena(void) {
     clv_entity_id owner;
     clv_arena_spawn(a, &ed, &owner, NULL);
     ed.team = 2;
+    clv_entity_id last = {0, 0};
     for (int i = 0; i < 6; i++) {
         ed.position = clv_v2(20.0f + 4.0f * (float)i, -10.0f + 4.0f * (float)i);
-        clv_arena_spawn(a, &ed, NULL, NULL);
+        clv_arena_spawn(a, &ed, &last, NULL);
     }
+    clv_arena_set_state(a, last, CLV_HURT_PARRY, 5);
+    throw_knife(a, last, clv_v2(60.0f, 0.0f));
     clv_attack_start_def sd = clv_default_attack_start_def();
     sd.weapon = wid;
     sd.attack = 0;
@@ -140,6 +180,7 @@ static void play_on(clv_arena *a) {
             abort();
         }
     }
+    throw_knife(a, fresh, clv_v2(40.0f, 2.0f));
     for (int f = 0; f < 3; f++) {
         step_checked(a);
     }
