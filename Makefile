@@ -21,7 +21,7 @@ build:
 	@cmake --build $(BUILD) -j $(JOBS)
 
 test:
-	@$(DEPS) build test demo
+	@$(DEPS) build test demo love
 	@$(MAKE) --no-print-directory build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 

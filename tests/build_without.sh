@@ -2,7 +2,7 @@
 # Configures a build with some optional packages hidden from CMake, as on a machine that lacks
 # them, and builds every target (those left out of `all` too). Prints what CMake skipped.
 # Usage: tests/build_without.sh BUILD_DIR [PART...]   (from the repository root)
-# Parts: box2d chipmunk cxx sdl2 stb busted lua54 python3 xvfb luarocks lualib cjson
+# Parts: box2d chipmunk cxx sdl2 stb busted lua54 python3 xvfb luarocks lualib luastatic love cjson
 set -eu
 build=$1
 shift
@@ -24,6 +24,8 @@ for part in "$@"; do
     xvfb) args="$args -DCLEAVE_XVFB_RUN=CLEAVE_XVFB_RUN-NOTFOUND" ;;
     luarocks) args="$args -DCLEAVE_LUAROCKS=CLEAVE_LUAROCKS-NOTFOUND" ;;
     lualib) args="$args -DCLEAVE_LUA_LIBRARY=CLEAVE_LUA_LIBRARY-NOTFOUND" ;;
+    luastatic) args="$args -DCLEAVE_LUA_STATIC_LIBRARY=CLEAVE_LUA_STATIC_LIBRARY-NOTFOUND" ;;
+    love) args="$args -DCLEAVE_LOVE=CLEAVE_LOVE-NOTFOUND -DCLEAVE_LUAJIT=CLEAVE_LUAJIT-NOTFOUND" ;;
     cjson) args="$args -DCLEAVE_CJSON_INCLUDE_DIR=CLEAVE_CJSON_INCLUDE_DIR-NOTFOUND -DCLEAVE_CJSON_LIBRARY=CLEAVE_CJSON_LIBRARY-NOTFOUND" ;;
     *)
         echo "build_without.sh: unknown part '$part'" >&2

@@ -98,6 +98,7 @@ const char *clv_weapon_name(const clv_weapon *weapon);
 int32_t clv_weapon_find_attack(const clv_weapon *weapon, const char *name);
 int32_t clv_weapon_attack_count(const clv_weapon *weapon);
 const clv_attack_def *clv_weapon_attack_def(const clv_weapon *weapon, int32_t index);
+int32_t clv_weapon_frame_hitbox_count(const clv_weapon *weapon, int32_t attack, int32_t frame);
 clv_arena_def clv_default_arena_def(void);
 clv_entity_def clv_default_entity_def(void);
 clv_attack_start_def clv_default_attack_start_def(void);

@@ -184,6 +184,31 @@ return function(M, C, util)
 
   function Weapon.__tostring(w) return "cleave.Weapon (" .. w.name .. ")" end
 
+  --- weapon:attacks() -> the names of its attacks, in the order the weapon lists them
+  function Weapon:attacks()
+    local out = {}
+    for i = 0, C.clv_weapon_attack_count(self.ptr) - 1 do out[i + 1] = self:attack_name(i) end
+    return out
+  end
+
+  --- weapon:frame_data(attack) -> {name, frames, startup, active_first, active_last}: frames
+  --- before the first active one, and the first and last frames with a hitbox (1-based; nil
+  --- when the attack has none), as the demo's frame-data bar shows them.
+  function Weapon:frame_data(attack)
+    local index = C.clv_weapon_find_attack(self.ptr, attack)
+    if index < 0 then fail("frame_data: weapon '%s' has no attack '%s'", self.name, attack) end
+    local frames = C.clv_weapon_attack_def(self.ptr, index).frames
+    local data = { name = attack, frames = frames }
+    for f = 0, frames - 1 do
+      if C.clv_weapon_frame_hitbox_count(self.ptr, index, f) > 0 then
+        data.active_first = data.active_first or f + 1
+        data.active_last = f + 1
+      end
+    end
+    data.startup = (data.active_first or frames + 1) - 1
+    return data
+  end
+
   -- ---- the arena ----
 
   local function check_arena(A)
@@ -745,14 +770,15 @@ return function(M, C, util)
 
   local shape_buf = ffi.new("clv_shape[64]")
 
-  --- arena:each_hitbox(fn): fn(shape cdata clv_shape, attack id) for every hitbox placed on the
-  --- current frame of every attack in progress.
+  --- arena:each_hitbox(fn): fn(shape, n, attack) for every hitbox placed on the current frame
+  --- of every attack in progress: shape a clv_shape valid during the call, n its place in its
+  --- frame's list (1-based, its precedence), attack the attack's id number.
   function Arena:each_hitbox(fn)
     check_arena(self)
     local cursor = ffi.new("clv_attack_id")
     while C.clv_arena_next_attack(self.ptr, cursor) do
       local n = math.min(C.clv_arena_attack_hitboxes(self.ptr, cursor, shape_buf, 64), 64)
-      for k = 0, n - 1 do fn(shape_buf[k], cursor) end
+      for k = 0, n - 1 do fn(shape_buf[k], k + 1, cursor.index1) end
     end
   end
 
