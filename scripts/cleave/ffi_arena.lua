@@ -15,7 +15,9 @@ return function(M, C, util)
   local WORLD = 1.0e9
   local FLT_BIG = 3.0e38
   local INT32_MIN, INT32_MAX = -2147483648, 2147483647
-  local STATES = { normal = 0, invincible = 1, intangible = 2 }
+  local STATES = { normal = 0, invincible = 1, intangible = 2, parry = 3 }
+  local STATE_NAMES = { [0] = "normal", "invincible", "intangible", "parry" }
+  local STATE_RULE = "be one of 'normal', 'invincible', 'intangible', 'parry'"
   local FLAG_PUSH_ONLY, FLAG_INVINCIBLE, FLAG_KILLED = 1, 2, 4
   local ERR_LEN = 1024
 
@@ -358,7 +360,7 @@ return function(M, C, util)
     if user then def.user = ffi.cast("uint64_t", ffi.cast("int64_t", user)) end
     if t.state ~= nil then
       if STATES[t.state] == nil then
-        field_error(fname, "state", t.state, "be one of 'normal', 'invincible', 'intangible'")
+        field_error(fname, "state", t.state, STATE_RULE)
       end
       def.state = STATES[t.state]
     end
@@ -405,7 +407,6 @@ return function(M, C, util)
     local i = read_info(self)
     return i.velocity.x, i.velocity.y
   end
-  local STATE_NAMES = { [0] = "normal", "invincible", "intangible" }
   function Entity:state() return STATE_NAMES[read_info(self).state] end
 
   --- The hurtboxes the entity was spawned with (shapes relative to its position).
@@ -453,7 +454,7 @@ return function(M, C, util)
   function Entity:set_state(state, frames)
     local A = check_entity(self)
     if STATES[state] == nil then
-      argerror(2, "set_state", "state must be one of 'normal', 'invincible', 'intangible'")
+      argerror(2, "set_state", "state must " .. STATE_RULE)
     end
     local st = C.clv_arena_set_state(A.ptr, entity_id(self), STATES[state], frames or 0)
     status_error("set_state", st)
