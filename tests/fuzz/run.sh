@@ -5,11 +5,11 @@
 set -eu
 build=$1
 seconds=$2
-for target in collide grid sandbox weapon modload restore patterns png; do
+for target in collide grid sandbox weapon modload restore patterns png aseprite; do
     exe="$build/tests/fuzz/fuzz_$target"
     if [ ! -x "$exe" ]; then
-        if [ "$target" = png ]; then
-            echo "fuzz: png not built (no stb headers): skipped"
+        if [ "$target" = png ] || [ "$target" = aseprite ]; then
+            echo "fuzz: $target not built (no stb headers, or no cJSON): skipped"
             continue
         fi
         echo "fuzz: $exe not built" >&2

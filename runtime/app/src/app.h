@@ -428,6 +428,7 @@ bool app_claim_free_name(const char *pattern, int *next, char *out, size_t outle
 const char *app_option_needs(const char *const (*options)[2], size_t count, const char *arg);
 int app_cmd_demo(int argc, char **argv);
 int app_cmd_render(int argc, char **argv);
+int app_cmd_import(int argc, char **argv);
 int app_cmd_bake(int argc, char **argv);
 int app_cmd_check(int argc, char **argv);
 

@@ -13,6 +13,7 @@ static void usage(FILE *f) {
                "                     --out sheet.png\n"
                "       cleave check <mod folder> [--format table|json|csv|markdown]\n"
                "       cleave bake <mod folder> [--weapon NAME] [--attack NAME] [--out DIR]\n"
+               "       cleave import aseprite <sheet.json> --attack NAME --out FILE\n"
                "See docs/demo.md.\n");
 }
 
@@ -33,13 +34,16 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "bake") == 0) {
         return app_cmd_bake(argc - 2, argv + 2);
     }
+    if (strcmp(argv[1], "import") == 0) {
+        return app_cmd_import(argc - 2, argv + 2);
+    }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(stdout);
         return 0;
     }
-    fprintf(
-        stderr,
-        "cleave: unknown command '%s' (commands: demo, render, check, bake; see cleave --help)\n",
-        argv[1]);
+    fprintf(stderr,
+            "cleave: unknown command '%s' (commands: demo, render, check, bake, import; see cleave "
+            "--help)\n",
+            argv[1]);
     return 2;
 }
