@@ -40,7 +40,7 @@ local forwarders = {}       -- method name -> function(proxy, ...) calling the a
 
 local function wrap(arena)
   local proxy = setmetatable({ raw = arena }, Recorded)
-  records[proxy] = { hits = {}, misses = {}, ticks = {} }
+  records[proxy] = { hits = {}, misses = {}, ticks = {}, clashes = {}, projectiles = {} }
   return proxy
 end
 
@@ -51,6 +51,8 @@ local function record_frame(raw, r, errors)
   end
   for _, m in ipairs(raw:misses()) do r.misses[#r.misses + 1] = m end
   for _, t in ipairs(raw:ticks()) do r.ticks[#r.ticks + 1] = t end
+  for _, c in ipairs(raw:clashes()) do r.clashes[#r.clashes + 1] = c end
+  for _, e in ipairs(raw:projectile_events()) do r.projectiles[#r.projectiles + 1] = e end
   for _, e in ipairs(raw:errors()) do errors[#errors + 1] = e end
 end
 
@@ -144,7 +146,7 @@ end
 local HIT_KEYS = {
   "arena", "frame", "weapon", "attack", "attack_frame", "hitbox", "hitbox_index", "group",
   "damage", "knockback_x", "knockback_y", "x", "y", "t", "sweep_t", "hitlag", "hitstun",
-  "push_only", "invincible", "killed", "effects", "target", "target_id", "target_name",
+  "push_only", "invincible", "killed", "trade", "effects", "target", "target_id", "target_name",
   "attacker", "attacker_id",
 }
 local MISS_KEYS = {
@@ -153,7 +155,7 @@ local MISS_KEYS = {
 }
 local REASONS = {
   "out_of_reach", "team", "dead", "intangible", "rehit", "lockout", "precedence", "max_hits",
-  "max_targets",
+  "max_targets", "clanked", "outprioritized", "transcended", "parried", "reflected", "absorbed",
 }
 
 local function edit_distance(a, b)
@@ -255,6 +257,7 @@ local function hit_line(h)
   if h.push_only then flags[#flags + 1] = "push-only" end
   if h.invincible then flags[#flags + 1] = "invincible" end
   if h.killed then flags[#flags + 1] = "killed" end
+  if h.trade then flags[#flags + 1] = "trade" end
   for _, e in ipairs(h.effects or {}) do flags[#flags + 1] = "+" .. e end
   return ("frame %d  hit   %s/%s#%d %s -> %s  damage %s  t %s%s  hitlag %d  hitstun %d%s"):format(
     h.frame, h.weapon, h.attack, h.attack_frame, h.hitbox, h.target_name or ("#" .. h.target_id),
@@ -267,6 +270,31 @@ local function miss_line(m)
   return ("frame %d  miss  %s/%s#%d %s -> %s  %s%s"):format(
     m.frame, m.weapon, m.attack, m.attack_frame, m.hitbox, m.target_name or ("#" .. m.target_id),
     m.reason, gap)
+end
+
+local function side_text(side)
+  return ("%s/%s#%s %s (%s)"):format(side.weapon or "?", side.attack or "?",
+    side.attack_frame or "?", side.hitbox or "?", side.owner_name or label(side.owner))
+end
+
+local function clash_line(c)
+  local winner = c.winner and ("  winner %d"):format(c.winner) or ""
+  local stun = ""
+  if c.sides[1].stun > 0 or c.sides[2].stun > 0 then
+    stun = ("  stun %d/%d"):format(c.sides[1].stun, c.sides[2].stun)
+  end
+  local other = c.kind == "parry" and (c.sides[2].owner_name or label(c.sides[2].owner))
+    or side_text(c.sides[2])
+  return ("frame %d  clash %s  %s vs %s%s%s"):format(c.frame, c.kind, side_text(c.sides[1]),
+    other, winner, stun)
+end
+
+local function projectile_line(e)
+  local by = e.by and ("  by " .. (e.by_name or label(e.by))) or ""
+  local why = e.reason and ("  " .. e.reason) or ""
+  return ("frame %d  projectile %s %s#%d (%s)  at (%s, %s)  v (%s, %s)%s%s"):format(e.frame,
+    e.kind, e.weapon, e.projectile_id, e.owner_name or label(e.owner), fmt(e.x), fmt(e.y),
+    fmt(e.vx), fmt(e.vy), by, why)
 end
 
 local function listing(events, line, what)
@@ -293,6 +321,114 @@ function M.expect_hit(want)
   error(("expected a hit %s, but the hits were:\n%s"):format(describe_want(want),
     listing(r.hits, hit_line, "hits")), 2)
 end
+
+-- ---------------------------------------------------------------------------------------------
+-- Attacks that meet
+
+local CLASH_KINDS = { "clank", "outprioritize", "transcended", "traded", "parry", "reflect",
+                      "absorb" }
+local SIDE_KEYS = { "weapon", "attack", "attack_frame", "hitbox", "owner", "damage", "stun" }
+local CLASH_KEYS = { "arena", "frame", "kind", "winner", "weapon", "attack", "attack_frame",
+                     "hitbox", "owner", "damage", "stun", "other" }
+
+local function side_matches(side, want)
+  for _, k in ipairs(SIDE_KEYS) do
+    local v = want[k]
+    if v ~= nil then
+      local got = side[k]
+      if k == "owner" and type(v) == "string" then got = side.owner_name end
+      if type(v) == "number" and type(got) == "number" then
+        if math.abs(v - got) > 1e-4 * math.max(1, math.abs(v)) then return false end
+      elseif got ~= v then
+        return false
+      end
+    end
+  end
+  return true
+end
+
+-- A clash matches when its frame and kind do, one side matches the side fields of want and the
+-- other side matches want.other; winner names the weapon of the side that went on.
+local function clash_matches(c, want)
+  if (want.frame and want.frame ~= c.frame) or (want.kind and want.kind ~= c.kind) then
+    return false
+  end
+  for s = 1, 2 do
+    local mine, theirs = c.sides[s], c.sides[3 - s]
+    if side_matches(mine, want) and side_matches(theirs, want.other or {}) and
+        (want.winner == nil or (c.winner and c.sides[c.winner].weapon == want.winner)) then
+      return true
+    end
+  end
+  return false
+end
+
+local function find_clash(fname, want, level)
+  check_want(fname, want, CLASH_KEYS)
+  if want.kind ~= nil and not has(CLASH_KINDS, want.kind) then
+    error(("%s: unknown kind %s (kinds: %s)"):format(fname, fmt(want.kind),
+      table.concat(CLASH_KINDS, ", ")), level)
+  end
+  if want.other ~= nil then check_want(fname .. " other", want.other, SIDE_KEYS) end
+  local r = record_of(want.arena or current)
+  for _, c in ipairs(r.clashes) do
+    if clash_matches(c, want) then return c end
+  end
+  error(("expected a clash %s, but the clashes were:\n%s"):format(describe_want(want),
+    listing(r.clashes, clash_line, "clashes")), level)
+end
+
+--- Asserts that two attacks met: kind ("clank", "outprioritize", "transcended", "traded",
+--- "reflect", "absorb"), frame, winner (the weapon that went on), the fields of one side
+--- (weapon, attack, attack_frame, hitbox, owner, damage, stun) and other = {the other side's}.
+--- Returns the clash.
+function M.expect_clash(want)
+  return find_clash("expect_clash", want, 3)
+end
+
+--- Asserts that a hit was parried: the attacker's side fields (weapon, attack, hitbox, owner,
+--- stun) and by = the parrying entity (or its name). Returns the parry.
+function M.expect_parry(want)
+  local by = want.by
+  local w = {}
+  for k, v in pairs(want) do
+    if k ~= "by" then w[k] = v end
+  end
+  w.kind = "parry"
+  if by ~= nil then w.other = { owner = by } end
+  return find_clash("expect_parry", w, 3)
+end
+
+local REFLECT_KEYS = { "arena", "frame", "weapon", "owner", "by", "vx", "vy", "x", "y" }
+
+--- Asserts that a projectile was reflected: frame, weapon (the projectile's), owner (its thrower),
+--- by (the reflector, entity or name), vx, vy (its new velocity). Returns the event.
+function M.expect_reflect(want)
+  check_want("expect_reflect", want, REFLECT_KEYS)
+  local r = record_of(want.arena or current)
+  for _, e in ipairs(r.projectiles) do
+    if e.kind == "reflected" then
+      local ok = true
+      for k, v in pairs(want) do
+        local got = e[k]
+        if (k == "by" or k == "owner") and type(v) == "string" then got = e[k .. "_name"] end
+        if k == "arena" then
+          got = v
+        elseif type(v) == "number" and type(got) == "number" then
+          got = math.abs(v - got) <= 1e-4 * math.max(1, math.abs(v)) and v or got
+        end
+        if got ~= v then ok = false end
+      end
+      if ok then return e end
+    end
+  end
+  error(("expected a reflection %s, but the projectile events were:\n%s"):format(
+    describe_want(want), listing(r.projectiles, projectile_line, "projectile events")), 2)
+end
+
+--- Every clash and parry recorded so far; every projectile event.
+function M.clashes(arena) return record_of(arena or current).clashes end
+function M.projectile_events(arena) return record_of(arena or current).projectiles end
 
 --- Asserts that no recorded hit matches the fields given.
 function M.expect_no_hit(want)
@@ -400,6 +536,10 @@ function M.log(arena, opts)
     for _, m in ipairs(r.misses) do
       if not keep or keep[m.reason] then add(m.frame, miss_line(m)) end
     end
+  end
+  for _, c in ipairs(r.clashes) do add(c.frame, clash_line(c)) end
+  for _, e in ipairs(r.projectiles) do
+    if e.kind ~= "spawned" then add(e.frame, projectile_line(e)) end
   end
   for _, t in ipairs(r.ticks) do
     add(t.frame, ("frame %d  tick  %s -> %s  damage %s%s"):format(t.frame, t.effect,

@@ -58,6 +58,7 @@ static int arena_gc(lua_State *L) {
     clv_lalloc_resize(&A->alloc, A->ticks, sizeof *A->ticks * (size_t)A->tick_cap, 0);
     clv_lalloc_resize(&A->alloc, A->weapons, sizeof *A->weapons * (size_t)A->weapon_cap, 0);
     A->hits = NULL, A->misses = NULL, A->ticks = NULL, A->weapons = NULL;
+    clv_larena_free_meetings(A);
     A->hit_cap = A->miss_cap = A->tick_cap = A->weapon_cap = 0;
     A->hit_count = A->miss_count = A->tick_count = A->weapon_count = 0;
     return 0;
@@ -169,6 +170,8 @@ static int m_step(lua_State *L) {
                 clv_weapon_id wid = {0};
                 if (clv_arena_attack(A->a, m[k].attack, &info) == CLV_HIT_OK) {
                     wid = info.weapon;
+                } else {
+                    wid = clv_larena_met_weapon(A, m[k].attack); /* it ended in a meeting */
                 }
                 A->miss_weapons[A->miss_count + k] = wid;
             }
@@ -183,6 +186,7 @@ static int m_step(lua_State *L) {
             memcpy(A->ticks + A->tick_count, t, sizeof *t * (size_t)c);
             A->tick_count += c;
         }
+        clv_larena_keep_meetings(L, A, f == 0);
         if (A->hit_count > h0 || A->tick_count > t0) {
             A->in_callbacks++;
             clv_larena_run_callbacks(L, 1, A, h0, t0);
@@ -368,6 +372,10 @@ static const luaL_Reg arena_metamethods[] = {
 
 void clv_lua_arena_meta(lua_State *L) {
     clv_lua_createmeta(L, CLV_LUA_ARENA, arena_metamethods, arena_methods, true);
+    lua_getfield(L, -1, "__index"); /* the methods of arena_meet.c, with the same upvalue */
+    lua_pushvalue(L, -2);
+    luaL_setfuncs(L, clv_larena_meet_methods, 1);
+    lua_pop(L, 1);
     clv_lua_createmeta(L, CLV_LUA_ENTITY, clv_larena_entity_metamethods, clv_larena_entity_methods,
                        true);
     clv_lua_createmeta(L, CLV_LUA_ATTACK, NULL, clv_larena_attack_methods, true);

@@ -14,8 +14,8 @@ static const char *const spawn_fields[] = {"x",         "y",      "vx",   "vy", 
                                            "hurtboxes", "radius", "name", "user",  NULL};
 static const char *const attack_fields[] = {"weapon", "attack", "owner",  "facing", "x",
                                             "y",      "mirror", "follow", NULL};
-static const char *const arena_fields[] = {"miss_margin", "capacity", "sweep_tolerance", "on_error",
-                                           NULL};
+static const char *const arena_fields[] = {
+    "miss_margin", "capacity", "sweep_tolerance", "on_error", "clank_range", "parry_stun", NULL};
 
 /* A bound as text: integral bounds without a fraction. */
 static const char *bound_text(lua_State *L, double b) {
@@ -131,7 +131,7 @@ static bool opt_boolean(lua_State *L, int idx, const char *key, const char *fnam
 /* ---- weapons in the arena ---- */
 
 /* The arena id of the weapon userdata at widx, adding it on first use. */
-static clv_weapon_id arena_weapon(lua_State *L, int arena_idx, larena *A, int widx) {
+clv_weapon_id clv_larena_weapon(lua_State *L, int arena_idx, larena *A, int widx) {
     clv_lweapon *w = (clv_lweapon *)lua_touserdata(L, widx);
     clv_larena_uv(L, arena_idx, UV_WEAPONS);
     lua_pushvalue(L, widx);
@@ -188,6 +188,12 @@ int clv_larena_new(lua_State *L) {
     lua_Integer cap;
     if (opt_int(L, 1, "capacity", fname, 0, 1 << 20, &cap)) {
         def.entity_capacity = (int32_t)cap;
+    }
+    if (opt_num_in(L, 1, "clank_range", fname, 0.0, false, 3.0e38, &d)) {
+        def.clank_range = (float)d;
+    }
+    if (opt_int(L, 1, "parry_stun", fname, 0, 3600, &cap)) {
+        def.parry_stun = (int32_t)cap;
     }
     int eh = lua_getfield(L, 1, "on_error");
     if (eh != LUA_TNIL && eh != LUA_TFUNCTION) {
@@ -287,7 +293,8 @@ int clv_larena_spawn(lua_State *L) {
             }
         }
         if (st < 0) {
-            field_error(L, fname, "state", -1, "be one of 'normal', 'invincible', 'intangible'");
+            field_error(L, fname, "state", -1,
+                        "be one of 'normal', 'invincible', 'intangible', 'parry'");
         }
         def.state = (clv_hurt_state)st;
     }
@@ -411,7 +418,7 @@ int clv_larena_attack(lua_State *L) {
     if (opt_boolean(L, 2, "follow", fname, &b)) {
         def.follow_owner = b;
     }
-    def.weapon = arena_weapon(L, 1, A, 3);
+    def.weapon = clv_larena_weapon(L, 1, A, 3);
     clv_attack_id id;
     clv_hit_diag diag;
     if (clv_arena_start_attack(A->a, &def, &id, &diag) != CLV_HIT_OK) {

@@ -64,6 +64,7 @@ void clv_lua_push_hit_plain(lua_State *L, const clv_hit_event *h, const clv_lwea
     clv_larena_set_bool(L, "push_only", (h->flags & CLV_HIT_FLAG_PUSH_ONLY) != 0);
     clv_larena_set_bool(L, "invincible", (h->flags & CLV_HIT_FLAG_INVINCIBLE) != 0);
     clv_larena_set_bool(L, "killed", (h->flags & CLV_HIT_FLAG_KILLED) != 0);
+    clv_larena_set_bool(L, "trade", (h->flags & CLV_HIT_FLAG_TRADE) != 0);
     lua_newtable(L);
     int n = 0;
     for (int k = 0; d != NULL && k < d->effect_count; k++) {

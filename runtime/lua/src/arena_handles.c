@@ -7,7 +7,7 @@
 
 #include "arena_internal.h"
 
-const char *const clv_larena_states[] = {"normal", "invincible", "intangible", NULL};
+const char *const clv_larena_states[] = {"normal", "invincible", "intangible", "parry", NULL};
 
 /* ---- handles ---- */
 
@@ -143,7 +143,7 @@ static int e_info(lua_State *L) {
     clv_larena_set_num(L, "hp", (double)i.hp);
     clv_larena_set_num(L, "damage_taken", (double)i.damage_taken);
     clv_larena_set_int(L, "team", i.team);
-    clv_larena_set_str(L, "state", (unsigned)i.state < 3 ? clv_larena_states[i.state] : "?");
+    clv_larena_set_str(L, "state", (unsigned)i.state < 4 ? clv_larena_states[i.state] : "?");
     clv_larena_set_int(L, "state_frames", i.state_frames);
     clv_larena_set_bool(L, "alive", i.alive);
     clv_larena_set_int(L, "hitlag", i.hitlag);
@@ -207,8 +207,9 @@ static int e_set_state(lua_State *L) {
         const char *got = clv_f_value_text(L, 2);
         return clv_lua_argerror(
             L, 2,
-            lua_pushfstring(L, "state must be one of 'normal', 'invincible', 'intangible', got %s",
-                            got));
+            lua_pushfstring(
+                L, "state must be one of 'normal', 'invincible', 'intangible', 'parry', got %s",
+                got));
     }
     if (!lua_isnoneornil(L, 3) && lua_type(L, 3) != LUA_TNUMBER) {
         return clv_lua_typeerror(L, 3, "number");

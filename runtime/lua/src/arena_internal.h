@@ -36,6 +36,12 @@ typedef struct larena {
     int32_t error_count;  /* length of UV_ERRORS */
     int32_t in_callbacks; /* > 0 while the callbacks of a frame run */
     clv_lalloc alloc;     /* the state's: the arena and the event lists count against it */
+
+    /* the clashes and projectile events of the last step (arena_meet.c) */
+    clv_clash_event *clashes;
+    int32_t clash_count, clash_cap;
+    clv_projectile_event *pevents;
+    int32_t pevent_count, pevent_cap;
 } larena;
 
 typedef struct lentity {
@@ -73,6 +79,18 @@ void clv_larena_push_miss(lua_State *L, int arena_idx, const larena *A, const cl
 void clv_larena_push_tick(lua_State *L, int arena_idx, const clv_tick_event *t);
 /// Runs the callbacks of the frame just stepped (events from index h0, t0 on).
 void clv_larena_run_callbacks(lua_State *L, int arena_idx, larena *A, int32_t h0, int32_t t0);
+
+/// The arena id of the weapon userdata at widx, adding it on first use.
+clv_weapon_id clv_larena_weapon(lua_State *L, int arena_idx, larena *A, int widx);
+
+/* arena_meet.c: attacks that meet, projectiles */
+/// Keeps the clashes and projectile events of the frame just stepped (first: of a new step).
+void clv_larena_keep_meetings(lua_State *L, larena *A, bool first);
+void clv_larena_free_meetings(larena *A);
+/// The weapon of an attack that a meeting, a parry or its end as a projectile stopped on the
+/// frame just stepped (it has ended, so clv_arena_attack no longer names it), or the null id.
+clv_weapon_id clv_larena_met_weapon(const larena *A, clv_attack_id id);
+extern const luaL_Reg clv_larena_meet_methods[];
 
 /* arena_handles.c: cleave.Entity and cleave.Attack */
 /// Entity state names by clv_entity_state, NULL-terminated.

@@ -75,6 +75,19 @@ void clv_lua_read_effect(clv_fctx *c, clv_lweapon *w, const char *given_name, cl
     lua_pop(L, 1);
 }
 
+int clv_lua_one_of(clv_fctx *c, const char *const *names, const char *said) {
+    lua_State *L = c->L;
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        for (int k = 0; names[k] != NULL; k++) {
+            if (strcmp(lua_tostring(L, -1), names[k]) == 0) {
+                lua_pop(L, 1);
+                return k;
+            }
+        }
+    }
+    return clv_f_fail(c, "must be %s (got %s)", said, clv_f_value_text(L, -1));
+}
+
 void clv_lua_read_knockback(clv_fctx *c, clv_knockback *k) {
     lua_State *L = c->L;
     int t = lua_absindex(L, -1);

@@ -220,6 +220,9 @@ typedef struct clv_lweapon {
 /// The fields a hitbox takes besides id and frames (those a `defaults` table may give).
 extern const char *const *const clv_lua_hit_fields;
 
+/// The index in names (NULL-terminated) of the string at the top, popped; raises "must be
+/// <said>" at the field otherwise.
+int clv_lua_one_of(clv_fctx *c, const char *const *names, const char *said);
 /// Reads the knockback table at the top into k (cleave_hit checks its numbers); pops it.
 void clv_lua_read_knockback(clv_fctx *c, clv_knockback *k);
 /// Reads the effect table at the top into out (named given_name, or by its name field) and

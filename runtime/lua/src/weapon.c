@@ -30,6 +30,12 @@ static const char *const hitbox_fields[] = {"id",
                                             "priority",
                                             "sweep",
                                             "effects",
+                                            "clash",
+                                            "parry_stun",
+                                            "kind",
+                                            "reflect_speed",
+                                            "reflect_damage",
+                                            "reflect_along",
                                             NULL};
 
 /* The same list without id and frames (its first two): the fields `defaults` may give. */
@@ -217,13 +223,14 @@ static void read_group(wstate *s, int hb, clv_hitbox_def *out) {
     clv_f_pop(c, old);
 }
 
-/* hitlag and hitstun: frames, or "auto" */
+/* hitlag, hitstun and parry_stun: frames, or "auto" */
 static void read_frames_auto(wstate *s, int hb, clv_hitbox_def *out) {
     lua_State *L = s->c.L;
     size_t old;
-    for (int k = 0; k < 2; k++) {
-        const char *key = k == 0 ? "hitlag" : "hitstun";
-        int32_t *dst = k == 0 ? &out->hitlag : &out->hitstun;
+    static const char *const keys[] = {"hitlag", "hitstun", "parry_stun"};
+    for (int k = 0; k < 3; k++) {
+        const char *key = keys[k];
+        int32_t *dst = k == 0 ? &out->hitlag : k == 1 ? &out->hitstun : &out->parry_stun;
         int t = hb_get(s, hb, key, &old);
         if (t == LUA_TSTRING && strcmp(lua_tostring(L, -1), "auto") == 0) {
             *dst = CLV_FRAMES_AUTO;
@@ -274,6 +281,41 @@ static void read_hit_effects(wstate *s, int hb, clv_hitbox_def *out) {
     clv_f_pop(c, old);
 }
 
+static bool hb_one_of(wstate *s, int hb, const char *key, const char *const *names,
+                      const char *said, int *out) {
+    size_t old;
+    if (!hb_field(s, hb, key, &old)) {
+        return false;
+    }
+    *out = clv_lua_one_of(&s->c, names, said);
+    clv_f_pop(&s->c, old);
+    return true;
+}
+
+/* How the hitbox meets other attacks' hitboxes and projectiles (numbers checked by C). */
+static void read_meeting(wstate *s, int hb, clv_hitbox_def *out) {
+    static const char *const clash[] = {"normal", "transcend", "trade", NULL};
+    static const char *const kind[] = {"hit", "reflect", "absorb", NULL};
+    static const char *const along[] = {"normal", "facing", NULL};
+    int k;
+    double d;
+    if (hb_one_of(s, hb, "clash", clash, "'normal', 'transcend' or 'trade'", &k)) {
+        out->clash = (clv_clash_rule)k;
+    }
+    if (hb_one_of(s, hb, "kind", kind, "'hit', 'reflect' or 'absorb'", &k)) {
+        out->kind = (clv_hitbox_kind)k;
+    }
+    if (hb_one_of(s, hb, "reflect_along", along, "'normal' or 'facing'", &k)) {
+        out->reflect_along_facing = k == 1;
+    }
+    if (hb_number(s, hb, "reflect_speed", &d)) {
+        out->reflect_speed = (float)d;
+    }
+    if (hb_number(s, hb, "reflect_damage", &d)) {
+        out->reflect_damage = (float)d;
+    }
+}
+
 /* Reads the hitbox table at hb (merged with the defaults) into out, checked by cleave_hit. */
 static void read_hitbox(wstate *s, int hb, clv_hitbox_def *out) {
     lua_State *L = s->c.L;
@@ -315,6 +357,7 @@ static void read_hitbox(wstate *s, int hb, clv_hitbox_def *out) {
     if (hb_bool(s, hb, "sweep", &b)) {
         out->sweep = b;
     }
+    read_meeting(s, hb, out);
 
     read_hit_effects(s, hb, out);
     clv_hit_diag diag;
@@ -412,8 +455,8 @@ static void read_hitbox_entry(wstate *s, int hb, int depth) {
     c->where = oldw;
 }
 
-static const char *const attack_fields[] = {"length", "frames",      "hitboxes", "defaults",
-                                            "rehit",  "max_targets", "lockout",  NULL};
+static const char *const attack_fields[] = {
+    "length", "frames", "hitboxes", "defaults", "rehit", "max_targets", "lockout", "rebound", NULL};
 
 /* The highest frame an attack's hitboxes mention, for an attack without length. */
 static lua_Integer max_frame_of(lua_State *L, int t, int depth) {
@@ -507,6 +550,9 @@ static void read_attack_def(wstate *s, int at, lua_Integer top_frame, clv_attack
     }
     if (clv_f_opt_integer(c, at, "lockout", 0, CLV_ATTACK_MAX_FRAMES, &i)) {
         def->lockout = (int32_t)i;
+    }
+    if (clv_f_opt_integer(c, at, "rebound", 0, 3600, &i)) {
+        def->rebound = (int32_t)i;
     }
     if (top_frame > def->frames) {
         size_t o2 = clv_f_key(c, "frames");
