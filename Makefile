@@ -38,6 +38,9 @@ bench:
 	@cmake --build $(BENCH_BUILD) -j $(JOBS) --target cleave_bench_arena cleave_bench_lua_arena
 	@$(BENCH_BUILD)/tests/bench/cleave_bench_arena --json $(BENCH_OUT)/bench.jsonl
 	@$(BENCH_BUILD)/tests/bench/cleave_bench_lua_arena --json $(BENCH_OUT)/bench.jsonl
+	@if cmake --build $(BENCH_BUILD) -j $(JOBS) --target cleave_bench_ffi_arena >/dev/null 2>&1; \
+	then $(BENCH_BUILD)/tests/shared/cleave_bench_ffi_arena --json $(BENCH_OUT)/bench.jsonl; \
+	else echo "ffi arena: skipped (needs LuaJIT and its headers: sh cmake/install-deps.sh love)"; fi
 	@echo "load average: $$(cat /proc/loadavg 2>/dev/null)"
 	@echo "figures: $(BENCH_OUT)/bench.jsonl"
 

@@ -43,6 +43,7 @@ for group in "$@"; do
         ;;
     love)
         want luajit has luajit
+        want libluajit-5.1-dev hdr /usr/include/luajit-2.1/luajit.h
         want love has love
         want xvfb has Xvfb
         ;;

@@ -26,6 +26,25 @@ return function(M, C, util)
   util.type_names[Arena], util.type_names[Entity] = "cleave.Arena", "cleave.Entity"
   util.type_names[Attack], util.type_names[Weapon] = "cleave.Attack", "cleave.Weapon"
 
+  -- LuaJIT compiles no call that passes a struct by value, and the arena's ids are passed so.
+  -- An id (two integers in 8 bytes) travels in one integer register on x64 and arm64, as a
+  -- uint64_t would: there the hot calls go through pointers typed with uint64_t ids, which it
+  -- compiles. Elsewhere they keep the declared types.
+  local packed = (jit.arch == "x64" or jit.arch == "arm64") and ffi.abi("le")
+  local function id_arg(id)
+    if packed then return id.index1 + id.gen * 4294967296 end
+    return { id.index1, id.gen } -- an initializer of whichever id type the call takes
+  end
+  local function by_id(fn, packed_type)
+    return packed and ffi.cast(packed_type, fn) or fn
+  end
+  local attack_valid = by_id(C.clv_arena_attack_valid, "bool (*)(const clv_arena *, uint64_t)")
+  local entity_valid = by_id(C.clv_arena_entity_valid, "bool (*)(const clv_arena *, uint64_t)")
+  local entity_read = by_id(C.clv_arena_entity,
+    "int (*)(const clv_arena *, uint64_t, clv_entity_info *)")
+  local arena_hitbox = by_id(C.clv_arena_hitbox,
+    "const clv_hitbox_def *(*)(const clv_arena *, uint64_t, int32_t, int32_t, int32_t)")
+
   local diag = ffi.new("clv_hit_diag")
   local errbuf = ffi.new("char[?]", ERR_LEN)
 
@@ -77,9 +96,15 @@ return function(M, C, util)
     return bestd <= lim and best or nil
   end
 
+  local field_sets = setmetatable({}, { __mode = "k" })
+
   local function check_fields(t, known, fname)
-    local set = {}
-    for _, k in ipairs(known) do set[k] = true end
+    local set = field_sets[known]
+    if set == nil then
+      set = {}
+      for _, k in ipairs(known) do set[k] = true end
+      field_sets[known] = set
+    end
     for k in pairs(t) do
       if type(k) ~= "string" then
         fail("%s: unexpected key [%s] (fields are named)", fname, tostring(k))
@@ -242,9 +267,10 @@ return function(M, C, util)
     return setmetatable({
       ptr = ffi.gc(ptr, C.clv_arena_destroy), on_error = t.on_error, on_hits = {},
       errors_list = {}, in_callbacks = 0,
-      names = {}, handles = {}, hurtboxes = {}, slots = {}, mods = {}, attack_weapons = {},
+      names = {}, handles = {}, hurtboxes = {}, slots = {}, mods = {}, mod_list = {},
+      attack_weapons = {}, attack_gens = {},
       hits_buf = new_buffer("clv_hit_event"), misses_buf = new_buffer("clv_miss_record"),
-      miss_weapons = {}, ticks_buf = new_buffer("clv_tick_event"),
+      ticks_buf = new_buffer("clv_tick_event"),
     }, Arena)
   end
 
@@ -284,7 +310,7 @@ return function(M, C, util)
     if getmetatable(e) ~= Entity then util.typeerror(1, "?", "cleave.Entity", e) end
     local A = e.arena
     if A.ptr == nil then fail("entity %d belongs to a closed arena", e.index1) end
-    if not C.clv_arena_entity_valid(A.ptr, entity_id(e)) then
+    if not entity_valid(A.ptr, id_arg(e)) then
       fail("entity %d was removed", e.index1)
     end
     return A
@@ -381,7 +407,7 @@ return function(M, C, util)
 
   function Entity:valid()
     local A = self.arena
-    return A.ptr ~= nil and C.clv_arena_entity_valid(A.ptr, entity_id(self))
+    return A.ptr ~= nil and entity_valid(A.ptr, id_arg(self))
   end
 
   function Entity:name()
@@ -393,7 +419,7 @@ return function(M, C, util)
 
   local function read_info(e)
     local A = check_entity(e)
-    C.clv_arena_entity(A.ptr, entity_id(e), info)
+    entity_read(A.ptr, id_arg(e), info)
     return info
   end
 
@@ -483,6 +509,7 @@ return function(M, C, util)
         A.slots[ids[i].index1] = w.mod.by_index[i]
       end
       A.mods[w.mod] = slot
+      A.mod_list[#A.mod_list + 1] = w.mod
     end
     return slot[w.index]
   end
@@ -527,19 +554,20 @@ return function(M, C, util)
     if C.clv_arena_start_attack(self.ptr, def, id, diag) ~= 0 then
       fail("%s: %s", fname, diag_text())
     end
-    self.attack_weapons[id.index1] = w
+    -- misses name their attack's weapon even after it ended: remembered by slot and generation
+    self.attack_weapons[id.index1], self.attack_gens[id.index1] = w, id.gen
     return setmetatable({ arena = self, id = id }, Attack)
   end
 
   function Attack:running()
     local A = self.arena
-    return A.ptr ~= nil and C.clv_arena_attack_valid(A.ptr, self.id)
+    return A.ptr ~= nil and attack_valid(A.ptr, id_arg(self.id))
   end
 
   function Attack:cancel()
     local A = self.arena
     if A.ptr == nil then util.raise("cancel: the arena is closed") end
-    if C.clv_arena_attack_valid(A.ptr, self.id) then C.clv_arena_cancel_attack(A.ptr, self.id) end
+    if attack_valid(A.ptr, id_arg(self.id)) then C.clv_arena_cancel_attack(A.ptr, self.id) end
   end
 
   -- ---- stepping and events ----
@@ -558,8 +586,8 @@ return function(M, C, util)
 
   -- The hits of this frame as tables, through the game's on_hit callbacks.
   local function run_callbacks(A, first_hit)
-    for mod in pairs(A.mods) do
-      if not C.clv_mod_run_callbacks(mod.ptr, A.ptr, errbuf, ERR_LEN) then
+    for i = 1, #A.mod_list do
+      if not C.clv_mod_run_callbacks(A.mod_list[i].ptr, A.ptr, errbuf, ERR_LEN) then
         report(A, ffi.string(errbuf))
       end
     end
@@ -573,21 +601,12 @@ return function(M, C, util)
     end
   end
 
-  -- Copies the events of the frame just stepped; the miss's weapon is read before the
-  -- callbacks, which may end its attack.
+  -- Copies the events of the frame just stepped.
   local function collect_events(A)
     local h = C.clv_arena_hits(A.ptr, count)
     if count[0] > 0 then buffer_append(A.hits_buf, h, count[0]) end
     local m = C.clv_arena_misses(A.ptr, count)
-    local n0 = A.misses_buf.n
-    if count[0] > 0 then
-      buffer_append(A.misses_buf, m, count[0])
-      for k = 0, count[0] - 1 do
-        local wid = C.clv_arena_attack(A.ptr, m[k].attack, attack_info) == 0
-          and attack_info.weapon.index1 or 0
-        A.miss_weapons[n0 + k] = A.slots[wid]
-      end
-    end
+    if count[0] > 0 then buffer_append(A.misses_buf, m, count[0]) end
     local t = C.clv_arena_ticks(A.ptr, count)
     if count[0] > 0 then buffer_append(A.ticks_buf, t, count[0]) end
   end
@@ -611,7 +630,7 @@ return function(M, C, util)
     end
     self.hits_buf.n, self.misses_buf.n, self.ticks_buf.n = 0, 0, 0
     if #self.errors_list > 0 then self.errors_list = {} end
-    local has_mods = next(self.mods) ~= nil
+    local has_mods = #self.mod_list > 0
     for _ = 1, n do
       local st = C.clv_arena_step(self.ptr)
       if st ~= 0 then fail("step: %s", status_name(st)) end
@@ -646,7 +665,7 @@ return function(M, C, util)
   end
 
   local function hitbox_id(A, wid, attack, frame, hitbox)
-    local d = C.clv_arena_hitbox(A.ptr, wid, attack, frame, hitbox)
+    local d = arena_hitbox(A.ptr, id_arg(wid), attack, frame, hitbox)
     return d ~= nil and ffi.string(d.id) or "?"
   end
 
@@ -687,7 +706,9 @@ return function(M, C, util)
     check_arena(self)
     local out = {}
     for k = 0, self.misses_buf.n - 1 do
-      local m, w = self.misses_buf.data[k], self.miss_weapons[k]
+      local m = self.misses_buf.data[k]
+      local slot = m.attack.index1
+      local w = self.attack_gens[slot] == m.attack.gen and self.attack_weapons[slot] or nil
       local wid = w and self.mods[w.mod][w.index]
       local t = {
         frame = tonumber(m.frame), attack = w and w:attack_name(m.attack_index) or "?",
