@@ -488,6 +488,8 @@ static void record_end(const clv_arena *a, const clv_entity_id *ids, int32_t n, 
 
 static int cmp_line(const void *x, const void *y) { return strcmp(x, y); }
 
+static uint64_t g_last_hash; /* the arena hash at the end of the last run_scene */
+
 typedef struct order {
     int32_t spawn[MAX_FIGHTERS]; /* fighters in spawn order */
     int32_t start[MAX_FIGHTERS]; /* fighters in attack start order */
@@ -546,8 +548,11 @@ static void run_scene(clv_weapon *const *pool, const scene *sc, const order *o, 
         }
         record_frame(a, by_attack_owner, out);
     }
-    qsort(out->line, (size_t)out->count, sizeof *out->line, cmp_line);
+    if (out->count > 1) {
+        qsort(out->line, (size_t)out->count, sizeof *out->line, cmp_line);
+    }
     record_end(a, ids, sc->n, out);
+    g_last_hash = clv_arena_hash(a);
     clv_arena_destroy(a);
 }
 
@@ -581,7 +586,7 @@ static bool same_lines(const lines *x, const lines *y) {
  * kind of meeting and parry occurs. */
 static void test_meeting_outcome_ignores_order(void) {
     rng r = {20261125u};
-    int32_t counts[5] = {0, 0, 0, 0, 0}, other[5] = {0, 0, 0, 0, 0}, differ = 0, events = 0;
+    int32_t counts[7] = {0}, other[7] = {0}, differ = 0, events = 0;
     for (int32_t round = 0; round < 10; round++) {
         clv_weapon *pool[POOL];
         for (int i = 0; i < POOL; i++) {
@@ -652,7 +657,45 @@ static void test_meeting_fields_checked(void) {
     CHECK(strcmp(clv_miss_reason_name(CLV_MISS_OUTPRIORITIZED), "outprioritized") == 0);
 }
 
+/* --hashes: every scene's sorted events and end states, and the arena hash it ends with, as a
+ * 64-bit digest a line; a -O0 and a -O2 build must print the same (runtime/hit/CMakeLists.txt). */
+static void print_hashes(void) {
+    rng r = {20261125u};
+    int32_t counts[7] = {0};
+    for (int32_t round = 0; round < 10; round++) {
+        clv_weapon *pool[POOL];
+        for (int i = 0; i < POOL; i++) {
+            pool[i] = random_weapon(&r);
+        }
+        for (int32_t k = 0; k < 100; k++) {
+            scene sc = random_scene(&r);
+            order o;
+            memset(&o, 0, sizeof o);
+            for (int32_t i = 0; i < sc.n; i++) {
+                o.spawn[i] = o.start[i] = i;
+            }
+            lines l = {NULL, 0, 0};
+            run_scene(pool, &sc, &o, &l, counts);
+            uint64_t h = 0xcbf29ce484222325u;
+            for (int32_t i = 0; i < l.count; i++) {
+                for (const char *c = l.line[i]; *c != '\0'; c++) {
+                    h = (h ^ (unsigned char)*c) * 0x100000001b3u;
+                }
+            }
+            printf("%016" PRIx64 " %016" PRIx64 "\n", h, g_last_hash);
+            free(l.line);
+        }
+        for (int i = 0; i < POOL; i++) {
+            clv_weapon_destroy(pool[i]);
+        }
+    }
+}
+
 int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--hashes") == 0) {
+        print_hashes();
+        return 0;
+    }
     clv_test_init(argc, argv);
     RUN(test_clank_within_range);
     RUN(test_outprioritize_beyond_range);
