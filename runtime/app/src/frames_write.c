@@ -85,6 +85,18 @@ static void put_frames_auto(FILE *f, const char *key, int32_t v) {
     }
 }
 
+/* How the hitbox meets other attacks and projectiles. */
+static void put_meeting(FILE *f, const clv_hitbox_def *h) {
+    static const char *const clash[] = {"normal", "transcend", "trade"};
+    static const char *const kind[] = {"hit", "reflect", "absorb"};
+    char sp[40], dm[40];
+    fprintf(f, ", clash = \"%s\"", clash[(unsigned)h->clash < 3u ? h->clash : 0]);
+    put_frames_auto(f, "parry_stun", h->parry_stun);
+    fprintf(f, ", kind = \"%s\", reflect_speed = %s, reflect_damage = %s, reflect_along = \"%s\"",
+            kind[(unsigned)h->kind < 3u ? h->kind : 0], num(h->reflect_speed, sp, 40),
+            num(h->reflect_damage, dm, 40), h->reflect_along_facing ? "facing" : "normal");
+}
+
 /* The shape's fields; false for a shape a frames file cannot hold. */
 static bool put_shape(FILE *f, const clv_shape *s) {
     char a[40], b[40], c[40], d[40], r[40];
@@ -124,6 +136,7 @@ bool app_frames_put_hitbox(FILE *f, const clv_hitbox_def *h) {
     put_frames_auto(f, "hitstun", h->hitstun);
     fprintf(f, ", priority = %d, sweep = %s, ", (int)h->priority, h->sweep ? "true" : "false");
     put_effects(f, h);
+    put_meeting(f, h);
     fputs(" }", f);
     return true;
 }
@@ -136,8 +149,12 @@ static bool put_attack(FILE *f, const app_frames_src *src, char *err, size_t err
             "%s/%s: %d frames, one hitbox a line in precedence order (cleave bake writes "
             "this form; see docs/modding.md, \"Frames files\")\n",
             src->weapon_name, a->name, (int)a->frames);
-    fprintf(f, "return {\n  length = %d, rehit = %d, max_targets = %d, lockout = %d,\n",
+    fprintf(f, "return {\n  length = %d, rehit = %d, max_targets = %d, lockout = %d,",
             (int)a->frames, (int)a->rehit, (int)a->max_targets, (int)a->lockout);
+    if (a->rebound != CLV_FRAMES_AUTO) { /* the attack's field has no "auto": left out then */
+        fprintf(f, " rebound = %d,", (int)a->rebound);
+    }
+    fputs("\n", f);
     fputs("  frames = {\n", f);
     for (int32_t fr = 0; fr < a->frames; fr++) {
         const clv_hitbox_def *h = src->hitbox(src->ud, fr, 0);
