@@ -153,6 +153,43 @@ bool app_frames_put_hitbox(FILE *f, const clv_hitbox_def *h);
 #define APP_ATTACK_KEYS "JKLUIOP" ///< the keys that start attacks 1..7 (with Shift 8..14)
 #define APP_POPUPS 96
 
+/// What the edit mode is told: a toggle, the mouse (screen pixels), or a key.
+typedef enum app_ed_kind {
+    APP_ED_TOGGLE = 1,
+    APP_ED_PRESS,
+    APP_ED_MOTION,
+    APP_ED_RELEASE,
+    APP_ED_KEY
+} app_ed_kind;
+
+/// The edit mode's keys, in the order of APP_ED_KEY_NAMES.
+typedef enum app_ed_key {
+    APP_EK_NEXT,
+    APP_EK_PREV,
+    APP_EK_ADD,
+    APP_EK_DUP,
+    APP_EK_DEL,
+    APP_EK_UNDO,
+    APP_EK_REDO,
+    APP_EK_SAVE,
+    APP_EK_UP,
+    APP_EK_DOWN,
+    APP_EK_LEFT,
+    APP_EK_RIGHT,
+    APP_EK_COUNT
+} app_ed_key;
+#define APP_ED_KEY_NAMES                                                                           \
+    { "next", "prev", "add", "dup", "del", "undo", "redo", "save", "up", "down", "left", "right" }
+
+typedef struct app_ed_action {
+    int32_t kind; ///< app_ed_kind
+    float x, y;   ///< PRESS, MOTION: the pointer, screen pixels
+    bool free;    ///< PRESS, MOTION: the modifier that turns snapping off is held
+    int32_t key;  ///< KEY: app_ed_key
+} app_ed_action;
+
+#define APP_ED_ACTIONS 8
+
 /// Inputs of one simulation frame (from devices, a script or the attract mode).
 typedef struct app_input {
     float move_x, move_y; ///< -1..1 each
@@ -163,6 +200,8 @@ typedef struct app_input {
     int32_t spawn_count;  ///< extra enemies to spawn this frame, at spawn_at[0..count)
     clv_vec2 spawn_at[8];
     int32_t zoom; ///< a view request carried with the frame: zoom 1..4, 0 = keep (not simulated)
+    int32_t ed_count; ///< actions for the edit mode (not simulated)
+    app_ed_action ed[APP_ED_ACTIONS];
 } app_input;
 
 /// A weapon the player can hold: from a mod, or built in C by a test fixture.
@@ -397,8 +436,8 @@ void app_mods_close(app_mods *m);
 typedef struct app_script_event {
     int64_t frame;
     int kind;
-    float a, b;
-    int32_t n;
+    float a, b, c, d; ///< the numbers given (a drag takes four)
+    int32_t n;        ///< a whole number given, or the edit mode's key (app_ed_key)
 } app_script_event;
 
 typedef struct app_script {

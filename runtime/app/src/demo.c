@@ -13,6 +13,7 @@
 #include <SDL.h>
 
 #include "app.h"
+#include "editor.h"
 
 typedef struct demo_opts {
     bool headless, bench, overlay;
@@ -36,6 +37,7 @@ typedef struct demo {
     app_mods mods;
     app_assets assets;
     app_view view;
+    app_editor ed; ///< the edit mode; the game is paused while it is on
     SDL_Surface *surface;
     app_canvas cv;
     char status[128];
@@ -290,6 +292,7 @@ static bool demo_open(demo *d, char *err, size_t errlen) {
 }
 
 static void demo_close(demo *d) {
+    app_editor_free(&d->ed);
     app_mods_close(&d->mods);
     app_game_free(&d->g);
     app_assets_free(&d->assets);
@@ -358,6 +361,12 @@ static bool demo_frame(demo *d, const app_input *in, int steps, bool rewind) {
     char err[256];
     uint64_t t0 = now_ns();
     apply_view_input(d, in);
+    for (int32_t i = 0; i < in->ed_count; i++) {
+        app_editor_apply(&d->ed, &d->g, &d->mods, &in->ed[i]);
+    }
+    if (d->ed.on) {
+        steps = 0, rewind = false; /* the edit mode pauses the game */
+    }
     if (rewind) {
         app_game_rewind(&d->g);
     }
@@ -374,6 +383,7 @@ static bool demo_frame(demo *d, const app_input *in, int steps, bool rewind) {
         update_status(d); /* the enemy count moves only with the simulation */
     }
     app_draw_game(&d->cv, &d->assets, &d->g, &d->view);
+    app_editor_draw(&d->cv, &d->assets.font, &d->ed);
     uint64_t t2 = now_ns();
     if (d->sim_ns && d->timed < d->o.frames) {
         d->sim_ns[d->timed] = t1 - t0;
@@ -436,7 +446,8 @@ static int run_headless(demo *d) {
     for (int64_t f = 0; f < d->o.frames; f++) {
         app_input in;
         if (scripted) {
-            app_script_input(&script, d->g.st.frame, &in);
+            /* the run's frame, which is the game's unless the edit mode pauses it */
+            app_script_input(&script, f, &in);
         } else {
             app_attract_input(&d->g, &in);
         }
@@ -581,7 +592,46 @@ static void on_key(demo *d, win_input *w, SDL_Keycode k, bool shift) {
     }
 }
 
+/* The edit mode's key for a key of the keyboard, -1 for none. */
+static int32_t editor_key(SDL_Keycode k) {
+    static const SDL_Keycode keys[APP_EK_COUNT] = {SDLK_PERIOD, SDLK_COMMA, SDLK_n,    SDLK_d,
+                                                   SDLK_DELETE, SDLK_z,     SDLK_y,    SDLK_s,
+                                                   SDLK_UP,     SDLK_DOWN,  SDLK_LEFT, SDLK_RIGHT};
+    for (int32_t i = 0; i < APP_EK_COUNT; i++) {
+        if (keys[i] == k) {
+            return i;
+        }
+    }
+    return k == SDLK_BACKSPACE ? APP_EK_DEL : -1;
+}
+
+/* While the edit mode is on it takes the mouse and the keys (E leaves it, Alt turns snapping
+ * off); true when it took the event. */
+static bool editor_event(demo *d, const SDL_Event *ev) {
+    app_ed_action a = {0, 0.0f, 0.0f, (SDL_GetModState() & KMOD_ALT) != 0, 0};
+    if (ev->type == SDL_KEYDOWN && ev->key.keysym.sym == SDLK_e) {
+        a.kind = APP_ED_TOGGLE;
+    } else if (!d->ed.on) {
+        return false;
+    } else if (ev->type == SDL_KEYDOWN && editor_key(ev->key.keysym.sym) >= 0) {
+        a.kind = APP_ED_KEY, a.key = editor_key(ev->key.keysym.sym);
+    } else if (ev->type == SDL_MOUSEBUTTONDOWN && ev->button.button == SDL_BUTTON_LEFT) {
+        a.kind = APP_ED_PRESS, a.x = (float)ev->button.x, a.y = (float)ev->button.y;
+    } else if (ev->type == SDL_MOUSEMOTION && (ev->motion.state & SDL_BUTTON_LMASK)) {
+        a.kind = APP_ED_MOTION, a.x = (float)ev->motion.x, a.y = (float)ev->motion.y;
+    } else if (ev->type == SDL_MOUSEBUTTONUP && ev->button.button == SDL_BUTTON_LEFT) {
+        a.kind = APP_ED_RELEASE;
+    } else {
+        return ev->type == SDL_KEYDOWN || ev->type == SDL_MOUSEBUTTONDOWN;
+    }
+    app_editor_apply(&d->ed, &d->g, &d->mods, &a);
+    return true;
+}
+
 static void on_event(demo *d, win_input *w, const SDL_Event *ev) {
+    if (ev->type != SDL_QUIT && editor_event(d, ev)) {
+        return;
+    }
     switch (ev->type) {
     case SDL_QUIT:
         w->quit = true;

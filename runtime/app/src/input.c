@@ -7,16 +7,33 @@
 
 #include "app.h"
 
-enum { EV_MOVE, EV_AIM, EV_ATTACK, EV_ATTACK2, EV_WEAPON, EV_NEXT, EV_PREV, EV_ENEMY, EV_ZOOM };
+enum {
+    EV_MOVE,
+    EV_AIM,
+    EV_ATTACK,
+    EV_ATTACK2,
+    EV_WEAPON,
+    EV_NEXT,
+    EV_PREV,
+    EV_ENEMY,
+    EV_ZOOM,
+    EV_EDIT,
+    EV_CLICK,
+    EV_DRAG,
+    EV_DRAGFREE,
+    EV_KEY
+};
 
 /* min_args < args: the last arguments are optional ("attack" is "attack 1"). */
 static const struct {
     const char *name;
     int kind, min_args, args;
 } commands[] = {
-    {"move", EV_MOVE, 2, 2},       {"aim", EV_AIM, 2, 2},       {"attack", EV_ATTACK, 0, 1},
-    {"attack2", EV_ATTACK2, 0, 0}, {"weapon", EV_WEAPON, 1, 1}, {"next", EV_NEXT, 0, 0},
-    {"prev", EV_PREV, 0, 0},       {"enemy", EV_ENEMY, 2, 2},   {"zoom", EV_ZOOM, 1, 1}};
+    {"move", EV_MOVE, 2, 2},         {"aim", EV_AIM, 2, 2},       {"attack", EV_ATTACK, 0, 1},
+    {"attack2", EV_ATTACK2, 0, 0},   {"weapon", EV_WEAPON, 1, 1}, {"next", EV_NEXT, 0, 0},
+    {"prev", EV_PREV, 0, 0},         {"enemy", EV_ENEMY, 2, 2},   {"zoom", EV_ZOOM, 1, 1},
+    {"edit", EV_EDIT, 0, 0},         {"click", EV_CLICK, 2, 2},   {"drag", EV_DRAG, 4, 4},
+    {"dragfree", EV_DRAGFREE, 4, 4}, {"key", EV_KEY, 1, 1}};
 
 static bool whole_in(float v, float lo, float hi) { return v >= lo && v <= hi && v == floorf(v); }
 
@@ -76,7 +93,7 @@ static int find_command(const script_pos *p, const char *name) {
     }
     snprintf(p->err, p->errlen,
              "%s:%d: unknown command '%s' (move, aim, attack, attack2, weapon, next, "
-             "prev, enemy, zoom)",
+             "prev, enemy, zoom, edit, click, drag, dragfree, key)",
              p->path, p->lineno, name);
     return -1;
 }
@@ -122,6 +139,22 @@ static bool check_whole_arg(const script_pos *p, app_script_event *ev, int nargs
     return false;
 }
 
+/* The edit mode's key a `key` line names. */
+static bool parse_key(const script_pos *p, const char *name, app_script_event *ev) {
+    static const char *const names[] = APP_ED_KEY_NAMES;
+    for (int k = 0; k < APP_EK_COUNT; k++) {
+        if (strcmp(name, names[k]) == 0) {
+            ev->n = k;
+            return true;
+        }
+    }
+    snprintf(p->err, p->errlen,
+             "%s:%d: unknown key '%s' (next, prev, add, dup, del, undo, redo, save, up, down, "
+             "left, right)",
+             p->path, p->lineno, name);
+    return false;
+}
+
 static bool parse_event(const script_pos *p, char *tok[6], int nt, int64_t fr,
                         app_script_event *ev) {
     int c = find_command(p, tok[1]);
@@ -129,9 +162,16 @@ static bool parse_event(const script_pos *p, char *tok[6], int nt, int64_t fr,
     if (c < 0 || !check_arg_count(p, c, nargs)) {
         return false;
     }
-    *ev = (app_script_event){fr, commands[c].kind, 0.0f, 0.0f, 0};
-    if ((nargs >= 1 && !parse_number(tok[2], &ev->a)) ||
-        (nargs >= 2 && !parse_number(tok[3], &ev->b))) {
+    *ev = (app_script_event){fr, commands[c].kind, 0.0f, 0.0f, 0.0f, 0.0f, 0};
+    if (ev->kind == EV_KEY) {
+        return parse_key(p, tok[2], ev);
+    }
+    float *dst[4] = {&ev->a, &ev->b, &ev->c, &ev->d};
+    bool numbers = true;
+    for (int k = 0; k < nargs; k++) {
+        numbers = numbers && parse_number(tok[2 + k], dst[k]);
+    }
+    if (!numbers) {
         snprintf(p->err, p->errlen, "%s:%d: '%s' needs finite numbers", p->path, p->lineno, tok[1]);
         return false;
     }
@@ -215,6 +255,32 @@ void app_script_free(app_script *s) {
     s->count = s->next = 0;
 }
 
+static void push_action(app_input *out, int kind, float x, float y, bool free, int32_t key) {
+    if (out->ed_count < APP_ED_ACTIONS) {
+        out->ed[out->ed_count++] = (app_ed_action){kind, x, y, free, key};
+    }
+}
+
+/* An edit mode line as the actions a pointer or keyboard would give. */
+static void edit_actions(const app_script_event *e, app_input *out) {
+    bool free = e->kind == EV_DRAGFREE;
+    switch (e->kind) {
+    case EV_EDIT:
+        push_action(out, APP_ED_TOGGLE, 0.0f, 0.0f, false, 0);
+        break;
+    case EV_KEY:
+        push_action(out, APP_ED_KEY, 0.0f, 0.0f, false, e->n);
+        break;
+    default: /* click, drag: press, (move,) release */
+        push_action(out, APP_ED_PRESS, e->a, e->b, free, 0);
+        if (e->kind != EV_CLICK) {
+            push_action(out, APP_ED_MOTION, e->c, e->d, free, 0);
+        }
+        push_action(out, APP_ED_RELEASE, 0.0f, 0.0f, free, 0);
+        break;
+    }
+}
+
 void app_script_input(app_script *s, int64_t frame, app_input *out) {
     memset(out, 0, sizeof *out);
     while (s->next < s->count && s->ev[s->next].frame <= frame) {
@@ -247,6 +313,13 @@ void app_script_input(app_script *s, int64_t frame, app_input *out) {
             break;
         case EV_PREV:
             out->cycle = -1;
+            break;
+        case EV_EDIT:
+        case EV_CLICK:
+        case EV_DRAG:
+        case EV_DRAGFREE:
+        case EV_KEY:
+            edit_actions(e, out);
             break;
         case EV_ENEMY:
             if (out->spawn_count < 8) {
