@@ -45,7 +45,7 @@ refused "a frames file name must not start with '.' or hold '..'"
 mod 'cleave.frames "sub/poke"'
 refused "no '/'"
 mod 'cleave.frames ""'
-refused "must be 1 to 63 bytes long"
+refused "must be 1 to 31 bytes long"
 mod 'cleave.frames "nosuch"'
 refused "cannot read frames_mod/frames/nosuch.lua: it No such file or directory"
 

@@ -345,7 +345,7 @@ static bool slice_name(ase *s, const cJSON *slice, clv_hitbox_def *def, int *sha
     }
     if (id[0] == '\0' || strlen(id) >= CLV_HIT_NAME_MAX) {
         size_t old = path_key(s, "name");
-        fail(s, "must give a hitbox id of 1 to 63 bytes", "");
+        fail(s, "must give a hitbox id of 1 to 31 bytes", "");
         path_pop(s, old);
         return false;
     }

@@ -20,7 +20,7 @@
  * start with '.' and holds no "..", so that it names a file in that folder and nothing else. */
 static const char *name_refusal(const char *name, size_t len) {
     if (len == 0 || len >= CLV_HIT_NAME_MAX) {
-        return "must be 1 to 63 bytes long";
+        return "must be 1 to 31 bytes long";
     }
     if (name[0] == '.' || strstr(name, "..") != NULL) {
         return "must not start with '.' or hold '..'";
