@@ -156,19 +156,18 @@ static clv_hit_status find_meetings(clv_arena *a) {
         return CLV_HIT_ERR_NO_MEMORY;
     }
     for (int32_t i = 0; i < n; i++) {
-        a->meet_order[i] = (clv__edge){a->placed[i].bounds.min.x, i};
+        const clv_aabb *b = &a->placed[i].bounds;
+        a->meet_order[i] = (clv__edge){b->min.x, i, team_of(a, i), b->max.x, b->min.y, b->max.y};
     }
     qsort(a->meet_order, (size_t)n, sizeof *a->meet_order, cmp_edge);
     for (int32_t i = 0; i < n; i++) {
-        int32_t p = a->meet_order[i].placed;
-        const clv_aabb *bp = &a->placed[p].bounds;
-        for (int32_t j = i + 1; j < n && a->meet_order[j].left <= bp->max.x; j++) {
-            int32_t q = a->meet_order[j].placed;
-            const clv_aabb *bq = &a->placed[q].bounds;
-            int32_t tp = team_of(a, p), tq = team_of(a, q);
-            if (tp == tq || bq->min.y > bp->max.y || bp->min.y > bq->max.y) {
+        const clv__edge *ep = &a->meet_order[i];
+        for (int32_t j = i + 1; j < n && a->meet_order[j].left <= ep->right; j++) {
+            const clv__edge *eq = &a->meet_order[j];
+            if (ep->team == eq->team || eq->top > ep->bottom || ep->top > eq->bottom) {
                 continue;
             }
+            int32_t p = ep->placed, q = eq->placed, tp = ep->team, tq = eq->team;
             clv__meeting m;
             if (meets(a, tp < tq ? p : q, tp < tq ? q : p, &m) && push_meeting(a, &m) != 0) {
                 return CLV_HIT_ERR_NO_MEMORY;

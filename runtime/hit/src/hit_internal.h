@@ -202,6 +202,8 @@ typedef struct clv__stop {
 typedef struct clv__edge {
     float left;
     int32_t placed;
+    int32_t team; /* its owner's, read once per frame */
+    float right, top, bottom;
 } clv__edge;
 
 /* Two placed hitboxes that met (side 0 on the lower team). */
