@@ -169,7 +169,8 @@ static clv_hit_status find_meetings(clv_arena *a) {
             }
             int32_t p = ep->placed, q = eq->placed, tp = ep->team, tq = eq->team;
             clv__meeting m;
-            if (meets(a, tp < tq ? p : q, tp < tq ? q : p, &m) && push_meeting(a, &m) != 0) {
+            if (meets(a, tp < tq ? p : q, tp < tq ? q : p, &m) &&
+                push_meeting(a, &m) != CLV_HIT_OK) {
                 return CLV_HIT_ERR_NO_MEMORY;
             }
         }
