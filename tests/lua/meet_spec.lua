@@ -82,8 +82,12 @@ describe("attacks that meet", function()
     assert.are.equal(100, q:info().hp)
     assert.are.equal(14, p:info().hitstun)
     assert.is_false(a:running())
+    assert.are.equal(1, #arena.raw:clashes())
+    arena.raw:step(0) -- a step of no frame reports no clash
+    assert.are.same({}, arena.raw:clashes())
     arena:step(2)
     assert.are.equal("normal", q:info().state)
+
   end)
 
   it("throws a projectile that pierces, expires, and is swept between frames", function()

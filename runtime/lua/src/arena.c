@@ -122,6 +122,7 @@ static int m_step(lua_State *L) {
     }
     lua_settop(L, 1);
     A->hit_count = A->miss_count = A->tick_count = 0;
+    A->clash_count = A->pevent_count = 0;
     /* a fresh error list only when the last one was used: a quiet step allocates nothing */
     if (A->error_count > 0) {
         lua_getiuservalue(L, 1, 1);
@@ -186,7 +187,7 @@ static int m_step(lua_State *L) {
             memcpy(A->ticks + A->tick_count, t, sizeof *t * (size_t)c);
             A->tick_count += c;
         }
-        clv_larena_keep_meetings(L, A, f == 0);
+        clv_larena_keep_meetings(L, A);
         if (A->hit_count > h0 || A->tick_count > t0) {
             A->in_callbacks++;
             clv_larena_run_callbacks(L, 1, A, h0, t0);
@@ -306,6 +307,7 @@ static int m_restore(lua_State *L) {
         return luaL_error(L, "restore: %s", diag.message);
     }
     A->hit_count = A->miss_count = A->tick_count = 0;
+    A->clash_count = A->pevent_count = 0;
     return 0;
 }
 

@@ -84,8 +84,8 @@ void clv_larena_run_callbacks(lua_State *L, int arena_idx, larena *A, int32_t h0
 clv_weapon_id clv_larena_weapon(lua_State *L, int arena_idx, larena *A, int widx);
 
 /* arena_meet.c: attacks that meet, projectiles */
-/// Keeps the clashes and projectile events of the frame just stepped (first: of a new step).
-void clv_larena_keep_meetings(lua_State *L, larena *A, bool first);
+/// Keeps the clashes and projectile events of the frame just stepped.
+void clv_larena_keep_meetings(lua_State *L, larena *A);
 void clv_larena_free_meetings(larena *A);
 /// The weapon of an attack that a meeting, a parry or its end as a projectile stopped on the
 /// frame just stepped (it has ended, so clv_arena_attack no longer names it), or the null id.

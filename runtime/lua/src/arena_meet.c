@@ -12,10 +12,7 @@ static const char *const projectile_kinds[] = {"spawned", "expired", "destroyed"
 
 /* ---- keeping the events of each frame ---- */
 
-void clv_larena_keep_meetings(lua_State *L, larena *A, bool first) {
-    if (first) {
-        A->clash_count = A->pevent_count = 0;
-    }
+void clv_larena_keep_meetings(lua_State *L, larena *A) {
     int32_t n;
     const clv_clash_event *c = clv_arena_clashes(A->a, &n);
     if (n > 0) {
