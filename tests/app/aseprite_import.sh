@@ -1,9 +1,10 @@
 #!/bin/sh
 # `cleave import aseprite`: the test sheet (make_aseprite_sheet.py) gives the pinned frames file,
 # which a mod loads with the hitboxes the slices mark; malformed JSON is refused with its path.
-# usage: aseprite_import.sh CLEAVE SOURCE_DIR HAVE_JSON(ON|OFF)
+# With --sheet, render draws the sheet's sprites under the hitboxes.
+# usage: aseprite_import.sh CLEAVE SOURCE_DIR HAVE_JSON(ON|OFF) PNG_STAT
 set -u
-cleave=$1 src=$2 have_json=$3
+cleave=$1 src=$2 have_json=$3 png=$4
 here="$src/tests/app/aseprite"
 fail=0
 if [ "$have_json" != ON ]; then
@@ -30,6 +31,15 @@ out=$("$cleave" check ase_mod --format csv) || { echo "FAIL: check of the import
 got=$(echo "$out" | cut -d, -f3-13 | tail -n +2 | tr '\n' ';')
 want="swing,27,6,7-27,0,blade,7-15,capsule,0,7,-20deg 1.5+0.1*dmg;swing,27,6,7-27,0,tip,10-15,circle,0,12,none;swing,27,6,7-27,0,guard,10-27,capsule,0,3,none;"
 [ "$got" = "$want" ] || { echo "FAIL: imported frame data"; echo " got: $got"; echo "want: $want"; fail=1; }
+
+# The render sheet with the sprites under the hitboxes differs from the one without them.
+"$cleave" render ase_mod --out plain.png > /dev/null &&
+    "$cleave" render ase_mod --sheet "$here/swing.json" --out sprites.png > /dev/null ||
+    { echo "FAIL: render with --sheet"; fail=1; }
+"$png" differ plain.png sprites.png 500 || { echo "FAIL: --sheet drew no sprite"; fail=1; }
+out=$("$cleave" render ase_mod --sheet nosuch.json --out x.png 2>&1) &&
+    { echo "FAIL: a missing sheet was accepted"; fail=1; }
+echo "$out" | grep -q "nosuch.json" || { echo "FAIL: '$out'"; fail=1; }
 
 # Malformed sheets: each error names the JSON path.
 refused() { # python-edit-of-doc expected-message

@@ -20,13 +20,13 @@ spec.loader.exec_module(make_assets)
 CELL = 48
 ORIGIN = (12, 24)  # where the wielder's hand is in every frame
 # Each frame: duration in ms and the blade's angle in degrees (0 = +x, +y down).
-FRAMES = [(100, -80), (50, -30), (100, 20), (200, 60)]
+FRAMES = [(100, -90), (50, 0), (100, 0), (200, 90)]
 # The slices: (name, user data, colour, keys as (frame, x, y, w, h)); a key with w = h = 0 ends it.
 SLICES = [
     ("origin", None, "#ffffffff", [(0, 11, 23, 2, 2)]),
     ("capsule:blade", "damage=7 angle=-20 base=1.5 growth=0.1", "#ff0000ff",
-     [(1, 16, 20, 26, 6), (3, 0, 0, 0, 0)]),
-    ("circle:tip", "damage=12 priority=1 sparkle=yes", "#ffa000ff", [(2, 34, 26, 8, 8), (3, 0, 0, 0, 0)]),
+     [(1, 16, 21, 27, 6), (3, 0, 0, 0, 0)]),
+    ("circle:tip", "damage=12 priority=1 sparkle=yes", "#ffa000ff", [(2, 36, 20, 8, 8), (3, 0, 0, 0, 0)]),
     ("guard", "shape=box damage=3", "#00a0ffff", [(2, 14, 16, 4, 12)]),
 ]
 
@@ -39,7 +39,7 @@ def frame_pixels(angle):
             if (x - ox) ** 2 + (y - oy) ** 2 <= 36:
                 px[y][x] = (60, 110, 220, 255)  # the wielder's hand
     c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-    for t in range(4, 34):
+    for t in range(4, 31):
         x, y = int(round(ox + c * t)), int(round(oy + s * t))
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):

@@ -167,19 +167,31 @@ static bool read_frames(ase *s, const cJSON *root, const char *attack) {
     if (meta == NULL || !read_tag(s, meta, attack)) {
         return false;
     }
+    const cJSON *image = cJSON_GetObjectItemCaseSensitive(meta, "image");
+    if (cJSON_IsString(image)) {
+        snprintf(s->out->image, sizeof s->out->image, "%s", image->valuestring);
+    }
     int32_t n = s->out->last - s->out->first + 1;
     s->out->start = calloc((size_t)n + 1, sizeof *s->out->start);
     if (s->out->start == NULL) {
+        return fail(s, "out of memory", "");
+    }
+    s->out->rect = calloc((size_t)n, sizeof *s->out->rect);
+    if (s->out->rect == NULL) {
         return fail(s, "out of memory", "");
     }
     for (int32_t i = 0; i < n; i++) {
         size_t old = path_key(s, "frames");
         path_index(s, s->out->first + i);
         const cJSON *f = cJSON_GetArrayItem(frames, s->out->first + i);
-        double ms;
-        if (!cJSON_IsObject(f) ? fail(s, "expected an object", "")
-                               : !number(s, f, "duration", 1, 60000, &ms)) {
+        double ms, r[4];
+        if (!cJSON_IsObject(f)
+                ? fail(s, "expected an object", "")
+                : !number(s, f, "duration", 1, 60000, &ms) || !rect(s, f, "frame", r)) {
             return false;
+        }
+        for (int k = 0; k < 4; k++) {
+            s->out->rect[i][k] = (int32_t)r[k];
         }
         path_pop(s, old);
         int32_t t = ticks_of(ms);
@@ -501,6 +513,7 @@ bool app_aseprite_read(const char *text, size_t len, const char *attack, app_ase
     }
     bool ok = cJSON_IsObject(root) ? read_frames(&s, root, attack) && read_slices(&s, root)
                                    : fail(&s, "expected an object", "");
+    out->origin = s.origin;
     cJSON_Delete(root);
     if (!ok) {
         app_aseprite_free(out);
@@ -531,7 +544,37 @@ bool app_aseprite_read(const char *text, size_t len, const char *attack, app_ase
 void app_aseprite_free(app_aseprite *a) {
     free(a->start);
     free(a->box);
+    free(a->rect);
     a->start = NULL;
     a->box = NULL;
+    a->rect = NULL;
     a->count = 0;
+}
+
+bool app_aseprite_sprite(const app_aseprite *a, const app_image *image, int32_t fr,
+                         app_image *out) {
+    memset(out, 0, sizeof *out);
+    int32_t n = a->last - a->first + 1, i = 0;
+    while (i < n && a->start[i + 1] <= fr) {
+        i++;
+    }
+    const int32_t *r = a->rect != NULL && i < n ? a->rect[i] : NULL;
+    if (r == NULL || fr < 0 || image->rgba == NULL || r[2] <= 0 || r[3] <= 0) {
+        return false;
+    }
+    out->rgba = calloc((size_t)r[2] * (size_t)r[3], 4);
+    if (out->rgba == NULL) {
+        return false;
+    }
+    out->w = r[2], out->h = r[3];
+    for (int y = 0; y < r[3]; y++) {
+        for (int x = 0; x < r[2]; x++) {
+            int sx = r[0] + x, sy = r[1] + y; /* pixels outside the image stay clear */
+            if (sx >= 0 && sy >= 0 && sx < image->w && sy < image->h) {
+                memcpy(out->rgba + ((size_t)y * (size_t)r[2] + (size_t)x) * 4,
+                       image->rgba + ((size_t)sy * (size_t)image->w + (size_t)sx) * 4, 4);
+            }
+        }
+    }
+    return true;
 }

@@ -18,8 +18,11 @@ typedef struct app_aseprite {
     int32_t frames; ///< the attack's length in 60 Hz frames
     int32_t first;  ///< the sprite frames the attack covers, first..last
     int32_t last;
-    int32_t *start;   ///< start[i]: 60 Hz frame where sprite frame first+i begins (count + 1)
-    app_ase_box *box; ///< in frame order, slice order within a frame
+    int32_t *start;     ///< start[i]: 60 Hz frame where sprite frame first+i begins (count + 1)
+    int32_t (*rect)[4]; ///< rect[i]: x, y, w, h of sprite frame first+i in the sheet's image
+    clv_vec2 origin;    ///< the wielder's place in a sprite frame, pixels
+    char image[256];    ///< meta.image: the sheet's PNG, beside the JSON ("" when not given)
+    app_ase_box *box;   ///< in frame order, slice order within a frame
     int32_t count;
     char notes[2048]; ///< what could not be mapped, one line each
 } app_aseprite;
@@ -29,5 +32,13 @@ typedef struct app_aseprite {
 bool app_aseprite_read(const char *text, size_t len, const char *attack, app_aseprite *out,
                        char *err, size_t errlen);
 void app_aseprite_free(app_aseprite *a);
+
+/// The whole file path (a regular file of at most 16 MiB), NUL-terminated, malloc'd; NULL with
+/// the reason on stderr, prefixed by who.
+char *app_read_json(const char *who, const char *path, size_t *len);
+
+/// The sprite of 60 Hz frame fr (0-based) of the sheet: its pixels copied out of image into
+/// out (free with app_image_free); false past the sheet's frames or out of memory.
+bool app_aseprite_sprite(const app_aseprite *a, const app_image *image, int32_t fr, app_image *out);
 
 #endif

@@ -49,12 +49,11 @@ static bool parse_import_args(int argc, char **argv, import_args *a) {
     return true;
 }
 
-/* The whole file, NUL-terminated, in a malloc'd buffer; NULL (message on stderr) otherwise. */
-static char *read_json(const char *path, size_t *len) {
+char *app_read_json(const char *who, const char *path, size_t *len) {
     const char *why = NULL;
     FILE *f = app_open_regular(path, &why);
     if (f == NULL) {
-        fprintf(stderr, "cleave import: %s: %s\n", path, why);
+        fprintf(stderr, "%s: %s: %s\n", who, path, why);
         return NULL;
     }
     char *buf = malloc(IMPORT_MAX_BYTES + 1);
@@ -62,7 +61,7 @@ static char *read_json(const char *path, size_t *len) {
     bool bad = buf == NULL || ferror(f) || *len > IMPORT_MAX_BYTES;
     fclose(f);
     if (bad) {
-        fprintf(stderr, "cleave import: %s: %s\n", path,
+        fprintf(stderr, "%s: %s: %s\n", who, path,
                 buf == NULL ? "out of memory" : "cannot be read, or larger than 16 MiB");
         free(buf);
         return NULL;
@@ -87,7 +86,7 @@ int app_cmd_import(int argc, char **argv) {
         return 2;
     }
     size_t len;
-    char *text = read_json(a.json, &len);
+    char *text = app_read_json("cleave import", a.json, &len);
     if (text == NULL) {
         return 1;
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "aseprite.h"
 #include "cleave/mod.h"
 
 /* Most frames one sheet shows; a longer attack is rendered a range at a time (--frames). */
@@ -59,7 +60,7 @@ static bool parse_range(const char *s, long *first, long *last) {
 
 static const char *const render_usage =
     "usage: cleave render <mod folder> [--weapon NAME] [--attack NAME] [--frames A-B] "
-    "--out sheet.png";
+    "[--sheet aseprite.json] --out sheet.png";
 
 const char *app_option_needs(const char *const (*options)[2], size_t count, const char *arg) {
     for (size_t k = 0; k < count; k++) {
@@ -75,12 +76,13 @@ static const char *render_value_needed(const char *arg) {
     static const char *const options[][2] = {{"--frames", "a range of frames FIRST-LAST"},
                                              {"--out", "a file name"},
                                              {"--attack", "an attack name"},
-                                             {"--weapon", "a weapon name"}};
+                                             {"--weapon", "a weapon name"},
+                                             {"--sheet", "an Aseprite sheet's JSON"}};
     return app_option_needs(options, sizeof options / sizeof options[0], arg);
 }
 
 typedef struct render_args {
-    const char *dir, *out, *attack_name, *weapon_name;
+    const char *dir, *out, *attack_name, *weapon_name, *sheet;
     long range_first, range_last; /* 0 when no --frames */
 } render_args;
 
@@ -107,6 +109,8 @@ static bool parse_render_args(int argc, char **argv, render_args *a) {
             a->attack_name = argv[++i];
         } else if (strcmp(argv[i], "--weapon") == 0) {
             a->weapon_name = argv[++i];
+        } else if (strcmp(argv[i], "--sheet") == 0) {
+            a->sheet = argv[++i];
         } else if (argv[i][0] != '-' && a->dir == NULL) {
             a->dir = argv[i];
         } else {
@@ -193,6 +197,8 @@ typedef struct sheet {
     int32_t attack, first, last;
     int cols, cell, header, legend_x;
     float scale;
+    const app_aseprite *sprites; ///< --sheet: the attacker's animation, NULL without
+    const app_image *sprite_image;
 } sheet;
 
 /* A legend in the header: each hitbox id once, in its colour, on the first frame it shows. */
@@ -222,10 +228,19 @@ static void draw_cell(sheet *sh, int32_t fr) {
     float ox = (float)(cx + cell / 2), oy = (float)(cy + cell / 2 + 4);
     app_line(c, (float)cx + 6.0f, oy, (float)(cx + cell) - 6.0f, oy, 0xFF2C3240u);
     app_line(c, ox, (float)cy + 10.0f, ox, (float)(cy + cell) - 6.0f, 0xFF2C3240u);
-    int ss = sh->scale >= 1.5f ? 2 : 1;
-    const app_image *player = &sh->assets->player;
-    app_blit(c, player, (int)ox - player->w * ss / 2, (int)oy - player->h * ss / 2, ss, 0, 200,
-             false);
+    app_image sprite;
+    if (sh->sprites != NULL && app_aseprite_sprite(sh->sprites, sh->sprite_image, fr, &sprite)) {
+        /* the sheet's frame, its origin on the cell's, at the hitboxes' (whole) scale */
+        int ss = (int)sh->scale;
+        app_blit(c, &sprite, (int)(ox - sh->sprites->origin.x * (float)ss),
+                 (int)(oy - sh->sprites->origin.y * (float)ss), ss, 0, 255, false);
+        app_image_free(&sprite);
+    } else {
+        int ss = sh->scale >= 1.5f ? 2 : 1;
+        const app_image *player = &sh->assets->player;
+        app_blit(c, player, (int)ox - player->w * ss / 2, (int)oy - player->h * ss / 2, ss, 0, 200,
+                 false);
+    }
     /* onion skin: the previous frame's hitboxes, faint */
     for (int32_t k = 0; fr > 0; k++) {
         const clv_hitbox_def *h = clv_arena_hitbox(p->arena, p->wid, sh->attack, fr - 1, k);
@@ -258,6 +273,9 @@ static bool sheet_open(sheet *sh) {
     local_bounds(sh->p, sh->attack, sh->first, sh->last, &reach);
     sh->cell = 144;
     sh->scale = fminf((float)(sh->cell / 2 - 8) / reach, 2.0f);
+    if (sh->sprites != NULL) {
+        sh->scale = fmaxf(1.0f, floorf(sh->scale)); /* sprites scale by whole pixels */
+    }
     sh->cols = shown < 8 ? shown : 8;
     sh->header = 28;
     int rows = (shown + sh->cols - 1) / sh->cols, footer = 56;
@@ -295,6 +313,33 @@ static bool draw_sheet(sheet *sh, const char *out) {
     return true;
 }
 
+/* The attacker's animation for --sheet: the Aseprite JSON's frames of the attack's tag, and
+ * the PNG its meta.image names beside it. */
+static bool load_sprites(const char *json, const char *attack, app_aseprite *sprites,
+                         app_image *image) {
+    size_t len;
+    char *text = app_read_json("cleave render", json, &len), err[512];
+    bool ok = text != NULL && app_aseprite_read(text, len, attack, sprites, err, sizeof err);
+    free(text);
+    if (!ok) {
+        if (text != NULL) {
+            fprintf(stderr, "cleave render: %s: %s\n", json, err);
+        }
+        return false;
+    }
+    char path[1024];
+    const char *slash = strrchr(json, '/');
+    snprintf(path, sizeof path, "%.*s%s", slash ? (int)(slash - json + 1) : 0, json,
+             sprites->image);
+    if (!app_image_load(path, 16, 16, image, err, sizeof err)) {
+        fprintf(stderr, "cleave render: %s\n", err);
+        app_aseprite_free(sprites);
+        app_image_free(image);
+        return false;
+    }
+    return true;
+}
+
 int app_cmd_render(int argc, char **argv) {
     render_args a;
     if (!parse_render_args(argc, argv, &a)) {
@@ -309,10 +354,20 @@ int app_cmd_render(int argc, char **argv) {
         app_pick_close(&p);
         return 1;
     }
+    app_aseprite sprites = {0};
+    app_image image = {0};
+    if (a.sheet != NULL && !load_sprites(a.sheet, f.name, &sprites, &image)) {
+        app_pick_close(&p);
+        return 1;
+    }
+    sh.sprites = a.sheet != NULL ? &sprites : NULL;
+    sh.sprite_image = &image;
     app_assets assets;
     app_assets_load(&assets, app_assets_dir());
     sh.assets = &assets;
     bool ok = sheet_open(&sh) && draw_sheet(&sh, a.out);
+    app_aseprite_free(&sprites);
+    app_image_free(&image);
     free(sh.c.px);
     app_assets_free(&assets);
     app_pick_close(&p);
