@@ -9,6 +9,7 @@ local greatsword = cleave.weapon {
   attacks = {
     cleave = {
       length = 22,
+      rebound = 16, -- a heavy blade stopped by another takes long to recover
       hitboxes = {
         cleave.arc { id = "blade", frames = { 6, 11 }, from = -110, to = 50, inner = 10,
                      outer = REACH, radius = 5, damage = 18, ease = "in_out" },
