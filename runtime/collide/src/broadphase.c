@@ -416,12 +416,18 @@ enum { CLV_PICK_BLOCK = 256 };
  * this), CLV_MARK_SHARED where several do: its entities then read the cell's box list. */
 enum { CLV_MARK_SHARED = 255 };
 
+/* Up to this many boxes, each reached cell names its boxes in one word, a bit per box. */
+#define CLV_MASK_BOXES 64u
+
 typedef struct box_lists {
     const clv_aabb *boxes;
     uint32_t nq;
     const uint32_t *list;  /* per touched cell: length, then box numbers ascending */
     const uint32_t *every; /* boxes tested against every entity, ascending */
     uint32_t n_every;
+    const uint64_t *masks; /* or, when not NULL: the boxes of reached cell c in masks[start[c]] */
+    uint64_t *pairs;       /* the hits' scratch, of room slots: what entries[] has left */
+    uint32_t room;
 } box_lists;
 
 static inline bool bit_of(const uint64_t *bits, uint32_t i) {
@@ -516,6 +522,39 @@ static uint32_t entity_hits(const clv_grid *g, const box_lists *b, float ex, flo
     for (uint32_t ia = 0, ie = 0; ia < na || ie < b->n_every;) {
         bool from_a = ie == b->n_every || (ia < na && a[ia] < b->every[ie]);
         uint32_t q = from_a ? a[ia++] : b->every[ie++];
+        n = push_pair(pairs, room, n, q, i, square_meets(ex, ey, er, &b->boxes[q]));
+    }
+    return n;
+}
+
+/* The position of the lowest set bit of m != 0. */
+static inline uint32_t lowest_bit(uint64_t m) {
+#if defined(__GNUC__)
+    return (uint32_t)__builtin_ctzll(m);
+#else
+    uint32_t k = 0;
+    for (; (m & 1u) == 0; m >>= 1) {
+        k++;
+    }
+    return k;
+#endif
+}
+
+/* The hits of entity i when each cell has a word of boxes: its bits in ascending order, all
+ * boxes when it is oversized. Neither a list to walk nor a merge. */
+static uint32_t entity_mask_hits(const clv_grid *g, const box_lists *b, float ex, float ey,
+                                 float er, uint32_t i, uint64_t *pairs, uint32_t room, uint32_t n) {
+    const uint32_t s = g->scratch[i];
+    uint64_t m;
+    if (s == g->sub_big) {
+        m = b->nq == CLV_MASK_BOXES ? ~(uint64_t)0 : ((uint64_t)1 << b->nq) - 1u;
+    } else {
+        const uint32_t shift = g->sub_shift, sub_cols = g->def.cols << shift;
+        const uint32_t c = (s / sub_cols >> shift) * g->def.cols + (s % sub_cols >> shift);
+        m = b->masks[g->start[c]];
+    }
+    for (; m != 0; m &= m - 1u) {
+        const uint32_t q = lowest_bit(m);
         n = push_pair(pairs, room, n, q, i, square_meets(ex, ey, er, &b->boxes[q]));
     }
     return n;
@@ -622,7 +661,8 @@ static uint32_t pick_entities(const clv_grid *g, const box_lists *b, const float
         }
         for (uint32_t j = 0; j < np; j++) {
             uint32_t i = pick[j];
-            n = entity_hits(g, b, x[i], y[i], r[i], i, pairs, room, n);
+            n = b->masks != NULL ? entity_mask_hits(g, b, x[i], y[i], r[i], i, pairs, room, n)
+                                 : entity_hits(g, b, x[i], y[i], r[i], i, pairs, room, n);
             if (first != NULL && n > room - b->nq) {
                 flush_pairs(pairs, n, first, out);
                 total += n;
@@ -739,8 +779,62 @@ static box_lists file_boxes(clv_grid *g, const clv_aabb *boxes, uint32_t nq, flo
         }
     }
 
-    box_lists b = {boxes, nq, list, every, n_every};
+    uint64_t *pairs = (uint64_t *)(void *)g->entries + g->def.capacity;
+    box_lists b = {boxes, nq, list, every, n_every, NULL, pairs, g->def.capacity};
     return b;
+}
+
+/* Files up to CLV_MASK_BOXES boxes, widened by w, as words of boxes: marks the sub-cells they
+ * reach, gives each cell they reach a word in the first half of entries[] (its index in
+ * start[c]) and sets the box's bit in it. first[k + 1] is left 1 for a filed box, 0 for an
+ * empty one. Returns false when the cells reached outnumber the words (file_boxes then). */
+static bool file_masks(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w, uint32_t *first,
+                       box_lists *out) {
+    const uint32_t cols = g->def.cols, shift = g->sub_shift, sub_cols = cols << shift;
+    uint64_t *occ = g->occ, *reached = g->occ + g->sub_words;
+    uint64_t *masks = (uint64_t *)(void *)g->entries;
+    uint32_t *start = g->start, words = 0;
+    memset(first, 0, ((size_t)nq + 1u) * sizeof(uint32_t));
+    memset(occ, 0, (g->sub_words + g->cell_words) * sizeof(uint64_t));
+    set_bit(occ, g->sub_big); /* oversized: always picked */
+    for (uint32_t k = 0; k < nq; k++) {
+        uint32_t c0, c1, r0, r1;
+        if (!box_cells(g, boxes[k], w, &c0, &c1, &r0, &r1)) {
+            continue;
+        }
+        first[k + 1u] = 1;
+        for (uint32_t row = r0; row <= r1; row++) {
+            set_bits(occ, row * sub_cols + c0, row * sub_cols + c1);
+        }
+        for (uint32_t row = r0 >> shift; row <= r1 >> shift; row++) {
+            for (uint32_t col = c0 >> shift; col <= c1 >> shift; col++) {
+                uint32_t c = row * cols + col;
+                if (!bit_of(reached, c)) {
+                    if (words == g->def.capacity) {
+                        return false;
+                    }
+                    set_bit(reached, c);
+                    start[c] = words;
+                    masks[words++] = 0;
+                }
+                masks[start[c]] |= (uint64_t)1 << k;
+            }
+        }
+    }
+    /* the hits take every word the boxes left: a small crowd has more hits than entities */
+    box_lists b = {boxes, nq, NULL, NULL, 0, masks, masks + words, 2u * g->def.capacity - words};
+    *out = b;
+    return true;
+}
+
+/* Words of boxes when they fit, lists otherwise. */
+static box_lists file_any(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w,
+                          uint32_t *first) {
+    box_lists b;
+    if (nq <= CLV_MASK_BOXES && file_masks(g, boxes, nq, w, first, &b)) {
+        return b;
+    }
+    return file_boxes(g, boxes, nq, w, first);
 }
 
 /* The grid's cells index the boxes instead of the entities: the boxes mark the half-cells they
@@ -770,24 +864,22 @@ uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq
      * the sub-cells come first and the boxes are filed with the true radius. */
     const bool fuse = g->w_hint >= 0.0f;
     float w = fuse ? g->w_hint : entity_cells(g, x, y, r, 0, count, count), seen = 0.0f;
-    box_lists b = file_boxes(g, boxes, nq, w, first);
+    box_lists b = file_any(g, boxes, nq, w, first);
 
-    uint64_t *pairs = (uint64_t *)(void *)g->entries + g->def.capacity;
-    const uint32_t pair_room = g->def.capacity;
     uint32_t total =
-        pick_entities(g, &b, x, y, r, count, pairs, pair_room, NULL, NULL, fuse ? &seen : NULL);
+        pick_entities(g, &b, x, y, r, count, b.pairs, b.room, NULL, NULL, fuse ? &seen : NULL);
     if (fuse && seen > w) {
         w = seen;
-        b = file_boxes(g, boxes, nq, w, first);
-        total = pick_entities(g, &b, x, y, r, count, pairs, pair_room, NULL, NULL, NULL);
+        b = file_any(g, boxes, nq, w, first);
+        total = pick_entities(g, &b, x, y, r, count, b.pairs, b.room, NULL, NULL, NULL);
     }
     g->w_hint = fuse ? seen : w;
     memset(first, 0, ((size_t)nq + 1u) * sizeof(uint32_t));
-    if (total <= pair_room) {
-        flush_pairs(pairs, total, first, NULL);
+    if (total <= b.room) {
+        flush_pairs(b.pairs, total, first, NULL);
     } else {
         /* More hits than the scratch holds: count them in slices, place them below. */
-        pick_entities(g, &b, x, y, r, count, pairs, pair_room, first, NULL, NULL);
+        pick_entities(g, &b, x, y, r, count, b.pairs, b.room, first, NULL, NULL);
     }
     if (total > cap || out == NULL) {
         for (uint32_t k = 1; k <= nq; k++) {
@@ -801,10 +893,10 @@ uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq
         first[k] = run;
         run += v;
     }
-    if (total <= pair_room) {
-        flush_pairs(pairs, total, first, out);
+    if (total <= b.room) {
+        flush_pairs(b.pairs, total, first, out);
     } else {
-        pick_entities(g, &b, x, y, r, count, pairs, pair_room, first, out, NULL);
+        pick_entities(g, &b, x, y, r, count, b.pairs, b.room, first, out, NULL);
     }
     return total;
 }

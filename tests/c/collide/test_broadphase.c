@@ -382,6 +382,61 @@ static void test_query_boxes_many_boxes(void) {
     clv_grid_destroy(g);
 }
 
+/* A small crowd under many boxes: a room of 13 x 13 cells, as many entities as the grid holds,
+ * and up to 64 boxes that reach most cells (each cell names its boxes in one word), with more
+ * hits than entities and, in the densest frames, more than the scratch holds at once. Every
+ * frame gives the lists of a build followed by one query per box. */
+static void test_query_boxes_small_crowd(void) {
+    enum { N = 1000, BOXES = 65 };
+    const float side = 13.0f * 64.0f;
+    clv_grid_def def = {{0.0f, 0.0f}, 64.0f, 13u, 13u, N};
+    clv_grid *g = clv_grid_create(&def, NULL), *ref = clv_grid_create(&def, NULL);
+    float *x = malloc(N * sizeof(float)), *y = malloc(N * sizeof(float));
+    float *r = malloc(N * sizeof(float));
+    uint32_t *out = malloc((size_t)N * BOXES * sizeof(uint32_t)),
+             *want = malloc(N * sizeof(uint32_t));
+    uint32_t first[BOXES + 1];
+    clv_aabb boxes[BOXES];
+    long total = 0, mismatches = 0, over_scratch = 0;
+    for (int frame = 0; frame < 40; frame++) {
+        /* 64 boxes (the last bit of a word) most frames, 65 (lists instead) every fourth */
+        uint32_t nq = frame % 4 == 3 ? 65u : 64u, n = frame % 5 == 4 ? 50u : N;
+        float grow = frame % 5 == 4 ? 400.0f : 0.0f; /* the densest frames */
+        for (uint32_t i = 0; i < n; i++) {
+            x[i] = rnd_f(0.0f, side), y[i] = rnd_f(0.0f, side), r[i] = rnd_f(8.0f, 16.0f);
+            if (rnd_u32() % 50u == 0)
+                r[i] = rnd_f(64.0f, 300.0f); /* oversized: tested against every box */
+        }
+        for (uint32_t k = 0; k < nq; k++) {
+            float cx = rnd_f(0.0f, side), cy = rnd_f(0.0f, side);
+            float hw = rnd_f(24.0f, 80.0f) + grow, hh = rnd_f(24.0f, 80.0f) + grow;
+            boxes[k] = (clv_aabb){{cx - hw, cy - hh}, {cx + hw, cy + hh}};
+            if (rnd_u32() % 20u == 0)
+                boxes[k].max.x = boxes[k].min.x - 1.0f; /* empty: meets nothing */
+        }
+        uint32_t got = clv_grid_query_boxes(g, boxes, nq, x, y, r, n, first, out, N * BOXES);
+        CHECK(clv_grid_build(ref, x, y, r, n));
+        uint32_t sum = 0;
+        for (uint32_t k = 0; k < nq; k++) {
+            uint32_t m = clv_grid_query(ref, boxes[k], want, N);
+            uint32_t b = first[k], e = first[k + 1u];
+            if (e - b != m || memcmp(out + b, want, m * sizeof(uint32_t)) != 0)
+                mismatches++;
+            sum += m;
+        }
+        CHECK(got == sum);
+        over_scratch += sum > 2u * N;
+        total += sum;
+    }
+    printf("query_boxes, small crowd: %ld hits, %ld frames over the scratch, %ld mismatches\n",
+           total, over_scratch, mismatches);
+    CHECK(mismatches == 0);
+    CHECK(total > 40000); /* more hits than entities */
+    CHECK(over_scratch >= 3);
+    clv_grid_destroy(g), clv_grid_destroy(ref);
+    free(x), free(y), free(r), free(out), free(want);
+}
+
 /* clv_grid_query_boxes files the boxes with the last call's largest radius, then checks it:
  * an enemy whose radius grew since must still be found, and one that shrank lose nothing. */
 static void test_query_boxes_radius_hint(void) {
@@ -468,6 +523,7 @@ int main(int argc, char **argv) {
     RUN(test_query_boxes_edges);
     RUN(test_query_boxes_overflow);
     RUN(test_query_boxes_many_boxes);
+    RUN(test_query_boxes_small_crowd);
     RUN(test_query_boxes_radius_hint);
     RUN(test_errors);
     return clv_test_report();
