@@ -108,6 +108,8 @@ function Shape:sweep(dx, dy, target) end
 ---@field defaults? cleave.HitboxFields
 ---@field effects? table<string, cleave.EffectDef>
 ---@field on_hit? fun(hit: cleave.Hit)
+---@field on_clash? fun(clash: table) a clash of its hitboxes; clash.side is its own side
+---@field on_reflect? fun(event: table) a projectile one of its hitboxes turned back
 
 ---@class cleave.Weapon
 local Weapon = {}

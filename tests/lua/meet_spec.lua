@@ -167,4 +167,38 @@ describe("attacks that meet", function()
     assert.matches("spawn_projectile: velocity must be finite and within %+%-1e9", err)
     assert.has_error(function() T.expect_clash { kind = "clonk" } end)
   end)
+  it("calls each side's on_clash, told its side, and the reflector's on_reflect", function()
+    local heard = {}
+    local function loud(name, damage)
+      return cleave.weapon {
+        name = name,
+        on_clash = function(c)
+          heard[#heard + 1] = ("%s %s side %d vs %s"):format(name, c.kind, c.side,
+            c.sides[3 - c.side].weapon)
+        end,
+        attacks = { swing = { length = 10, hitboxes = {
+          { id = "blade", frames = 1, ax = 10, ay = 0, bx = 40, by = 0, radius = 3,
+            damage = damage, hitlag = 0, hitstun = 0 } } } },
+      }
+    end
+    duel(loud("light", 10), loud("heavy", 15))
+    table.sort(heard)
+    assert.are.same({ "heavy clank side 2 vs light", "light clank side 1 vs heavy" }, heard)
+
+    local reflected = {}
+    local bat = cleave.weapon {
+      name = "bat",
+      on_reflect = function(e) reflected[#reflected + 1] = { e.weapon, e.vx, e.by:name() } end,
+      attacks = { swing = { length = 10, hitboxes = {
+        { id = "barrel", frames = { 1, 10 }, ax = 20, ay = -10, bx = 20, by = 10, radius = 2,
+          damage = 2, kind = "reflect", reflect_speed = 1.5 } } } },
+    }
+    local arena = T.arena {}
+    local batter = arena:spawn { x = 0, y = 0, team = 1, radius = 0, name = "batter" }
+    local thrower = arena:spawn { x = 90, y = 0, team = 2, radius = 4, name = "thrower" }
+    arena:attack { weapon = bat, owner = batter }
+    arena:spawn_projectile { weapon = knife, owner = thrower, x = 40, y = 0, vx = -10 }
+    arena:step(3)
+    assert.are.same({ { "knife", 15, "batter" } }, reflected)
+  end)
 end)

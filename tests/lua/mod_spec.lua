@@ -242,4 +242,30 @@ return { name = "b:" .. tostring(shared) .. ":" .. tostring(HOST_SECRET) .. ":" 
     a:step(2)
     assert.are.equal(1, #a:hits())
   end)
+  it("runs a mod weapon's on_clash in its sandbox, with integer owners", function()
+    local m = cleave.load_mod(write_mod("clanker", [[
+local w = cleave.weapon {
+  name = "clanker",
+  on_clash = function(c)
+    log(("%s side %d owner %s vs %s %s"):format(c.kind, c.side, math.type(c.sides[c.side].owner),
+      c.sides[3 - c.side].weapon, c.sides[3 - c.side].hitbox))
+  end,
+  attacks = { swing = { length = 10, hitboxes = {
+    { id = "blade", frames = 1, ax = 10, ay = 0, bx = 40, by = 0, radius = 3, damage = 12,
+      hitlag = 0, hitstun = 0 } } } },
+}
+return { name = "clanker", version = "1", weapons = { clanker = w } }
+]]))
+    local host = cleave.weapon { name = "host", attacks = { swing = { length = 10, hitboxes = {
+      { id = "edge", frames = 1, ax = 10, ay = 0, bx = 40, by = 0, radius = 3, damage = 10,
+        hitlag = 0, hitstun = 0 } } } } }
+    local arena = cleave.arena {}
+    local p = arena:spawn { x = 0, y = 0, team = 1 }
+    local q = arena:spawn { x = 45, y = 0, team = 2 }
+    arena:attack { weapon = m.weapons.clanker, attack = "swing", owner = p }
+    arena:attack { weapon = host, attack = "swing", owner = q, facing = 180 }
+    arena:step(1)
+    assert.are.same({}, arena:errors())
+    assert.are.same({ "clank side 1 owner integer vs host edge" }, m.handle:log())
+  end)
 end)

@@ -173,10 +173,71 @@ static void test_callback_errors(void) {
     remove_mod(dir);
 }
 
+/* Two mods whose swings clank in a C arena: each mod's on_clash hears its own side, with the
+ * other weapon's name (a callback's error is how a C host sees what it was told). */
+static void test_clash_callbacks(void) {
+    static const char *const names[2] = {"light", "heavy"};
+    static const int damage[2] = {10, 15};
+    char dirs[2][256], err[1024];
+    clv_mod *mods[2] = {NULL, NULL};
+    clv_arena *arena = clv_arena_create(NULL, NULL);
+    clv_entity_def ed = clv_default_entity_def();
+    for (int k = 0; k < 2; k++) {
+        char src[1024];
+        snprintf(src, sizeof src,
+                 "local w = cleave.weapon { name = '%s',\n"
+                 "  on_clash = function(c) error(('%%s side %%d vs %%s'):format(c.kind, c.side,\n"
+                 "    c.sides[3 - c.side].weapon), 0) end,\n"
+                 "  attacks = { swing = { length = 10, hitboxes = { { id = 'blade', frames = 1,\n"
+                 "    ax = 10, ay = 0, bx = 40, by = 0, radius = 3, damage = %d, hitlag = 0,\n"
+                 "    hitstun = 0 } } } } }\n"
+                 "return { name = '%s', version = '1', weapons = { w = w } }\n",
+                 names[k], damage[k], names[k]);
+        const char *dir = write_mod(src);
+        CHECK(dir != NULL);
+        if (dir == NULL) {
+            return;
+        }
+        snprintf(dirs[k], sizeof dirs[k], "%s", dir);
+        mods[k] = clv_mod_load(dirs[k], err, sizeof err);
+        CHECK(mods[k] != NULL);
+        clv_weapon_id id;
+        CHECK(mods[k] != NULL && clv_mod_add_weapons(mods[k], arena, &id, err, sizeof err));
+        ed.team = k + 1;
+        ed.position = clv_v2(45.0f * (float)k, 0);
+        clv_entity_id owner;
+        CHECK(clv_arena_spawn(arena, &ed, &owner, NULL) == CLV_HIT_OK);
+        clv_attack_start_def sd = clv_default_attack_start_def();
+        sd.weapon = id;
+        sd.owner = owner;
+        sd.facing = k == 0 ? 0.0f : (float)CLV_PI;
+        CHECK(clv_arena_start_attack(arena, &sd, NULL, NULL) == CLV_HIT_OK);
+    }
+    CHECK(clv_arena_step(arena) == CLV_HIT_OK);
+    int32_t n;
+    clv_arena_clashes(arena, &n);
+    CHECK(n == 1);
+    for (int k = 0; k < 2 && mods[k] != NULL; k++) {
+        CHECK(!clv_mod_run_callbacks(mods[k], arena, err, sizeof err));
+        char want[128];
+        snprintf(want, sizeof want, "clank side %d vs %s", k + 1, names[1 - k]);
+        CHECK(strstr(err, want) != NULL);
+        if (strstr(err, want) == NULL) {
+            fprintf(stderr, "  want %s, got: %s\n", want, err);
+        }
+    }
+    clv_arena_destroy(arena);
+    for (int k = 0; k < 2; k++) {
+        clv_mod_free(mods[k]);
+        remove_mod(dirs[k]);
+    }
+}
+
 int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_load_example);
     RUN(test_load_errors);
     RUN(test_callback_errors);
+    RUN(test_clash_callbacks);
     return clv_test_report();
 }

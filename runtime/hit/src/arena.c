@@ -384,6 +384,7 @@ clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_wea
     }
     clv__aweapon w;
     memset(&w, 0, sizeof w);
+    snprintf(w.name, sizeof w.name, "%s", clv_weapon_name(src));
     w.attack_count = src->attack_count;
     /* Both bounded when the weapon was built: the copy is linear in them (and n log n in the
      * largest frame). */
@@ -466,6 +467,11 @@ int32_t clv_arena_find_attack(const clv_arena *a, clv_weapon_id weapon, const ch
         }
     }
     return -1;
+}
+
+const char *clv_arena_weapon_name(const clv_arena *a, clv_weapon_id weapon) {
+    const clv__aweapon *w = clv__weapon_get(a, weapon);
+    return w != NULL ? w->name : NULL;
 }
 
 const clv_attack_def *clv_arena_attack_def(const clv_arena *a, clv_weapon_id weapon,

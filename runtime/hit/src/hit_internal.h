@@ -75,8 +75,9 @@ typedef struct clv__aweapon {
     int32_t list_count;
     clv__box *boxes;
     int32_t box_count;
-    uint64_t fingerprint; /* clv__weapon_fingerprint: snapshots name the weapons they need */
-    uint16_t gen;         /* removals from this slot; attack_count 0 marks an empty slot */
+    uint64_t fingerprint;        /* clv__weapon_fingerprint: snapshots name the weapons they need */
+    char name[CLV_HIT_NAME_MAX]; /* the weapon's, for events read without the weapon at hand */
+    uint16_t gen;                /* removals from this slot; attack_count 0 marks an empty slot */
 } clv__aweapon;
 
 /* A digest of everything the weapon does (attacks, hitboxes, frame lists), field by field. */

@@ -143,7 +143,7 @@ static int m_step(lua_State *L) {
         }
         int32_t c;
         const clv_hit_event *h = clv_arena_hits(A->a, &c);
-        int32_t h0 = A->hit_count, t0 = A->tick_count;
+        clv_larena_marks from = {A->hit_count, A->tick_count, A->clash_count, A->pevent_count};
         if (c > 0) {
             if (!clv_lalloc_grow(&A->alloc, (void **)&A->hits, &A->hit_cap, A->hit_count + c,
                                  sizeof *h)) {
@@ -188,9 +188,10 @@ static int m_step(lua_State *L) {
             A->tick_count += c;
         }
         clv_larena_keep_meetings(L, A);
-        if (A->hit_count > h0 || A->tick_count > t0) {
+        if (A->hit_count > from.hits || A->tick_count > from.ticks ||
+            A->clash_count > from.clashes || A->pevent_count > from.pevents) {
             A->in_callbacks++;
-            clv_larena_run_callbacks(L, 1, A, h0, t0);
+            clv_larena_run_callbacks(L, 1, A, &from);
             A->in_callbacks--;
             if (A->a == NULL) {
                 return luaL_error(L, "step: the arena was closed by a callback");

@@ -191,72 +191,120 @@ static void protected_call(lua_State *L, int arena_idx) {
     lua_remove(L, base);
 }
 
+void clv_lua_push_event_plain(lua_State *L, const clv_lua_event *e) {
+    if (e->hit != NULL) {
+        clv_lua_push_hit_plain(L, e->hit, e->weapon, e->box[0]);
+    } else if (e->tick != NULL) {
+        clv_lua_push_tick_plain(L, e->tick);
+    } else if (e->clash != NULL) {
+        clv_lua_push_clash_plain(L, e);
+    } else {
+        clv_lua_push_reflect_plain(L, e);
+    }
+}
+
 /* Runs in the mod's state under its protected path: builds the event table, then calls the
  * callback. Building it there makes an allocation failure a memory error of that call instead
- * of an unprotected error that would abort the game. Arguments: the callback, then the hit,
- * its weapon and hitbox definition, and the tick (light userdata, NULL when absent). */
+ * of an unprotected error that would abort the game. Arguments: the callback and the event
+ * (light userdata). */
 static int event_trampoline(lua_State *S) {
-    const clv_hit_event *h = (const clv_hit_event *)lua_touserdata(S, 2);
-    const clv_lweapon *w = (const clv_lweapon *)lua_touserdata(S, 3);
-    const clv_hitbox_def *d = (const clv_hitbox_def *)lua_touserdata(S, 4);
-    const clv_tick_event *t = (const clv_tick_event *)lua_touserdata(S, 5);
+    const clv_lua_event *e = (const clv_lua_event *)lua_touserdata(S, 2);
     lua_settop(S, 1);
-    if (h != NULL) {
-        clv_lua_push_hit_plain(S, h, w, d);
-    } else {
-        clv_lua_push_tick_plain(S, t);
-    }
+    clv_lua_push_event_plain(S, e);
     lua_call(S, 1, 0);
     return 0;
 }
 
-bool clv_lua_call_event(clv_sandbox *sb, int ref, const clv_hit_event *h, const clv_lweapon *w,
-                        const clv_hitbox_def *d, const clv_tick_event *t, char *err,
+bool clv_lua_call_event(clv_sandbox *sb, int ref, const clv_lua_event *e, char *err,
                         size_t errlen) {
     lua_State *S = clv_sandbox_state(sb);
     if (S == NULL) {
         snprintf(err, errlen, "the mod's sandbox is closed");
         return false;
     }
-    if (!lua_checkstack(S, 8)) {
+    if (!lua_checkstack(S, 4)) {
         snprintf(err, errlen, "not enough memory");
         return false;
     }
     lua_pushcfunction(S, event_trampoline);
     lua_rawgeti(S, LUA_REGISTRYINDEX, ref);
-    lua_pushlightuserdata(S, (void *)(uintptr_t)h);
-    lua_pushlightuserdata(S, (void *)(uintptr_t)w);
-    lua_pushlightuserdata(S, (void *)(uintptr_t)d);
-    lua_pushlightuserdata(S, (void *)(uintptr_t)t);
+    lua_pushlightuserdata(S, (void *)(uintptr_t)e);
     /* a disabled callback, or one past the frame's budget, is skipped without an error */
-    return clv_sandbox_call_callback(sb, ref, 5, err, errlen) != CLV_CALLBACK_FAILED;
+    return clv_sandbox_call_callback(sb, ref, 2, err, errlen) != CLV_CALLBACK_FAILED;
+}
+
+/* Pushes the table a callback in the arena's own state gets: handles for entities. */
+static void push_host_event(lua_State *L, int arena_idx, const larena *A, const clv_lua_event *e) {
+    if (e->hit != NULL) {
+        clv_larena_push_hit(L, arena_idx, A, e->hit);
+    } else if (e->tick != NULL) {
+        clv_larena_push_tick(L, arena_idx, e->tick);
+    } else if (e->clash != NULL) {
+        clv_larena_push_clash(L, arena_idx, A, e->clash);
+        clv_larena_set_int(L, "side", e->side + 1);
+    } else {
+        clv_larena_push_projectile_event(L, arena_idx, A, e->reflect);
+    }
 }
 
 /* Calls a weapon callback (ref) with an event; in the mod's sandbox when the weapon has one. */
-static void call_weapon_cb(lua_State *L, int arena_idx, const larena *A, clv_lweapon *w, int ref,
-                           const clv_hit_event *h, const clv_tick_event *t) {
+static void call_weapon_cb(lua_State *L, int arena_idx, const larena *A, const clv_lweapon *w,
+                           int ref, const clv_lua_event *e) {
+    if (ref == LUA_NOREF) {
+        return;
+    }
     if (w->sandbox == NULL) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-        if (h != NULL) {
-            clv_larena_push_hit(L, arena_idx, A, h);
-        } else {
-            clv_larena_push_tick(L, arena_idx, t);
-        }
+        push_host_event(L, arena_idx, A, e);
         protected_call(L, arena_idx);
         return;
     }
     char err[1024];
-    const clv_hitbox_def *d =
-        h != NULL ? event_box(A, h->weapon, h->attack_index, h->attack_frame, h->hitbox) : NULL;
-    if (!clv_lua_call_event(w->sandbox, ref, h, h != NULL ? weapon_of(A, h->weapon) : NULL, d,
-                            h != NULL ? NULL : t, err, sizeof err)) {
+    if (!clv_lua_call_event(w->sandbox, ref, e, err, sizeof err)) {
         lua_pushstring(L, err);
         report(L, arena_idx);
     }
 }
 
-/* Runs the callbacks of the frame just stepped (events from index h0, t0 on). */
-void clv_larena_run_callbacks(lua_State *L, int arena_idx, larena *A, int32_t h0, int32_t t0) {
+/* The callbacks of a clash: each side's weapon hears it, told which side is its own (a sword
+ * that clanks with a sword hears it twice, once for each swing). */
+static void clash_callbacks(lua_State *L, int arena_idx, const larena *A,
+                            const clv_clash_event *c) {
+    clv_lua_event e = {.clash = c};
+    const clv_lweapon *w[2];
+    for (int s = 0; s < 2; s++) {
+        w[s] = weapon_of(A, c->weapon[s]);
+        e.names[s] = w[s] != NULL ? clv_lua_weapon_name(w[s]) : NULL;
+        e.box[s] = event_box(A, c->weapon[s], c->attack_index[s], c->attack_frame[s], c->hitbox[s]);
+    }
+    for (int s = 0; s < 2; s++) {
+        if (w[s] != NULL) {
+            e.side = s;
+            call_weapon_cb(L, arena_idx, A, w[s], w[s]->on_clash_ref, &e);
+        }
+    }
+}
+
+/* The callback of a reflection: the reflecting hitbox's weapon hears it. */
+static void reflect_callback(lua_State *L, int arena_idx, const larena *A,
+                             const clv_projectile_event *p) {
+    clv_attack_info by;
+    if (p->kind != CLV_PROJECTILE_REFLECTED ||
+        clv_arena_attack(A->a, p->by_attack, &by) != CLV_HIT_OK) {
+        return;
+    }
+    const clv_lweapon *w = weapon_of(A, by.weapon);
+    const clv_lweapon *thrown = weapon_of(A, p->weapon);
+    if (w != NULL) {
+        clv_lua_event e = {.reflect = p,
+                           .names = {thrown != NULL ? clv_lua_weapon_name(thrown) : NULL}};
+        call_weapon_cb(L, arena_idx, A, w, w->on_reflect_ref, &e);
+    }
+}
+
+/* Runs the callbacks of the frame just stepped: hits, ticks, clashes, then reflections. */
+void clv_larena_run_callbacks(lua_State *L, int arena_idx, larena *A,
+                              const clv_larena_marks *from) {
     /* each mod's callbacks of this frame share the frame's budget of its sandbox */
     for (int32_t i = 0; i < A->weapon_count; i++) {
         clv_sandbox *sb = A->weapons[i]->sandbox;
@@ -264,11 +312,13 @@ void clv_larena_run_callbacks(lua_State *L, int arena_idx, larena *A, int32_t h0
             clv_sandbox_frame_begin(sb);
         }
     }
-    for (int32_t k = h0; k < A->hit_count; k++) {
+    for (int32_t k = from->hits; k < A->hit_count; k++) {
         const clv_hit_event *h = &A->hits[k];
         clv_lweapon *w = weapon_of(A, h->weapon);
-        if (w != NULL && w->on_hit_ref != LUA_NOREF) {
-            call_weapon_cb(L, arena_idx, A, w, w->on_hit_ref, h, NULL);
+        if (w != NULL) {
+            clv_lua_event e = {.hit = h, .weapon = w};
+            e.box[0] = event_box(A, h->weapon, h->attack_index, h->attack_frame, h->hitbox);
+            call_weapon_cb(L, arena_idx, A, w, w->on_hit_ref, &e);
         }
         if (A->on_hit_count > 0) {
             clv_larena_uv(L, arena_idx, UV_ON_HIT);
@@ -281,12 +331,18 @@ void clv_larena_run_callbacks(lua_State *L, int arena_idx, larena *A, int32_t h0
             lua_pop(L, 1);
         }
     }
-    for (int32_t k = t0; k < A->tick_count; k++) {
+    for (int32_t k = from->ticks; k < A->tick_count; k++) {
         const clv_tick_event *t = &A->ticks[k];
         clv_lweapon *w = weapon_of(A, t->weapon);
-        int ref = w != NULL ? clv_lua_effect_ref(w, t->name) : LUA_NOREF;
-        if (ref != LUA_NOREF) {
-            call_weapon_cb(L, arena_idx, A, w, ref, NULL, t);
+        if (w != NULL) {
+            clv_lua_event e = {.tick = t};
+            call_weapon_cb(L, arena_idx, A, w, clv_lua_effect_ref(w, t->name), &e);
         }
+    }
+    for (int32_t k = from->clashes; k < A->clash_count; k++) {
+        clash_callbacks(L, arena_idx, A, &A->clashes[k]);
+    }
+    for (int32_t k = from->pevents; k < A->pevent_count; k++) {
+        reflect_callback(L, arena_idx, A, &A->pevents[k]);
     }
 }

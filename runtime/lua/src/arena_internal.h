@@ -77,8 +77,12 @@ void clv_larena_push_hit(lua_State *L, int arena_idx, const larena *A, const clv
 void clv_larena_push_miss(lua_State *L, int arena_idx, const larena *A, const clv_miss_record *m,
                           clv_weapon_id wid);
 void clv_larena_push_tick(lua_State *L, int arena_idx, const clv_tick_event *t);
-/// Runs the callbacks of the frame just stepped (events from index h0, t0 on).
-void clv_larena_run_callbacks(lua_State *L, int arena_idx, larena *A, int32_t h0, int32_t t0);
+/// Where the events of the frame just stepped begin in the arena's lists.
+typedef struct clv_larena_marks {
+    int32_t hits, ticks, clashes, pevents;
+} clv_larena_marks;
+/// Runs the callbacks of the frame just stepped (the events from the marks on).
+void clv_larena_run_callbacks(lua_State *L, int arena_idx, larena *A, const clv_larena_marks *from);
 
 /// The arena id of the weapon userdata at widx, adding it on first use.
 clv_weapon_id clv_larena_weapon(lua_State *L, int arena_idx, larena *A, int widx);
@@ -90,6 +94,10 @@ void clv_larena_free_meetings(larena *A);
 /// The weapon of an attack that a meeting, a parry or its end as a projectile stopped on the
 /// frame just stepped (it has ended, so clv_arena_attack no longer names it), or the null id.
 clv_weapon_id clv_larena_met_weapon(const larena *A, clv_attack_id id);
+/// Pushes a clash (sides = {side 1, side 2}) and a projectile event with entity handles.
+void clv_larena_push_clash(lua_State *L, int arena_idx, const larena *A, const clv_clash_event *c);
+void clv_larena_push_projectile_event(lua_State *L, int arena_idx, const larena *A,
+                                      const clv_projectile_event *e);
 extern const luaL_Reg clv_larena_meet_methods[];
 
 /* arena_handles.c: cleave.Entity and cleave.Attack */

@@ -99,7 +99,8 @@ static void push_side(lua_State *L, int arena_idx, const larena *A, const clv_cl
     clv_larena_set_int(L, "stun", c->stun[s]);
 }
 
-static void push_clash(lua_State *L, int arena_idx, const larena *A, const clv_clash_event *c) {
+/* Pushes a table with the fields of a clash that do not depend on where it is read. */
+static void set_clash_fields(lua_State *L, const clv_clash_event *c) {
     lua_createtable(L, 0, 8);
     clv_larena_set_int(L, "frame", (lua_Integer)c->frame);
     clv_larena_set_str(L, "kind", clash_kinds[c->kind]);
@@ -109,6 +110,10 @@ static void push_clash(lua_State *L, int arena_idx, const larena *A, const clv_c
     clv_larena_set_num(L, "x", (double)c->point.x);
     clv_larena_set_num(L, "y", (double)c->point.y);
     clv_larena_set_num(L, "sweep_t", (double)c->sweep_t);
+}
+
+void clv_larena_push_clash(lua_State *L, int arena_idx, const larena *A, const clv_clash_event *c) {
+    set_clash_fields(L, c);
     lua_createtable(L, 2, 0);
     for (int s = 0; s < 2; s++) {
         push_side(L, arena_idx, A, c, s);
@@ -123,10 +128,62 @@ static int m_clashes(lua_State *L) {
     larena *A = clv_larena_check(L, 1);
     lua_createtable(L, A->clash_count, 0);
     for (int32_t k = 0; k < A->clash_count; k++) {
-        push_clash(L, 1, A, &A->clashes[k]);
+        clv_larena_push_clash(L, 1, A, &A->clashes[k]);
         lua_rawseti(L, -2, k + 1);
     }
     return 1;
+}
+
+/* The fields a projectile event's table has in the host and in a mod alike. */
+static void set_projectile_fields(lua_State *L, const clv_projectile_event *e, const char *weapon) {
+    clv_larena_set_int(L, "frame", (lua_Integer)e->frame);
+    clv_larena_set_str(L, "kind", projectile_kinds[e->kind]);
+    clv_larena_set_int(L, "projectile_id", (lua_Integer)e->projectile.index1);
+    clv_larena_set_str(L, "weapon", weapon != NULL ? weapon : "?");
+    clv_larena_set_num(L, "x", (double)e->position.x);
+    clv_larena_set_num(L, "y", (double)e->position.y);
+    clv_larena_set_num(L, "vx", (double)e->velocity.x);
+    clv_larena_set_num(L, "vy", (double)e->velocity.y);
+    clv_larena_set_num(L, "damage", (double)e->damage);
+    if (e->reason >= 0) {
+        clv_larena_set_str(L, "reason", clv_miss_reason_name((clv_miss_reason)e->reason));
+    }
+}
+
+void clv_larena_push_projectile_event(lua_State *L, int arena_idx, const larena *A,
+                                      const clv_projectile_event *e) {
+    lua_createtable(L, 0, 14);
+    const clv_lweapon *w = weapon_at(A, e->weapon);
+    set_projectile_fields(L, e, w != NULL ? clv_lua_weapon_name(w) : NULL);
+    set_entity(L, arena_idx, "owner", e->owner);
+    set_entity(L, arena_idx, "by", e->by);
+}
+
+void clv_lua_push_reflect_plain(lua_State *L, const clv_lua_event *e) {
+    lua_createtable(L, 0, 13);
+    set_projectile_fields(L, e->reflect, e->names[0]);
+    clv_larena_set_int(L, "owner", (lua_Integer)e->reflect->owner.index1);
+    clv_larena_set_int(L, "by", (lua_Integer)e->reflect->by.index1);
+}
+
+/* A clash as a mod's callback sees it: sides as in arena:clashes(), owners as integer ids, and
+ * side, the callee's. */
+void clv_lua_push_clash_plain(lua_State *L, const clv_lua_event *e) {
+    const clv_clash_event *c = e->clash;
+    set_clash_fields(L, c);
+    lua_createtable(L, 2, 0);
+    for (int s = 0; s < 2; s++) {
+        lua_createtable(L, 0, 8);
+        clv_larena_set_int(L, "owner", (lua_Integer)c->owner[s].index1);
+        clv_larena_set_str(L, "weapon", e->names[s] != NULL ? e->names[s] : "?");
+        clv_larena_set_int(L, "attack_frame", c->attack_frame[s] + 1);
+        clv_larena_set_str(L, "hitbox", e->box[s] != NULL ? e->box[s]->id : "?");
+        clv_larena_set_num(L, "damage", (double)c->damage[s]);
+        clv_larena_set_int(L, "stun", c->stun[s]);
+        lua_rawseti(L, -2, s + 1);
+    }
+    lua_setfield(L, -2, "sides");
+    clv_larena_set_int(L, "side", e->side + 1);
 }
 
 /// arena:projectile_events() -> list of {frame, kind, projectile_id, owner, weapon, x, y, vx,
@@ -135,23 +192,7 @@ static int m_projectile_events(lua_State *L) {
     larena *A = clv_larena_check(L, 1);
     lua_createtable(L, A->pevent_count, 0);
     for (int32_t k = 0; k < A->pevent_count; k++) {
-        const clv_projectile_event *e = &A->pevents[k];
-        lua_createtable(L, 0, 14);
-        clv_larena_set_int(L, "frame", (lua_Integer)e->frame);
-        clv_larena_set_str(L, "kind", projectile_kinds[e->kind]);
-        clv_larena_set_int(L, "projectile_id", (lua_Integer)e->projectile.index1);
-        set_entity(L, 1, "owner", e->owner);
-        const clv_lweapon *w = weapon_at(A, e->weapon);
-        clv_larena_set_str(L, "weapon", w != NULL ? clv_lua_weapon_name(w) : "?");
-        clv_larena_set_num(L, "x", (double)e->position.x);
-        clv_larena_set_num(L, "y", (double)e->position.y);
-        clv_larena_set_num(L, "vx", (double)e->velocity.x);
-        clv_larena_set_num(L, "vy", (double)e->velocity.y);
-        set_entity(L, 1, "by", e->by);
-        clv_larena_set_num(L, "damage", (double)e->damage);
-        if (e->reason >= 0) {
-            clv_larena_set_str(L, "reason", clv_miss_reason_name((clv_miss_reason)e->reason));
-        }
+        clv_larena_push_projectile_event(L, 1, A, &A->pevents[k]);
         lua_rawseti(L, -2, k + 1);
     }
     return 1;

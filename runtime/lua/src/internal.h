@@ -212,6 +212,8 @@ typedef struct clv_lweapon {
     int32_t effect_count, effect_cap;
     bool borrowed;  ///< compiled and effects are another userdata's (kept alive by the user value)
     int on_hit_ref; ///< registry reference of on_hit, or LUA_NOREF
+    int on_clash_ref;     ///< of on_clash (one of its hitboxes met another attack's), or LUA_NOREF
+    int on_reflect_ref;   ///< of on_reflect (one of its hitboxes turned a projectile back)
     clv_sandbox *sandbox; ///< NULL: the callbacks live in this state; else in this sandbox's
     clv_lalloc alloc;     ///< the state's allocator: the effect list and the compiled weapon
     size_t charged;       ///< bytes charged to the mod's sandbox for an arena's copy of compiled
@@ -275,11 +277,26 @@ void clv_lua_push_hit_plain(lua_State *L, const clv_hit_event *h, const clv_lwea
                             const clv_hitbox_def *d);
 /// Pushes a status effect tick as a plain table.
 void clv_lua_push_tick_plain(lua_State *L, const clv_tick_event *t);
-/// Calls callback ref (a registry reference in sandbox sb's state) with the plain event table
-/// of hit h (with its weapon w and hitbox d) or, when h is NULL, of tick t, through the
-/// sandbox's callback path; the table is built inside the protected call, so running out of
-/// memory is an error of that call. false and a message in err on failure.
-bool clv_lua_call_event(clv_sandbox *sb, int ref, const clv_hit_event *h, const clv_lweapon *w,
-                        const clv_hitbox_def *d, const clv_tick_event *t, char *err, size_t errlen);
+/// One event a weapon callback hears, with what its plain table needs besides the event: exactly
+/// one of hit, tick, clash and reflect is set.
+typedef struct clv_lua_event {
+    const clv_hit_event *hit; ///< with weapon (its weapon) and box[0] (its hitbox)
+    const clv_tick_event *tick;
+    const clv_clash_event *clash;        ///< with names and box of both sides, and side
+    const clv_projectile_event *reflect; ///< a REFLECTED event, with names[0] (the projectile's)
+    const clv_lweapon *weapon;
+    const char *names[2]; ///< weapon names (NULL: "?")
+    const clv_hitbox_def *box[2];
+    int side; ///< clash: the callee's side, 0 or 1
+} clv_lua_event;
+/// Pushes the plain table of e (entities as integer ids): what a mod's callback receives.
+void clv_lua_push_event_plain(lua_State *L, const clv_lua_event *e);
+/// Pushes the plain table of a clash seen from side e->side, and of a reflection.
+void clv_lua_push_clash_plain(lua_State *L, const clv_lua_event *e);
+void clv_lua_push_reflect_plain(lua_State *L, const clv_lua_event *e);
+/// Calls callback ref (a registry reference in sandbox sb's state) with the plain table of e
+/// through the sandbox's callback path; the table is built inside the protected call, so
+/// running out of memory is an error of that call. false and a message in err on failure.
+bool clv_lua_call_event(clv_sandbox *sb, int ref, const clv_lua_event *e, char *err, size_t errlen);
 
 #endif

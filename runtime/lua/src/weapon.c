@@ -701,8 +701,8 @@ static void read_attack(wstate *s, const char *name, int at) {
     c->where = oldw;
 }
 
-static const char *const weapon_fields[] = {"name",    "defaults", "attacks",
-                                            "effects", "on_hit",   NULL};
+static const char *const weapon_fields[] = {"name",   "defaults", "attacks",    "effects",
+                                            "on_hit", "on_clash", "on_reflect", NULL};
 
 static int cmp_str(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -824,7 +824,23 @@ static void charge_arena_copy(wstate *s) {
     s->w->charged = bytes;
 }
 
-/// cleave.weapon{name=, defaults=, attacks=, effects=, on_hit=} -> cleave.Weapon
+/* Weapon field `key` (index 1), a function or nil, into *ref (a registry reference). */
+static void read_callback(clv_fctx *c, const char *key, int *ref) {
+    size_t old;
+    int t = clv_f_get(c, 1, key, &old);
+    if (t != LUA_TNIL && t != LUA_TFUNCTION) {
+        clv_f_fail(c, "must be a function (got %s)", clv_f_type_name(c->L, -1));
+    }
+    if (t == LUA_TFUNCTION) {
+        *ref = luaL_ref(c->L, LUA_REGISTRYINDEX);
+    } else {
+        lua_pop(c->L, 1);
+    }
+    clv_f_pop(c, old);
+}
+
+/// cleave.weapon{name=, defaults=, attacks=, effects=, on_hit=, on_clash=, on_reflect=}
+/// -> cleave.Weapon
 static int l_weapon(lua_State *L) {
     if (lua_type(L, 1) != LUA_TTABLE) {
         return luaL_typeerror(L, 1, "table");
@@ -844,18 +860,10 @@ static int l_weapon(lua_State *L) {
     s.w = clv_lua_new_weapon(L); /* index 3: freed by __gc if anything below fails */
     create_compiled(&s);
     s.defaults_idx = get_defaults(c, 1); /* index 4: defaults or nil */
-    size_t old;
     read_weapon_effects(&s);
-    int ht = clv_f_get(c, 1, "on_hit", &old);
-    if (ht != LUA_TNIL && ht != LUA_TFUNCTION) {
-        clv_f_fail(c, "must be a function (got %s)", clv_f_type_name(L, -1));
-    }
-    if (ht == LUA_TFUNCTION) {
-        s.w->on_hit_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    } else {
-        lua_pop(L, 1);
-    }
-    clv_f_pop(c, old);
+    read_callback(c, "on_hit", &s.w->on_hit_ref);
+    read_callback(c, "on_clash", &s.w->on_clash_ref);
+    read_callback(c, "on_reflect", &s.w->on_reflect_ref);
     read_attacks(&s);
     charge_arena_copy(&s);
     lua_pushvalue(L, 3);

@@ -9,11 +9,13 @@ static int weapon_gc(lua_State *L) {
     if (w->sandbox == NULL) {
         /* callbacks live in this state */
         luaL_unref(L, LUA_REGISTRYINDEX, w->on_hit_ref);
+        luaL_unref(L, LUA_REGISTRYINDEX, w->on_clash_ref);
+        luaL_unref(L, LUA_REGISTRYINDEX, w->on_reflect_ref);
         for (int32_t k = 0; k < w->effect_count; k++) {
             luaL_unref(L, LUA_REGISTRYINDEX, w->effects[k].ref);
         }
     }
-    w->on_hit_ref = LUA_NOREF;
+    w->on_hit_ref = w->on_clash_ref = w->on_reflect_ref = LUA_NOREF;
     if (!w->borrowed) {
         clv_lalloc_resize(&w->alloc, w->effects, sizeof *w->effects * (size_t)w->effect_cap, 0);
         clv_weapon_destroy(w->compiled);
@@ -33,7 +35,7 @@ clv_lweapon *clv_lua_new_weapon(lua_State *L) {
     lua_pop(L, 1);
     clv_lweapon *w = (clv_lweapon *)lua_newuserdatauv(L, sizeof *w, 1);
     memset(w, 0, sizeof *w);
-    w->on_hit_ref = LUA_NOREF;
+    w->on_hit_ref = w->on_clash_ref = w->on_reflect_ref = LUA_NOREF;
     w->alloc = clv_lua_lalloc(L);
     luaL_setmetatable(L, CLV_LUA_WEAPON);
     return w;
@@ -44,6 +46,8 @@ void clv_lua_weapon_borrow(clv_lweapon *dst, const clv_lweapon *src) {
     dst->effects = src->effects;
     dst->effect_count = src->effect_count;
     dst->on_hit_ref = src->on_hit_ref;
+    dst->on_clash_ref = src->on_clash_ref;
+    dst->on_reflect_ref = src->on_reflect_ref;
     dst->borrowed = true;
 }
 

@@ -548,12 +548,25 @@ bool clv_mod_add_weapons(clv_mod *mod, clv_arena *arena, clv_weapon_id *out, cha
     return true;
 }
 
-/* Calls one callback of the mod; keeps the first error message. */
-static bool call_event(clv_mod *mod, int ref, const clv_hit_event *h, const clv_lweapon *w,
-                       const clv_hitbox_def *d, const clv_tick_event *t, char *err, size_t errlen,
+/* The mod's weapon with arena id id (its first name), or NULL. */
+static const clv_lweapon *mod_weapon(const clv_mod *mod, clv_weapon_id id) {
+    for (int32_t i = 0; i < mod->weapon_count; i++) {
+        if (mod->first[i] == i && mod->arena_ids[i].index1 == id.index1 &&
+            mod->arena_ids[i].gen == id.gen) {
+            return mod->weapons[i];
+        }
+    }
+    return NULL;
+}
+
+/* Calls one callback of the mod (none for LUA_NOREF); keeps the first error message. */
+static bool call_event(clv_mod *mod, int ref, const clv_lua_event *e, char *err, size_t errlen,
                        bool *first_error) {
     char msg[1024];
-    if (!clv_lua_call_event(mod->sb, ref, h, w, d, t, msg, sizeof msg)) {
+    if (ref == LUA_NOREF) {
+        return true;
+    }
+    if (!clv_lua_call_event(mod->sb, ref, e, msg, sizeof msg)) {
         escape_message(msg, sizeof msg, true);
         if (*first_error) {
             errf(err, errlen, "%s", msg, "", "");
@@ -562,6 +575,45 @@ static bool call_event(clv_mod *mod, int ref, const clv_hit_event *h, const clv_
         return false;
     }
     return true;
+}
+
+/* The clashes of the frame that the mod's weapons took part in, each heard by its side, and
+ * the projectiles its weapons turned back. */
+static bool meeting_callbacks(clv_mod *mod, const clv_arena *arena, char *err, size_t errlen,
+                              bool *first) {
+    bool ok = true;
+    int32_t count;
+    const clv_clash_event *c = clv_arena_clashes(arena, &count);
+    for (int32_t k = 0; k < count; k++) {
+        clv_lua_event e = {.clash = &c[k]};
+        for (int s = 0; s < 2; s++) {
+            e.names[s] = clv_arena_weapon_name(arena, c[k].weapon[s]);
+            e.box[s] = clv_arena_hitbox(arena, c[k].weapon[s], c[k].attack_index[s],
+                                        c[k].attack_frame[s], c[k].hitbox[s]);
+        }
+        for (int s = 0; s < 2; s++) {
+            const clv_lweapon *w = mod_weapon(mod, c[k].weapon[s]);
+            if (w != NULL) {
+                e.side = s;
+                ok = call_event(mod, w->on_clash_ref, &e, err, errlen, first) && ok;
+            }
+        }
+    }
+    const clv_projectile_event *p = clv_arena_projectile_events(arena, &count);
+    for (int32_t k = 0; k < count; k++) {
+        clv_attack_info by;
+        if (p[k].kind != CLV_PROJECTILE_REFLECTED ||
+            clv_arena_attack(arena, p[k].by_attack, &by) != CLV_HIT_OK) {
+            continue;
+        }
+        const clv_lweapon *w = mod_weapon(mod, by.weapon);
+        if (w != NULL) {
+            clv_lua_event e = {.reflect = &p[k]};
+            e.names[0] = clv_arena_weapon_name(arena, p[k].weapon);
+            ok = call_event(mod, w->on_reflect_ref, &e, err, errlen, first) && ok;
+        }
+    }
+    return ok;
 }
 
 bool clv_mod_run_callbacks(clv_mod *mod, clv_arena *arena, char *err, size_t errlen) {
@@ -579,33 +631,24 @@ bool clv_mod_run_callbacks(clv_mod *mod, clv_arena *arena, char *err, size_t err
     int32_t count;
     const clv_hit_event *hits = clv_arena_hits(arena, &count);
     for (int32_t k = 0; k < count; k++) {
-        const clv_hit_event *h = &hits[k];
-        for (int32_t i = 0; i < mod->weapon_count; i++) {
-            clv_lweapon *w = mod->weapons[i];
-            if (mod->first[i] != i || mod->arena_ids[i].index1 != h->weapon.index1 ||
-                mod->arena_ids[i].gen != h->weapon.gen || w->on_hit_ref == LUA_NOREF) {
-                continue;
-            }
-            ok = call_event(mod, w->on_hit_ref, h, w,
-                            clv_arena_hitbox(arena, h->weapon, h->attack_index, h->attack_frame,
-                                             h->hitbox),
-                            NULL, err, errlen, &first) &&
-                 ok;
+        const clv_lweapon *w = mod_weapon(mod, hits[k].weapon);
+        if (w != NULL) {
+            clv_lua_event e = {.hit = &hits[k], .weapon = w};
+            e.box[0] = clv_arena_hitbox(arena, hits[k].weapon, hits[k].attack_index,
+                                        hits[k].attack_frame, hits[k].hitbox);
+            ok = call_event(mod, w->on_hit_ref, &e, err, errlen, &first) && ok;
         }
     }
     const clv_tick_event *ticks = clv_arena_ticks(arena, &count);
     for (int32_t k = 0; k < count; k++) {
-        const clv_tick_event *t = &ticks[k];
-        for (int32_t i = 0; i < mod->weapon_count; i++) {
-            int ref = clv_lua_effect_ref(mod->weapons[i], t->name);
-            if (mod->first[i] != i || mod->arena_ids[i].index1 != t->weapon.index1 ||
-                mod->arena_ids[i].gen != t->weapon.gen || ref == LUA_NOREF) {
-                continue;
-            }
-            ok = call_event(mod, ref, NULL, NULL, NULL, t, err, errlen, &first) && ok;
+        const clv_lweapon *w = mod_weapon(mod, ticks[k].weapon);
+        if (w != NULL) {
+            clv_lua_event e = {.tick = &ticks[k]};
+            ok = call_event(mod, clv_lua_effect_ref(w, ticks[k].name), &e, err, errlen, &first) &&
+                 ok;
         }
     }
-    return ok;
+    return meeting_callbacks(mod, arena, err, errlen, &first) && ok;
 }
 
 const char *clv_mod_escape(const char *s, char *out, size_t outlen) {

@@ -508,6 +508,8 @@ size_t clv_weapon_arena_bytes(const clv_weapon *weapon);
 /// name the weapon: clv_arena_hitbox() then returns NULL. A snapshot taken while the weapon was
 /// in the arena is refused afterwards (the weapons' fingerprint counts the empty slot).
 clv_hit_status clv_arena_remove_weapon(clv_arena *arena, clv_weapon_id id);
+/// The name of an arena weapon ("" when it has none), or NULL for an id that names nothing.
+const char *clv_arena_weapon_name(const clv_arena *arena, clv_weapon_id weapon);
 /// Index of the attack called name in an arena weapon, or -1.
 int32_t clv_arena_find_attack(const clv_arena *arena, clv_weapon_id weapon, const char *name);
 /// The definition of an attack of an arena weapon (name, frames, rules), or NULL.
