@@ -1,6 +1,6 @@
 /* The benchmark's view of the peer libraries: the same pairs, each library's own shapes and
  * calls. Each peer is compiled only when its library is found (CLV_BENCH_BOX2D,
- * CLV_BENCH_CHIPMUNK). */
+ * CLV_BENCH_CHIPMUNK, CLV_BENCH_BOX2D3). */
 #ifndef CLV_BENCH_PEERS_H
 #define CLV_BENCH_PEERS_H
 
@@ -39,6 +39,10 @@ typedef struct bench_peer_tree {
 #ifdef CLV_BENCH_BOX2D
 extern const bench_peer bench_box2d;
 extern const bench_peer_tree bench_box2d_tree;
+#endif
+#ifdef CLV_BENCH_BOX2D3
+extern const bench_peer bench_box2d3;
+extern const bench_peer_tree bench_box2d3_boxes, bench_box2d3_move, bench_box2d3_enlarge;
 #endif
 #ifdef CLV_BENCH_CHIPMUNK
 extern const bench_peer bench_chipmunk;
