@@ -12,7 +12,8 @@ rm -rf edit_work && mkdir edit_work && cp -R "$here/edit/blade" edit_work/blade
 cd edit_work
 
 out=$("$cleave" demo --headless --frames 8 --enemies 0 --mod blade --inputs "$here/edit.inputs" \
-    --screenshot edit.png) || { echo "FAIL: the edit run exited $?: $out"; fail=1; }
+    --screenshot edit.png --status status.txt) || { echo "FAIL: the edit run exited $?: $out"; fail=1; }
+grep -q "paused=yes" status.txt || { echo "FAIL: the status line: $(cat status.txt)"; fail=1; }
 cmp blade/frames/swing.lua "$here/edit/swing.expected.lua" ||
     { diff -u "$here/edit/swing.expected.lua" blade/frames/swing.lua; fail=1; }
 echo "$out" | grep -q "reloaded blade" || { echo "FAIL: the save did not reload: $out"; fail=1; }

@@ -312,7 +312,8 @@ static void describe_state(const demo *d, char *out, size_t len) {
     snprintf(out, len,
              "frame=%lld overlay=%s paused=%s slow=%d zoom=%d log=%s last_attack=%s/%s "
              "swings=%d attacking=%s hits=%d weapon=%s",
-             (long long)st->frame, d->view.overlay ? "on" : "off", d->view.paused ? "yes" : "no",
+             (long long)st->frame, d->view.overlay ? "on" : "off",
+             d->view.paused || d->ed.on ? "yes" : "no", /* the edit mode pauses too */
              (int)d->view.slow, (int)d->view.zoom,
              app_log_filter_name((app_log_filter)d->view.log_filter), last ? last->label : "-",
              last && st->attack_index < APP_MAX_FACTS ? last->facts[st->attack_index].name : "-",
