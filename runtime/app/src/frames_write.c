@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "app.h"
-#include "check.h"
 
 /* The shortest "%.Ng" text of guess that reads back (times scale, as a float) as want: the
  * reader turns text into a double, multiplies it by scale and rounds it to a float. */
