@@ -29,7 +29,7 @@ static const char *shortest(double guess, float want, double scale, char *buf, s
     return buf; /* %.17g of a float's double always reads back */
 }
 
-static const char *num(float v, char *buf, size_t n) { return shortest(v, v, 1.0, buf, n); }
+static const char *num(float v, char *buf, size_t n) { return shortest((double)v, v, 1.0, buf, n); }
 
 /* A Lua string literal: quotes, backslashes and bytes outside printable ASCII escaped. */
 static void put_string(FILE *f, const char *s) {
