@@ -533,8 +533,7 @@ static inline uint32_t lowest_bit(uint64_t m) {
     return (uint32_t)__builtin_ctzll(m);
 #else
     uint32_t k = 0;
-    for (; (m & 1u) == 0; m >>= 1) {
-        k++;
+    for (; (m & 1u) == 0; m >>= 1, k++) {
     }
     return k;
 #endif
@@ -784,10 +783,9 @@ static box_lists file_boxes(clv_grid *g, const clv_aabb *boxes, uint32_t nq, flo
     return b;
 }
 
-/* Files up to CLV_MASK_BOXES boxes, widened by w, as words of boxes: marks the sub-cells they
- * reach, gives each cell they reach a word in the first half of entries[] (its index in
- * start[c]) and sets the box's bit in it. first[k + 1] is left 1 for a filed box, 0 for an
- * empty one. Returns false when the cells reached outnumber the words (file_boxes then). */
+/* Files up to CLV_MASK_BOXES boxes, widened by w: marks the sub-cells they reach, gives each
+ * cell they reach a word in entries[] (its index in start[c]) with a bit per box, and sets
+ * first[k + 1] to 1 for a filed box. False when the cells outnumber the words (file_boxes). */
 static bool file_masks(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w, uint32_t *first,
                        box_lists *out) {
     const uint32_t cols = g->def.cols, shift = g->sub_shift, sub_cols = cols << shift;
@@ -822,8 +820,8 @@ static bool file_masks(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w,
         }
     }
     /* the hits take every word the boxes left: a small crowd has more hits than entities */
-    box_lists b = {boxes, nq, NULL, NULL, 0, masks, masks + words, 2u * g->def.capacity - words};
-    *out = b;
+    *out =
+        (box_lists){boxes, nq, NULL, NULL, 0, masks, masks + words, 2u * g->def.capacity - words};
     return true;
 }
 
