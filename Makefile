@@ -28,9 +28,12 @@ test:
 # BENCH_BUILD and BENCH_OUT move the Release build and the figures elsewhere.
 BENCH_BUILD ?= build-bench
 BENCH_OUT ?= build
+# Box2D v3 is not packaged: BOX2D3_DIR=<its source or install folder> adds it as a peer.
+BOX2D3_DIR ?=
 bench:
 	@$(DEPS) build bench
-	@cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DCLEAVE_TESTS=ON >/dev/null
+	@cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DCLEAVE_TESTS=ON \
+		-DCLEAVE_BOX2D3_DIR="$(BOX2D3_DIR)" >/dev/null
 	@cmake --build $(BENCH_BUILD) -j $(JOBS) --target cleave_bench
 	@mkdir -p $(BENCH_OUT)
 	@echo "load average: $$(cat /proc/loadavg 2>/dev/null)"
