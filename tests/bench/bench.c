@@ -481,6 +481,7 @@ static const bench_peer *const peers[] = {
 /* signed, so that a build without peers compiles its peer loops to nothing without a warning */
 #define NPEERS ((int)(sizeof peers / sizeof peers[0]) - 1)
 
+#if defined(CLV_BENCH_BOX2D) || defined(CLV_BENCH_CHIPMUNK) || defined(CLV_BENCH_BOX2D3)
 /* Where peer p stands in peers[] (its column of peer_ratio). */
 static int peer_index(const bench_peer *p) {
     int i = 0;
@@ -488,6 +489,7 @@ static int peer_index(const bench_peer *p) {
         i++;
     return i;
 }
+#endif
 
 /* Figures the targets table needs: how many times slower than cleave's typed test. */
 static double exact_ratio[CLV_SHAPE_TYPE_COUNT][CLV_SHAPE_TYPE_COUNT], exact_typed_ratio;
