@@ -219,6 +219,12 @@ typedef struct clv_lweapon {
     size_t charged;       ///< bytes charged to the mod's sandbox for an arena's copy of compiled
 } clv_lweapon;
 
+/// The hit data fields every hitbox table takes, whatever makes its shape (hitbox, arc, thrust):
+/// spliced into each kind's list of fields.
+#define CLV_LUA_HIT_DATA_FIELDS                                                                    \
+    "group", "damage", "knockback", "max_hits", "knockback_ignores_hit_count", "hitlag",           \
+        "hitlag_scale", "hitstun", "priority", "sweep", "effects", "clash", "parry_stun", "kind",  \
+        "reflect_speed", "reflect_damage", "reflect_along"
 /// The fields a hitbox takes besides id and frames (those a `defaults` table may give).
 extern const char *const *const clv_lua_hit_fields;
 

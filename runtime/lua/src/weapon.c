@@ -9,34 +9,9 @@
 
 /* ---- hitbox fields ---- */
 
-static const char *const hitbox_fields[] = {"id",
-                                            "frames",
-                                            "ax",
-                                            "ay",
-                                            "bx",
-                                            "by",
-                                            "x",
-                                            "y",
-                                            "radius",
-                                            "shape",
-                                            "group",
-                                            "damage",
-                                            "knockback",
-                                            "max_hits",
-                                            "knockback_ignores_hit_count",
-                                            "hitlag",
-                                            "hitlag_scale",
-                                            "hitstun",
-                                            "priority",
-                                            "sweep",
-                                            "effects",
-                                            "clash",
-                                            "parry_stun",
-                                            "kind",
-                                            "reflect_speed",
-                                            "reflect_damage",
-                                            "reflect_along",
-                                            NULL};
+static const char *const hitbox_fields[] = {
+    "id", "frames", "ax", "ay", "bx", "by", "x", "y", "radius", "shape", CLV_LUA_HIT_DATA_FIELDS,
+    NULL};
 
 /* The same list without id and frames (its first two): the fields `defaults` may give. */
 static const char *const *const default_fields = hitbox_fields + 2;
