@@ -424,11 +424,5 @@ int clv_larena_attack(lua_State *L) {
     if (clv_arena_start_attack(A->a, &def, &id, &diag) != CLV_HIT_OK) {
         return luaL_error(L, "%s: %s", fname, diag.message);
     }
-    lattack *h = (lattack *)lua_newuserdatauv(L, sizeof *h, 1);
-    h->id = id;
-    h->arena = A;
-    luaL_setmetatable(L, CLV_LUA_ATTACK);
-    lua_pushvalue(L, 1);
-    lua_setiuservalue(L, -2, 1);
-    return 1;
+    return clv_larena_push_attack(L, 1, A, id);
 }

@@ -232,6 +232,17 @@ static int entity_tostring(lua_State *L) {
 
 /* ---- cleave.Attack ---- */
 
+int clv_larena_push_attack(lua_State *L, int arena_idx, larena *A, clv_attack_id id) {
+    arena_idx = lua_absindex(L, arena_idx);
+    lattack *h = (lattack *)lua_newuserdatauv(L, sizeof *h, 1);
+    h->id = id;
+    h->arena = A;
+    luaL_setmetatable(L, CLV_LUA_ATTACK);
+    lua_pushvalue(L, arena_idx);
+    lua_setiuservalue(L, -2, 1);
+    return 1;
+}
+
 static lattack *check_attack_handle(lua_State *L, const char *fname, larena **pa) {
     lattack *h = (lattack *)clv_larena_self(L, 1);
     if (h == NULL) {

@@ -104,6 +104,8 @@ extern const luaL_Reg clv_larena_meet_methods[];
 /// Entity state names by clv_entity_state, NULL-terminated.
 extern const char *const clv_larena_states[];
 int clv_larena_push_entity(lua_State *L, int arena_idx, clv_entity_id id);
+/// Pushes a new cleave.Attack handle of attack id, which keeps the arena at arena_idx alive.
+int clv_larena_push_attack(lua_State *L, int arena_idx, larena *A, clv_attack_id id);
 /// The entity handle at arg; its arena in *out; raises when it is gone.
 lentity *clv_larena_check_entity(lua_State *L, int arg, larena **out);
 /// The name given at spawn, or NULL.

@@ -290,13 +290,7 @@ static int m_spawn_projectile(lua_State *L) {
     if (clv_arena_spawn_projectile(A->a, &def, &id, &diag) != CLV_HIT_OK) {
         return luaL_error(L, "spawn_projectile: %s", diag.message);
     }
-    lattack *h = (lattack *)lua_newuserdatauv(L, sizeof *h, 1);
-    h->id = id;
-    h->arena = A;
-    luaL_setmetatable(L, CLV_LUA_ATTACK);
-    lua_pushvalue(L, 1);
-    lua_setiuservalue(L, -2, 1);
-    return 1;
+    return clv_larena_push_attack(L, 1, A, id);
 }
 
 /// arena:projectile(attack) -> {x, y, vx, vy, lifetime, hits, team, owner, damage_scale}, or
