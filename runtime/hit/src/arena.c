@@ -458,15 +458,7 @@ clv_hit_status clv_arena_remove_weapon(clv_arena *a, clv_weapon_id id) {
 
 int32_t clv_arena_find_attack(const clv_arena *a, clv_weapon_id weapon, const char *name) {
     const clv__aweapon *w = clv__weapon_get(a, weapon);
-    if (w == NULL || name == NULL) {
-        return -1;
-    }
-    for (int32_t i = 0; i < w->attack_count; i++) {
-        if (strncmp(w->attacks[i].name, name, CLV_HIT_NAME_MAX) == 0) {
-            return i;
-        }
-    }
-    return -1;
+    return w != NULL ? clv__find_attack(w->attacks, w->attack_count, name) : -1;
 }
 
 const char *clv_arena_weapon_name(const clv_arena *a, clv_weapon_id weapon) {

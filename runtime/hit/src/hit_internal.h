@@ -39,6 +39,9 @@ float clv__clamp_world(float v);
 bool clv__name_ok(const char *s);
 clv_hit_status clv__check_shape(const clv_shape *s, const char *field, clv_hit_diag *diag);
 
+/* Index of the attack called name among count attacks, or -1 (also for a NULL name). */
+int32_t clv__find_attack(const clv_attack_def *attacks, int32_t count, const char *name);
+
 /* ---- the editable weapon ---- */
 
 typedef struct clv__hitbox_entry {

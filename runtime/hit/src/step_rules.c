@@ -204,25 +204,37 @@ static rank *rank_buffer(clv_arena *a, int32_t n) {
     return (rank *)(void *)a->scratch;
 }
 
-/* max_hits: the nearest targets to the hitbox's core first, then the lowest ids. */
-static clv_hit_status limit_max_hits(clv_arena *a) {
+static bool limits_hits(const clv_arena *a, const clv__cand *c) {
+    return c->reason < 0 && clv__cand_box(a, c)->def.max_hits > 0;
+}
+
+static bool limits_targets(const clv_arena *a, const clv__cand *c) {
+    return clv__cand_attack_def(a, c)->max_targets > 0;
+}
+
+/* A rank buffer with room for the candidates `wanted` keeps in *out; CLV_HIT_OK with *out NULL
+ * when it keeps none. */
+static clv_hit_status rank_room(clv_arena *a, bool (*wanted)(const clv_arena *, const clv__cand *),
+                                rank **out) {
     int32_t n = 0;
     for (int32_t i = 0; i < a->cand_count; i++) {
-        if (a->cand[i].reason < 0 && clv__cand_box(a, &a->cand[i])->def.max_hits > 0) {
-            n++;
-        }
+        n += wanted(a, &a->cand[i]) ? 1 : 0;
     }
-    if (n == 0) {
-        return CLV_HIT_OK;
-    }
-    rank *r = rank_buffer(a, n);
+    *out = n > 0 ? rank_buffer(a, n) : NULL;
+    return n > 0 && *out == NULL ? CLV_HIT_ERR_NO_MEMORY : CLV_HIT_OK;
+}
+
+/* max_hits: the nearest targets to the hitbox's core first, then the lowest ids. */
+static clv_hit_status limit_max_hits(clv_arena *a) {
+    rank *r;
+    clv_hit_status st = rank_room(a, limits_hits, &r);
     if (r == NULL) {
-        return CLV_HIT_ERR_NO_MEMORY;
+        return st;
     }
-    n = 0;
+    int32_t n = 0;
     for (int32_t i = 0; i < a->cand_count; i++) {
         const clv__cand *c = &a->cand[i];
-        if (c->reason < 0 && clv__cand_box(a, c)->def.max_hits > 0) {
+        if (limits_hits(a, c)) {
             r[n].key = c->placed;
             r[n].dist = c->core_dist;
             r[n].target1 = c->target1;
@@ -252,20 +264,12 @@ static clv_hit_status limit_max_hits(clv_arena *a) {
 
 /* max_targets: new targets of a swing, nearest first, then the lowest ids. */
 static clv_hit_status limit_max_targets(clv_arena *a) {
-    int32_t n = 0;
-    for (int32_t i = 0; i < a->cand_count; i++) {
-        if (clv__cand_attack_def(a, &a->cand[i])->max_targets > 0) {
-            n++;
-        }
-    }
-    if (n == 0) {
-        return CLV_HIT_OK;
-    }
-    rank *r = rank_buffer(a, n);
+    rank *r;
+    clv_hit_status st = rank_room(a, limits_targets, &r);
     if (r == NULL) {
-        return CLV_HIT_ERR_NO_MEMORY;
+        return st;
     }
-    n = 0;
+    int32_t n = 0;
     for (int32_t i = 0; i < a->cand_count;) {
         int32_t j = i;
         float best = FLT_MAX;
@@ -280,7 +284,7 @@ static clv_hit_status limit_max_targets(clv_arena *a) {
             j++;
         }
         const clv__cand *c = &a->cand[i];
-        if (any && clv__cand_attack_def(a, c)->max_targets > 0) {
+        if (any && limits_targets(a, c)) {
             const clv__attack *at = &a->att[c->attack1 - 1];
             clv__record k = clv__rec_key(c->attack1, at->gen, c->target1,
                                          a->ent[c->target1 - 1].gen, INT32_MIN);

@@ -251,16 +251,17 @@ void clv_weapon_destroy(clv_weapon *w) {
     clv__free(&al, w, sizeof *w);
 }
 
-int32_t clv_weapon_find_attack(const clv_weapon *w, const char *name) {
-    if (w == NULL || name == NULL) {
-        return -1;
-    }
-    for (int32_t i = 0; i < w->attack_count; i++) {
-        if (strncmp(w->attacks[i].name, name, CLV_HIT_NAME_MAX) == 0) {
+int32_t clv__find_attack(const clv_attack_def *attacks, int32_t count, const char *name) {
+    for (int32_t i = 0; name != NULL && i < count; i++) {
+        if (strncmp(attacks[i].name, name, CLV_HIT_NAME_MAX) == 0) {
             return i;
         }
     }
     return -1;
+}
+
+int32_t clv_weapon_find_attack(const clv_weapon *w, const char *name) {
+    return w != NULL ? clv__find_attack(w->attacks, w->attack_count, name) : -1;
 }
 
 int32_t clv_weapon_attack_count(const clv_weapon *w) { return w != NULL ? w->attack_count : 0; }
