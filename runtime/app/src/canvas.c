@@ -93,6 +93,14 @@ static float seg_dist(clv_vec2 p, clv_vec2 a, clv_vec2 b) {
     return sqrtf(qx * qx + qy * qy);
 }
 
+/* Clips the pixel box x0..x1, y0..y1 to the canvas. */
+static void clip_box(const app_canvas *c, int *x0, int *y0, int *x1, int *y1) {
+    *x0 = *x0 < 0 ? 0 : *x0;
+    *y0 = *y0 < 0 ? 0 : *y0;
+    *x1 = *x1 > c->w - 1 ? c->w - 1 : *x1;
+    *y1 = *y1 > c->h - 1 ? c->h - 1 : *y1;
+}
+
 void app_capsule(app_canvas *c, clv_vec2 a, clv_vec2 b, float r, uint32_t fill, uint32_t line) {
     if (!isfinite(a.x) || !isfinite(a.y) || !isfinite(b.x) || !isfinite(b.y) || !isfinite(r)) {
         return;
@@ -100,10 +108,7 @@ void app_capsule(app_canvas *c, clv_vec2 a, clv_vec2 b, float r, uint32_t fill, 
     float rr = r < 0.5f ? 0.5f : r;
     int x0 = (int)floorf(fminf(a.x, b.x) - rr - 1.0f), x1 = (int)ceilf(fmaxf(a.x, b.x) + rr + 1.0f);
     int y0 = (int)floorf(fminf(a.y, b.y) - rr - 1.0f), y1 = (int)ceilf(fmaxf(a.y, b.y) + rr + 1.0f);
-    x0 = x0 < 0 ? 0 : x0;
-    y0 = y0 < 0 ? 0 : y0;
-    x1 = x1 > c->w - 1 ? c->w - 1 : x1;
-    y1 = y1 > c->h - 1 ? c->h - 1 : y1;
+    clip_box(c, &x0, &y0, &x1, &y1);
     for (int y = y0; y <= y1; y++) {
         for (int x = x0; x <= x1; x++) {
             float d = seg_dist(clv_v2((float)x + 0.5f, (float)y + 0.5f), a, b);
@@ -137,10 +142,7 @@ void app_quad(app_canvas *c, const clv_vec2 p[4], uint32_t fill, uint32_t line) 
     if ((fill >> 24) != 0) {
         int x0 = (int)floorf(minx), x1 = (int)ceilf(maxx), y0 = (int)floorf(miny),
             y1 = (int)ceilf(maxy);
-        x0 = x0 < 0 ? 0 : x0;
-        y0 = y0 < 0 ? 0 : y0;
-        x1 = x1 > c->w - 1 ? c->w - 1 : x1;
-        y1 = y1 > c->h - 1 ? c->h - 1 : y1;
+        clip_box(c, &x0, &y0, &x1, &y1);
         for (int y = y0; y <= y1; y++) {
             for (int x = x0; x <= x1; x++) {
                 clv_vec2 q = clv_v2((float)x + 0.5f, (float)y + 0.5f);
