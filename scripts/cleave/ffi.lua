@@ -130,6 +130,9 @@ int64_t clv_arena_frame(const clv_arena *arena);
 const clv_hit_event *clv_arena_hits(const clv_arena *arena, int32_t *count);
 const clv_miss_record *clv_arena_misses(const clv_arena *arena, int32_t *count);
 const clv_tick_event *clv_arena_ticks(const clv_arena *arena, int32_t *count);
+/* read only for their counts here: the events stay in C */
+const void *clv_arena_clashes(const clv_arena *arena, int32_t *count);
+const void *clv_arena_projectile_events(const clv_arena *arena, int32_t *count);
 size_t clv_arena_snapshot_size(const clv_arena *arena);
 int clv_arena_snapshot(const clv_arena *arena, void *buffer, size_t capacity, size_t *written);
 int clv_arena_restore_diag(clv_arena *arena, const void *buffer, size_t size, clv_hit_diag *diag);

@@ -636,7 +636,15 @@ return function(M, C, util)
       if st ~= 0 then fail("step: %s", status_name(st)) end
       local h0, t0 = self.hits_buf.n, self.ticks_buf.n
       collect_events(self)
-      if (self.hits_buf.n > h0 or self.ticks_buf.n > t0) and (has_mods or #self.on_hits > 0) then
+      local events = self.hits_buf.n > h0 or self.ticks_buf.n > t0
+      if has_mods and not events then
+        -- a mod's callbacks also hear clashes and reflections, which come without a hit
+        C.clv_arena_clashes(self.ptr, count)
+        local met = count[0]
+        C.clv_arena_projectile_events(self.ptr, count)
+        events = met + count[0] > 0
+      end
+      if events and (has_mods or #self.on_hits > 0) then
         self.in_callbacks = self.in_callbacks + 1
         run_callbacks(self, h0)
         self.in_callbacks = self.in_callbacks - 1

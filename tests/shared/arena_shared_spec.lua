@@ -378,6 +378,20 @@ describe("cleave.load_mod", function()
     assert.matches("on_hit: integer 4", a:errors()[1])
     result("lua54_damage", 100 - t:hp())
   end)
+
+  it("tells each side of a clank through its on_clash, on a frame without a hit", function()
+    local a = cleave.arena {}
+    local p = a:spawn { x = 0, y = 0, team = 1 }
+    local q = a:spawn { x = 45, y = 0, team = 2 }
+    a:attack { weapon = mod("clank_light").weapons.light, attack = "swing", owner = p }
+    a:attack { weapon = mod("clank_heavy").weapons.heavy, attack = "swing", owner = q, facing = 180 }
+    assert.are.equal(0, a:step(1))
+    local heard = {}
+    for i, e in ipairs(a:errors()) do heard[i] = e:match("^[^\n]*") end -- less its traceback
+    table.sort(heard)
+    assert.are.same({ "heavy clank side 2 vs light", "light clank side 1 vs heavy" }, heard)
+    result("clank_reports", #heard)
+  end)
 end)
 
 -- 600 frames of a fight with every example mod: the player turns and swings each weapon in
