@@ -342,8 +342,11 @@ static int b_hurtboxes(lua_State *L) {
     const clv_body *b = check_body(L);
     int32_t a = check_animation(L, b, 2);
     lua_Integer f = luaL_checkinteger(L, 3);
-    if (f < 1 || f > clv_body_animation(b, a)->frames) {
-        return clv_lua_argerror(L, 3, "frame out of the animation's range");
+    int32_t length = clv_body_animation(b, a)->frames;
+    if (f < 1 || f > length) {
+        return clv_lua_argerror(
+            L, 3,
+            lua_pushfstring(L, "frame must be in 1..%d, got %I", (int)length, (LUAI_UACINT)f));
     }
     int32_t n = 0;
     const clv_hurtbox_def *hb = clv_body_hurtboxes(b, a, (int32_t)f - 1, &n);
