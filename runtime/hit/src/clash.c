@@ -155,9 +155,14 @@ static clv_hit_status find_meetings(clv_arena *a) {
                       sizeof *a->meet_order)) {
         return CLV_HIT_ERR_NO_MEMORY;
     }
+    bool two_teams = false;
     for (int32_t i = 0; i < n; i++) {
         const clv_aabb *b = &a->placed[i].bounds;
         a->meet_order[i] = (clv__edge){b->min.x, i, team_of(a, i), b->max.x, b->min.y, b->max.y};
+        two_teams = two_teams || a->meet_order[i].team != a->meet_order[0].team;
+    }
+    if (!two_teams) {
+        return CLV_HIT_OK; /* only hitboxes of different teams meet: no sort needed */
     }
     qsort(a->meet_order, (size_t)n, sizeof *a->meet_order, cmp_edge);
     for (int32_t i = 0; i < n; i++) {
