@@ -210,40 +210,14 @@ static void read_animations(clv_fctx *c, int t, clv_body *b) {
         clv_f_fail(c, at == LUA_TNIL ? "is required" : "must be a table of animations by name");
     }
     int tab = lua_absindex(L, -1);
-    lua_newtable(L); /* the sorted names */
-    int names = lua_absindex(L, -1);
-    lua_pushnil(L);
-    while (lua_next(L, tab)) {
-        lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TSTRING) {
-            lua_pushvalue(L, -1);
-            clv_f_fail(c, "keys must be animation names (got %s)", clv_f_value_text(L, -1));
-        }
-        lua_pushvalue(L, -1);
-        lua_rawseti(L, names, (lua_Integer)lua_rawlen(L, names) + 1);
-    }
-    if (lua_rawlen(L, names) == 0) {
-        clv_f_fail(c, "must hold at least one animation");
-    }
-    for (lua_Integer i = 1; i <= (lua_Integer)lua_rawlen(L, names); i++) {
-        for (lua_Integer j = i + 1; j <= (lua_Integer)lua_rawlen(L, names); j++) {
-            lua_rawgeti(L, names, i);
-            lua_rawgeti(L, names, j);
-            if (strcmp(lua_tostring(L, -1), lua_tostring(L, -2)) < 0) {
-                lua_rawseti(L, names, i);
-                lua_rawseti(L, names, j);
-            } else {
-                lua_pop(L, 2);
-            }
-        }
-    }
-    for (lua_Integer i = 1; i <= (lua_Integer)lua_rawlen(L, names); i++) {
-        lua_rawgeti(L, names, i);
+    int count;
+    const char **names = clv_f_sorted_names(c, tab, "animation", &count);
+    for (int i = 0; i < count; i++) {
         char name[CLV_HIT_NAME_MAX];
-        lua_pushvalue(L, -1);
-        size_t o2 = clv_f_key(c, lua_tostring(L, -1));
+        lua_pushstring(L, names[i]);
+        size_t o2 = clv_f_key(c, names[i]);
         clv_f_name(c, name);
-        lua_rawget(L, tab);
+        lua_getfield(L, tab, names[i]);
         read_animation(c, b, name, lua_gettop(L));
         lua_pop(L, 1);
         clv_f_pop(c, o2);

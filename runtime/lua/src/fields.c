@@ -9,6 +9,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -442,4 +443,42 @@ void clv_f_frames(clv_fctx *c, int hb, const char *owner, int32_t length, int32_
         clv_f_fail(c, "must be a frame or {first, last} (got %s)", clv_f_type_name(L, -1));
     }
     clv_f_pop(c, old);
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char **clv_f_sorted_names(clv_fctx *c, int tab, const char *what, int *count) {
+    lua_State *L = c->L;
+    tab = lua_absindex(L, tab);
+    int n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, tab)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING) {
+            lua_pushvalue(L, -1);
+            clv_f_fail(c, "keys must be %s names (got %s)", what, clv_f_value_text(L, -1));
+        }
+        size_t klen;
+        const char *key = lua_tolstring(L, -1, &klen);
+        char why[96];
+        if (!clv_lua_name_ok(key, klen, why, sizeof why)) {
+            clv_f_fail(c, "key %s", why);
+        }
+        n++;
+    }
+    if (n == 0) {
+        clv_f_fail(c, "must hold at least one %s", what);
+    }
+    const char **names = (const char **)lua_newuserdatauv(L, sizeof(char *) * (size_t)n, 0);
+    int k = 0;
+    lua_pushnil(L);
+    while (lua_next(L, tab)) {
+        lua_pop(L, 1);
+        names[k++] = lua_tostring(L, -1); /* anchored by the table */
+    }
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    *count = n;
+    return names;
 }

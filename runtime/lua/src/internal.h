@@ -184,6 +184,9 @@ double clv_f_req_number(clv_fctx *c, int t, const char *key);
 void clv_f_point(clv_fctx *c, int t, const char *key, double *x, double *y);
 /// Copies the name at the top (printable, at most CLV_HIT_NAME_MAX - 1 bytes) to out; pops it.
 void clv_f_name(clv_fctx *c, char out[CLV_HIT_NAME_MAX]);
+/// The keys of the table at tab, which must be names ("keys must be <what> names", at least
+/// one), sorted so that an order never depends on hashing; pushes the array's userdata.
+const char **clv_f_sorted_names(clv_fctx *c, int tab, const char *what, int *count);
 /// The field frames of the hitbox table at hb: a frame or {first, last}, 1-based, within
 /// 1..length (any frame when length is 0) of its owner ("attack", "animation").
 void clv_f_frames(clv_fctx *c, int hb, const char *owner, int32_t length, int32_t *first,

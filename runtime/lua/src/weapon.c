@@ -679,10 +679,6 @@ static void read_attack(wstate *s, const char *name, int at) {
 static const char *const weapon_fields[] = {"name",   "defaults", "attacks",    "effects",
                                             "on_hit", "on_clash", "on_reflect", NULL};
 
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* weapon.effects (index 5, or nil there): each checked once here, its on_tick recorded. */
 static void read_weapon_effects(wstate *s) {
     lua_State *L = s->c.L;
@@ -725,33 +721,8 @@ static void read_attacks(wstate *s) {
         clv_f_fail(c, "must be a table of attacks by name (got %s)", clv_f_type_name(L, -1));
     }
     int atab = lua_absindex(L, -1);
-    int count = 0;
-    lua_pushnil(L);
-    while (lua_next(L, atab)) {
-        lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TSTRING) {
-            lua_pushvalue(L, -1);
-            clv_f_fail(c, "keys must be attack names (got %s)", clv_f_value_text(L, -1));
-        }
-        size_t klen;
-        const char *key = lua_tolstring(L, -1, &klen);
-        char why[96];
-        if (!clv_lua_name_ok(key, klen, why, sizeof why)) {
-            clv_f_fail(c, "key %s", why);
-        }
-        count++;
-    }
-    if (count == 0) {
-        clv_f_fail(c, "must hold at least one attack");
-    }
-    const char **names = (const char **)lua_newuserdatauv(L, sizeof(char *) * (size_t)count, 0);
-    int n = 0;
-    lua_pushnil(L);
-    while (lua_next(L, atab)) {
-        lua_pop(L, 1);
-        names[n++] = lua_tostring(L, -1); /* anchored by the attacks table */
-    }
-    qsort(names, (size_t)count, sizeof *names, cmp_str);
+    int count;
+    const char **names = clv_f_sorted_names(c, atab, "attack", &count);
     for (int k = 0; k < count; k++) {
         size_t o2 = clv_f_key(c, names[k]);
         lua_getfield(L, atab, names[k]);
