@@ -20,5 +20,6 @@ files["library"] = { unused_args = false, ignore = { "241" }, globals = { "log" 
 -- LuaJIT files: the FFI binding, its LÖVE drawing helpers and the LÖVE example.
 files["scripts/cleave/ffi.lua"] = { std = "luajit" }
 files["scripts/cleave/ffi_arena.lua"] = { std = "luajit" }
+files["scripts/cleave/ffi_meet.lua"] = { std = "luajit" }
 files["scripts/cleave/love.lua"] = { std = "luajit", read_globals = { "love" } }
 files["examples/love"] = { std = "luajit", globals = { "love" } }

@@ -91,6 +91,25 @@ typedef struct clv_tick_event {
   int64_t frame; clv_entity_id target; clv_weapon_id weapon; char name[32]; float magnitude,
   damage; bool expired, killed;
 } clv_tick_event;
+typedef struct clv_clash_event {
+  int64_t frame; int kind; int32_t winner; clv_attack_id attack[2]; clv_entity_id owner[2];
+  clv_weapon_id weapon[2]; int32_t attack_index[2], attack_frame[2], hitbox[2]; float damage[2];
+  int32_t stun[2]; clv_vec2 point; float sweep_t;
+} clv_clash_event;
+typedef struct clv_projectile_def {
+  clv_weapon_id weapon; int32_t attack; clv_entity_id owner; clv_vec2 position, velocity;
+  float facing; bool mirror; int32_t lifetime, pierce; float gravity; bool loop,
+  destroy_on_clank, reflectable, absorbable;
+} clv_projectile_def;
+typedef struct clv_projectile_event {
+  int64_t frame; int kind; clv_attack_id projectile; clv_entity_id owner; clv_weapon_id weapon;
+  clv_vec2 position, velocity; clv_entity_id by; clv_attack_id by_attack; int32_t by_hitbox;
+  float damage; int32_t reason;
+} clv_projectile_event;
+typedef struct clv_projectile_info {
+  clv_entity_id owner; int32_t team; clv_vec2 position, velocity; int32_t lifetime, hits;
+  float damage_scale;
+} clv_projectile_info;
 
 const char *clv_hit_status_name(int status);
 const char *clv_miss_reason_name(int reason);
@@ -130,9 +149,12 @@ int64_t clv_arena_frame(const clv_arena *arena);
 const clv_hit_event *clv_arena_hits(const clv_arena *arena, int32_t *count);
 const clv_miss_record *clv_arena_misses(const clv_arena *arena, int32_t *count);
 const clv_tick_event *clv_arena_ticks(const clv_arena *arena, int32_t *count);
-/* read only for their counts here: the events stay in C */
-const void *clv_arena_clashes(const clv_arena *arena, int32_t *count);
-const void *clv_arena_projectile_events(const clv_arena *arena, int32_t *count);
+const clv_clash_event *clv_arena_clashes(const clv_arena *arena, int32_t *count);
+const clv_projectile_event *clv_arena_projectile_events(const clv_arena *arena, int32_t *count);
+clv_projectile_def clv_default_projectile_def(void);
+int clv_arena_spawn_projectile(clv_arena *arena, const clv_projectile_def *def, clv_attack_id *out,
+                               clv_hit_diag *diag);
+int clv_arena_projectile(const clv_arena *arena, clv_attack_id id, clv_projectile_info *out);
 size_t clv_arena_snapshot_size(const clv_arena *arena);
 int clv_arena_snapshot(const clv_arena *arena, void *buffer, size_t capacity, size_t *written);
 int clv_arena_restore_diag(clv_arena *arena, const void *buffer, size_t size, clv_hit_diag *diag);
@@ -164,7 +186,8 @@ local ABI = 1
 local C_CHECKED = { "clv_shape", "clv_closest", "clv_contact", "clv_ray_hit", "clv_ishape",
   "clv_allocator", "clv_hit_diag", "clv_entity_id", "clv_attack_id", "clv_weapon_id",
   "clv_arena_def", "clv_entity_def", "clv_entity_info", "clv_attack_start_def",
-  "clv_attack_info", "clv_hit_event", "clv_miss_record", "clv_tick_event", "clv_mod_limits" }
+  "clv_attack_info", "clv_hit_event", "clv_miss_record", "clv_tick_event", "clv_mod_limits",
+  "clv_clash_event", "clv_projectile_def", "clv_projectile_event", "clv_projectile_info" }
 
 local function find_library()
   local env = os.getenv("CLEAVE_LIB")
@@ -215,6 +238,7 @@ local INT_LIMIT = 2 ^ 63
 
 local function in_binding(source)
   return source:find("cleave/ffi%.lua$") ~= nil or source:find("cleave/ffi_arena%.lua$") ~= nil
+    or source:find("cleave/ffi_meet%.lua$") ~= nil
 end
 
 -- Where the binding was entered: the frame that called it (nil at the bottom of the stack),

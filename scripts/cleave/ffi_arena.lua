@@ -18,7 +18,7 @@ return function(M, C, util)
   local STATES = { normal = 0, invincible = 1, intangible = 2, parry = 3 }
   local STATE_NAMES = { [0] = "normal", "invincible", "intangible", "parry" }
   local STATE_RULE = "be one of 'normal', 'invincible', 'intangible', 'parry'"
-  local FLAG_PUSH_ONLY, FLAG_INVINCIBLE, FLAG_KILLED = 1, 2, 4
+  local FLAG_PUSH_ONLY, FLAG_INVINCIBLE, FLAG_KILLED, FLAG_TRADE = 1, 2, 4, 8
   local ERR_LEN = 1024
 
   local Arena, Entity, Attack, Weapon = {}, {}, {}, {}
@@ -270,7 +270,8 @@ return function(M, C, util)
       names = {}, handles = {}, hurtboxes = {}, slots = {}, mods = {}, mod_list = {},
       attack_weapons = {}, attack_gens = {},
       hits_buf = new_buffer("clv_hit_event"), misses_buf = new_buffer("clv_miss_record"),
-      ticks_buf = new_buffer("clv_tick_event"),
+      ticks_buf = new_buffer("clv_tick_event"), clashes_buf = new_buffer("clv_clash_event"),
+      pevents_buf = new_buffer("clv_projectile_event"),
     }, Arena)
   end
 
@@ -514,6 +515,13 @@ return function(M, C, util)
     return slot[w.index]
   end
 
+  -- The handle of attack id, started with weapon w.
+  local function attack_handle(A, id, w)
+    -- misses name their attack's weapon even after it ended: remembered by slot and generation
+    A.attack_weapons[id.index1], A.attack_gens[id.index1] = w, id.gen
+    return setmetatable({ arena = A, id = id }, Attack)
+  end
+
   local ATTACK_FIELDS = { "weapon", "attack", "owner", "facing", "x", "y", "mirror", "follow" }
 
   --- arena:attack{weapon=, attack=, owner=, facing=, x=, y=, mirror=, follow=} -> cleave.Attack
@@ -554,9 +562,7 @@ return function(M, C, util)
     if C.clv_arena_start_attack(self.ptr, def, id, diag) ~= 0 then
       fail("%s: %s", fname, diag_text())
     end
-    -- misses name their attack's weapon even after it ended: remembered by slot and generation
-    self.attack_weapons[id.index1], self.attack_gens[id.index1] = w, id.gen
-    return setmetatable({ arena = self, id = id }, Attack)
+    return attack_handle(self, id, w)
   end
 
   function Attack:running()
@@ -601,14 +607,28 @@ return function(M, C, util)
     end
   end
 
-  -- Copies the events of the frame just stepped.
+  -- Copies the events of the frame just stepped; true when there is one a callback hears.
   local function collect_events(A)
     local h = C.clv_arena_hits(A.ptr, count)
+    local heard = count[0]
     if count[0] > 0 then buffer_append(A.hits_buf, h, count[0]) end
     local m = C.clv_arena_misses(A.ptr, count)
     if count[0] > 0 then buffer_append(A.misses_buf, m, count[0]) end
     local t = C.clv_arena_ticks(A.ptr, count)
+    heard = heard + count[0]
     if count[0] > 0 then buffer_append(A.ticks_buf, t, count[0]) end
+    local c = C.clv_arena_clashes(A.ptr, count)
+    heard = heard + count[0]
+    if count[0] > 0 then buffer_append(A.clashes_buf, c, count[0]) end
+    local p = C.clv_arena_projectile_events(A.ptr, count)
+    heard = heard + count[0]
+    if count[0] > 0 then buffer_append(A.pevents_buf, p, count[0]) end
+    return heard > 0
+  end
+
+  local function clear_events(A)
+    A.hits_buf.n, A.misses_buf.n, A.ticks_buf.n = 0, 0, 0
+    A.clashes_buf.n, A.pevents_buf.n = 0, 0
   end
 
   local function frames_arg(n)
@@ -628,22 +648,14 @@ return function(M, C, util)
     if self.in_callbacks > 0 then
       util.raise("step: the arena cannot step inside one of its callbacks")
     end
-    self.hits_buf.n, self.misses_buf.n, self.ticks_buf.n = 0, 0, 0
+    clear_events(self)
     if #self.errors_list > 0 then self.errors_list = {} end
     local has_mods = #self.mod_list > 0
     for _ = 1, n do
       local st = C.clv_arena_step(self.ptr)
       if st ~= 0 then fail("step: %s", status_name(st)) end
-      local h0, t0 = self.hits_buf.n, self.ticks_buf.n
-      collect_events(self)
-      local events = self.hits_buf.n > h0 or self.ticks_buf.n > t0
-      if has_mods and not events then
-        -- a mod's callbacks also hear clashes and reflections, which come without a hit
-        C.clv_arena_clashes(self.ptr, count)
-        local met = count[0]
-        C.clv_arena_projectile_events(self.ptr, count)
-        events = met + count[0] > 0
-      end
+      local h0 = self.hits_buf.n
+      local events = collect_events(self)
       if events and (has_mods or #self.on_hits > 0) then
         self.in_callbacks = self.in_callbacks + 1
         run_callbacks(self, h0)
@@ -695,7 +707,7 @@ return function(M, C, util)
       t = h.blade_t, sweep_t = h.sweep_t, hitlag = h.hitlag, hitstun = h.hitstun,
       push_only = bit.band(h.flags, FLAG_PUSH_ONLY) ~= 0,
       invincible = bit.band(h.flags, FLAG_INVINCIBLE) ~= 0,
-      killed = bit.band(h.flags, FLAG_KILLED) ~= 0,
+      killed = bit.band(h.flags, FLAG_KILLED) ~= 0, trade = bit.band(h.flags, FLAG_TRADE) ~= 0,
       effects = {}, target_id = h.target.index1, attacker_id = h.attacker.index1,
       attacker = entity_handle(self, h.attacker),
     }
@@ -783,7 +795,7 @@ return function(M, C, util)
     if C.clv_arena_restore_diag(self.ptr, s, #s, diag) ~= 0 then
       fail("restore: %s", diag_text())
     end
-    self.hits_buf.n, self.misses_buf.n, self.ticks_buf.n = 0, 0, 0
+    clear_events(self)
   end
 
   -- ---- drawing support: what is in the arena now ----
@@ -822,6 +834,12 @@ return function(M, C, util)
     return attack_info.frame + 1, def ~= nil and def.frames or 0, w, attack_info.attack
   end
 
+  require("cleave.ffi_meet")(C, util, {
+    Arena = Arena, Entity = Entity, Attack = Attack, Weapon = Weapon, check_arena = check_arena,
+    check_entity = check_entity, entity_id = entity_id, entity_handle = entity_handle,
+    arena_weapon = arena_weapon, attack_handle = attack_handle, hitbox_id = hitbox_id,
+    check_fields = check_fields, value_text = value_text, fail = fail, diag = diag,
+  })
   M.Arena, M.Entity, M.Attack, M.Weapon = Arena, Entity, Attack, Weapon
   return M
 end

@@ -394,6 +394,155 @@ describe("cleave.load_mod", function()
   end)
 end)
 
+-- An event table as text, keys sorted, numbers with every digit and entities by id: the two
+-- bindings must print every event the same, field by field.
+local function event_text(v)
+  if type(v) == "number" then return ("%.17g"):format(v) end
+  if type(v) ~= "table" and type(v) ~= "userdata" then return tostring(v) end
+  if getmetatable(v) ~= nil then return "entity " .. v:id() end
+  local keys, parts = {}, {}
+  for k in pairs(v) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  for _, k in ipairs(keys) do
+    parts[#parts + 1] = k .. "=" .. event_text(v[k] == nil and v[tonumber(k)] or v[k])
+  end
+  return "{" .. table.concat(parts, " ") .. "}"
+end
+
+local function report_events(name, list)
+  result(name .. "_count", #list)
+  for i, e in ipairs(list) do result(name .. "_" .. i, event_text(e)) end
+end
+
+describe("attacks that meet", function()
+  -- A batter swings the bat as a knife flies at him: the bat sends it back, on his team.
+  local function batting()
+    local a = cleave.arena {}
+    local batter = a:spawn { x = 0, y = 0, team = 1, radius = 0, name = "batter" }
+    local thrower = a:spawn { x = 90, y = 0, team = 2, radius = 4, name = "thrower" }
+    a:attack { weapon = mod("bat").weapons.bat, attack = "swing", owner = batter }
+    local knife = mod("knife").weapons.knife
+    local k = a:spawn_projectile { weapon = knife, owner = thrower, x = 40, y = 0, vx = -10 }
+    return a, batter, thrower, k, knife
+  end
+
+  it("throws a knife that the bat reflects, and reports the meeting both ways", function()
+    local a, batter, thrower, k = batting()
+    assert.are.equal(0, a:step(3))
+    local clashes = a:clashes()
+    assert.are.equal(1, #clashes)
+    local c = clashes[1]
+    assert.are.same({ 3, "reflect", 1 }, { c.frame, c.kind, c.winner })
+    local bat, thrown = c.sides[1], c.sides[2]
+    assert.are.same({ "bat", "swing", 3, "barrel", 2, 0 },
+      { bat.weapon, bat.attack, bat.attack_frame, bat.hitbox, bat.damage, bat.stun })
+    assert.is_true(bat.owner == batter)
+    assert.are.equal("batter", bat.owner_name)
+    assert.are.same({ "knife", "fly", "edge", "thrower" },
+      { thrown.weapon, thrown.attack, thrown.hitbox, thrown.owner_name })
+    local kinds = {}
+    for i, e in ipairs(a:projectile_events()) do kinds[i] = e.kind end
+    assert.are.same({ "spawned", "reflected" }, kinds)
+    local e = a:projectile_events()[2]
+    assert.are.same({ 3, "knife", 15, 0 }, { e.frame, e.weapon, e.vx, e.vy })
+    assert.is_true(k:running())
+    assert.is_true(e.by == batter)
+    assert.is_true(e.owner == thrower)
+    assert.are.equal("thrower", e.owner_name)
+    assert.matches("^bat reflected knife to vx 15, by entity 1", a:errors()[1])
+    local p = a:projectile(k)
+    assert.are.same({ 1, 2, 0 }, { p.team, p.damage_scale, p.hits })
+    assert.is_true(p.owner == batter) -- a reflected projectile is its reflector's
+    report_events("reflect_clashes", clashes)
+    report_events("reflect_projectile_events", a:projectile_events())
+    report_events("reflect_projectile", { p })
+  end)
+
+  it("sends the reflected knife into its thrower, twice as strong", function()
+    local a, _, thrower, k = batting()
+    a:step(3)
+    a:step(8)
+    local hits = a:hits()
+    assert.are.equal(1, #hits)
+    assert.are.same({ "knife", "fly", "edge", 12 },
+      { hits[1].weapon, hits[1].attack, hits[1].hitbox, hits[1].damage })
+    assert.is_true(hits[1].target == thrower)
+    assert.are.equal(88, thrower:hp())
+    assert.is_false(k:running())
+    assert.is_nil(a:projectile(k))
+    local kinds = {}
+    for i, e in ipairs(a:projectile_events()) do kinds[i] = e.kind .. ":" .. (e.reason or "-") end
+    assert.are.same({ "destroyed:-" }, kinds)
+    report_events("knife_back_hits", hits)
+    report_events("knife_back_projectile_events", a:projectile_events())
+    result("knife_back_hash", a:hash())
+  end)
+
+  it("ends two blades that clank, each owner stunned by its rebound", function()
+    local a = cleave.arena {}
+    local p = a:spawn { x = 0, y = 0, team = 1, name = "left" }
+    local q = a:spawn { x = 45, y = 0, team = 2, name = "right" }
+    local light = a:attack { weapon = mod("clank_light").weapons.light, attack = "swing", owner = p }
+    local heavy = a:attack { weapon = mod("clank_heavy").weapons.heavy, attack = "swing", owner = q,
+      facing = 180 }
+    a:step(1)
+    local c = a:clashes()
+    assert.are.equal(1, #c)
+    assert.are.same({ 1, "clank", nil }, { c[1].frame, c[1].kind, c[1].winner })
+    assert.are.same({ "light", 10, 9, "left" },
+      { c[1].sides[1].weapon, c[1].sides[1].damage, c[1].sides[1].stun, c[1].sides[1].owner_name })
+    assert.are.same({ "heavy", 15, 11, "right" },
+      { c[1].sides[2].weapon, c[1].sides[2].damage, c[1].sides[2].stun, c[1].sides[2].owner_name })
+    assert.is_false(light:running())
+    assert.is_false(heavy:running())
+    assert.are.equal(0, #a:projectile_events())
+    local reasons = {}
+    for _, m in ipairs(a:misses()) do reasons[#reasons + 1] = m.weapon .. ":" .. m.reason end
+    table.sort(reasons)
+    report_events("clank_clashes", c)
+    result("clank_misses", table.concat(reasons, " "))
+    a:step(1)
+    assert.are.equal(0, #a:clashes())
+  end)
+
+  it("checks a projectile's fields with the module's messages", function()
+    local a, _, thrower, _, knife = batting()
+    local function err(t)
+      local ok, e = pcall(a.spawn_projectile, a, t)
+      assert.is_false(ok)
+      result("spawn_projectile_error", e)
+      return e
+    end
+    assert.are.equal("spawn_projectile: unknown field 'pirce' (did you mean 'pierce'?)",
+      err { weapon = knife, owner = thrower, pirce = 1 })
+    assert.are.equal("spawn_projectile: weapon must be a cleave.Weapon (got table)",
+      err { weapon = {}, owner = thrower })
+    assert.are.equal("spawn_projectile: attack must name an attack of weapon 'knife' (got 'throw')",
+      err { weapon = knife, attack = "throw", owner = thrower })
+    assert.are.equal("spawn_projectile: owner must be a cleave.Entity (got integer)",
+      err { weapon = knife, owner = 5 })
+    assert.are.equal("spawn_projectile: x must be a number (got string)",
+      err { weapon = knife, owner = thrower, x = "1" })
+    assert.are.equal("spawn_projectile: facing must be a finite number (got inf)",
+      err { weapon = knife, owner = thrower, facing = math.huge })
+    assert.are.equal("spawn_projectile: lifetime must be >= 1 (got 0)",
+      err { weapon = knife, owner = thrower, lifetime = 0 })
+    assert.are.equal("spawn_projectile: pierce must be an integer (got 1.5)",
+      err { weapon = knife, owner = thrower, pierce = 1.5 })
+    assert.are.equal("spawn_projectile: loop must be a boolean (got string)",
+      err { weapon = knife, owner = thrower, loop = "yes" })
+    assert.matches("^spawn_projectile: velocity must be finite and within %+%-1e9",
+      err { weapon = knife, owner = thrower, vx = 2e9 })
+    local other = cleave.arena {}
+    assert.are.equal("spawn_projectile: owner belongs to another arena",
+      err { weapon = knife, owner = other:spawn {} })
+    assert.has_error(function() a:spawn_projectile() end,
+      "bad argument #1 to 'spawn_projectile' (table expected, got no value)")
+    assert.has_error(function() a:projectile(thrower) end,
+      "bad argument #1 to 'projectile' (cleave.Attack expected, got cleave.Entity)")
+  end)
+end)
+
 -- 600 frames of a fight with every example mod: the player turns and swings each weapon in
 -- turn, moving, at four enemies who keep walking back at him; a snapshot halfway is restored and replayed.
 describe("an example fight", function()

@@ -23,6 +23,8 @@ static const struct {
     CLV_SIZE(clv_entity_info), CLV_SIZE(clv_attack_start_def), CLV_SIZE(clv_attack_info),
     CLV_SIZE(clv_hit_event),   CLV_SIZE(clv_miss_record),      CLV_SIZE(clv_tick_event),
     CLV_SIZE(clv_hitbox_def),  CLV_SIZE(clv_attack_def),       CLV_SIZE(clv_mod_limits),
+    CLV_SIZE(clv_clash_event), CLV_SIZE(clv_projectile_def),   CLV_SIZE(clv_projectile_event),
+    CLV_SIZE(clv_projectile_info),
 };
 
 size_t clv_abi_sizeof(const char *type_name) {
