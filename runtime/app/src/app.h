@@ -152,6 +152,10 @@ bool app_frames_put_hitbox(FILE *f, const clv_hitbox_def *h);
 #define APP_MAX_FACTS 16          ///< attacks per weapon whose frame data the demo shows
 #define APP_ATTACK_KEYS "JKLUIOP" ///< the keys that start attacks 1..7 (with Shift 8..14)
 #define APP_POPUPS 96
+#define APP_SPARKS 16
+#define APP_PARRY_FRAMES 12   ///< frames the parry key (Q) keeps the player in CLV_HURT_PARRY
+#define APP_PARRY_COOLDOWN 30 ///< frames from one parry to the next
+#define APP_THROW_WINDUP 30   ///< frames a thrower stands with its knife raised before it throws
 
 /// What the edit mode is told: a toggle, the mouse (screen pixels), or a key.
 typedef enum app_ed_kind {
@@ -199,6 +203,8 @@ typedef struct app_input {
     int32_t cycle;        ///< +1 / -1: next / previous weapon slot
     int32_t spawn_count;  ///< extra enemies to spawn this frame, at spawn_at[0..count)
     clv_vec2 spawn_at[8];
+    int32_t spawn_kind[8]; ///< app_enemy_kind of each
+    bool parry;            ///< pressed this frame: the player parries (APP_PARRY_FRAMES)
     int32_t zoom; ///< a view request carried with the frame: zoom 1..4, 0 = keep (not simulated)
     int32_t ed_count; ///< actions for the edit mode (not simulated)
     app_ed_action ed[APP_ED_ACTIONS];
@@ -213,11 +219,16 @@ typedef struct app_slot {
     app_attack_facts facts[APP_MAX_FACTS];
 } app_slot;
 
+/// What an enemy does: walks at the player, or keeps its distance and throws knives.
+typedef enum app_enemy_kind { APP_ENEMY_SLIME, APP_ENEMY_THROWER } app_enemy_kind;
+
 typedef struct app_enemy {
     clv_entity_id id;
-    int32_t flash;   ///< frames of hit flash left
-    int32_t stagger; ///< frames the walk is suspended after a hit
-    int32_t dead;    ///< frames since death, 0 while alive
+    int32_t kind;     ///< app_enemy_kind
+    int32_t throw_in; ///< thrower: frames until its knife leaves the hand
+    int32_t flash;    ///< frames of hit flash left
+    int32_t stagger;  ///< frames the walk is suspended after a hit
+    int32_t dead;     ///< frames since death, 0 while alive
     float speed;
 } app_enemy;
 
@@ -231,7 +242,24 @@ typedef struct app_popup {
     bool used;
 } app_popup;
 
-typedef enum app_log_kind { APP_LOG_HIT, APP_LOG_MISS, APP_LOG_TICK, APP_LOG_NOTE } app_log_kind;
+/// CLASH: clashes, parries, reflections; INFO: throws and the like, listed only under `all`
+/// (and `enemy` for its enemy).
+typedef enum app_log_kind {
+    APP_LOG_HIT,
+    APP_LOG_MISS,
+    APP_LOG_TICK,
+    APP_LOG_NOTE,
+    APP_LOG_CLASH,
+    APP_LOG_INFO
+} app_log_kind;
+
+/// A spark where two attacks met, or a hit met a parry (drawn for a few frames).
+typedef struct app_spark {
+    clv_vec2 pos;
+    int32_t kind; ///< clv_clash_kind
+    int32_t age;  ///< frames since it appeared
+    bool used;
+} app_spark;
 
 /// A line of the hit log. Lines of the same kind, hitbox, target and reason close together are
 /// one line with a count, so a blade resting on a target reads "rehit x12", not twelve lines.
@@ -257,9 +285,14 @@ typedef struct app_state {
     int32_t attack_index;
     int32_t last_slot;        ///< slot of the last swing started (with attack_index), -1 before any
     clv_vec2 attack_prev_pos; ///< last frame's pose of the swing, for the swept area
-    int32_t attack_prev_frame; ///< -1 when there is none
-    int32_t slot;              ///< selected weapon slot
-    int32_t hits, misses, kills;
+    int32_t attack_prev_frame;   ///< -1 when there is none
+    int32_t slot;                ///< selected weapon slot
+    int32_t hits, misses, kills; ///< hits the player's attacks landed, misses, KOs
+    int32_t hurt;                ///< hits that landed on the player
+    int32_t clashes;             ///< clashes and parries
+    int32_t parry_cooldown;      ///< frames until the parry key works again
+    int32_t spark_next;
+    app_spark sparks[APP_SPARKS];
     int32_t swings; ///< attacks started by the player
     int32_t popup_next;
     app_popup popups[APP_POPUPS];
@@ -307,6 +340,20 @@ int32_t app_game_set_slot(app_game *g, const char *label, const clv_weapon *weap
 void app_game_retire_weapon(app_game *g, clv_weapon_id id);
 /// One fixed 60 Hz frame. false on an arena error (written to err).
 bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen);
+/// Spawns an enemy of a kind (app_enemy_kind) at a world point; false with err on error.
+bool app_game_spawn_enemy(app_game *g, int32_t kind, clv_vec2 at, char *err, size_t errlen);
+/// A random point along the room's walls, where new enemies walk in from.
+clv_vec2 app_game_spawn_point(app_game *g);
+/// The velocity a thrower walks at this frame; throws its knife when the time comes.
+clv_vec2 app_thrower_step(app_game *g, int32_t i, const clv_entity_info *ei,
+                          const clv_entity_info *pi);
+/// The player's parry (the input's parry press) and its cooldown, before the arena step; also
+/// tops the player's hp up, so that knives never end a session.
+void app_player_parry(app_game *g, const app_input *in);
+/// The slot of the weapon throwers throw (the knives mod's), or -1 when none is loaded.
+int32_t app_knife_slot(const app_game *g);
+/// Logs the last step's clashes, parries and projectile events, and puts up their sparks.
+void app_game_react_meetings(app_game *g);
 /// Records the current state into the rewind history.
 void app_game_remember(app_game *g);
 /// Goes back one frame; false when the history is empty.
@@ -330,6 +377,7 @@ void app_game_log_event(app_game *g, app_log_kind kind, uint32_t target, const c
 
 typedef struct app_assets {
     app_image player, enemy, floor, wall;
+    app_image thrower; ///< made from enemy
     app_font font;
     char problems[512]; ///< asset load failures, shown on screen
 } app_assets;
@@ -385,6 +433,8 @@ uint32_t app_enemy_at(const app_game *g, clv_vec2 w);
 int app_wrap_words(const char *text, int cols, int max_lines, int *start, int *len);
 
 void app_draw_game(app_canvas *c, const app_assets *a, const app_game *g, const app_view *v);
+/// Knives in flight, throwers winding up, the player's parry and the sparks of clashes.
+void app_draw_meetings(app_canvas *c, const app_font *f, const app_game *g, const app_view *v);
 /// The frame-data bar of attack facts at (x, y), w wide; current is the frame to mark or -1.
 void app_draw_frame_bar(app_canvas *c, const app_font *f, int x, int y, int w,
                         const app_attack_facts *facts, int32_t current);

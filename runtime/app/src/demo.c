@@ -19,6 +19,7 @@ typedef struct demo_opts {
     bool headless, bench, overlay;
     int64_t frames; ///< headless: frames to run; window: quit after (0 = never)
     int32_t enemies;
+    int32_t throwers; ///< enemies that throw knives, when the knives mod is loaded
     const char *inputs;
     const char *screenshot;
     const char *status; ///< file rewritten with the state line whenever it changes
@@ -112,19 +113,20 @@ static const char *default_mods_dir(void) {
 /* What an option of demo takes, or NULL when arg is not such an option. */
 static const char *demo_value_needed(const char *arg) {
     static const char *const options[][2] = {
-        {"--frames", "a frame count"},   {"--quit-after", "a frame count"},
-        {"--enemies", "a count"},        {"--seed", "a whole number"},
-        {"--miss-margin", "a distance"}, {"--inputs", "a file name"},
-        {"--screenshot", "a file name"}, {"--status", "a file name"},
-        {"--mods", "a folder"},          {"--mod", "a mod folder"},
-        {"--assets", "a folder"},        {"--zoom", "a whole factor"},
-        {"--log", "hits, enemy or all"}};
+        {"--frames", "a frame count"}, {"--quit-after", "a frame count"},
+        {"--enemies", "a count"},      {"--throwers", "a count"},
+        {"--seed", "a whole number"},  {"--miss-margin", "a distance"},
+        {"--inputs", "a file name"},   {"--screenshot", "a file name"},
+        {"--status", "a file name"},   {"--mods", "a folder"},
+        {"--mod", "a mod folder"},     {"--assets", "a folder"},
+        {"--zoom", "a whole factor"},  {"--log", "hits, enemy or all"}};
     return app_option_needs(options, sizeof options / sizeof options[0], arg);
 }
 
 static bool parse_args(int argc, char **argv, demo_opts *o) {
     memset(o, 0, sizeof *o);
     o->enemies = -1;
+    o->throwers = -1;
     o->seed = 12345;
     o->miss_margin = -1.0f;
     for (int i = 0; i < argc; i++) {
@@ -149,15 +151,18 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
                 return false;
             }
             o->frames = v;
-        } else if (strcmp(a, "--enemies") == 0 && has) {
+        } else if ((strcmp(a, "--enemies") == 0 || strcmp(a, "--throwers") == 0) && has) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
             if (end == argv[i] || *end || v < 0 || v > 200000) {
-                fprintf(stderr, "cleave: --enemies needs a count in 0..200000 (got '%s')\n",
-                        argv[i]);
+                fprintf(stderr, "cleave: %s needs a count in 0..200000 (got '%s')\n", a, argv[i]);
                 return false;
             }
-            o->enemies = (int32_t)v;
+            if (strcmp(a, "--enemies") == 0) {
+                o->enemies = (int32_t)v;
+            } else {
+                o->throwers = (int32_t)v;
+            }
         } else if (strcmp(a, "--seed") == 0 && has) {
             const char *v = argv[++i];
             char *end;
@@ -217,6 +222,9 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
     if (o->enemies < 0) {
         o->enemies = 8;
     }
+    if (o->throwers < 0) {
+        o->throwers = o->enemies > 0 ? 2 : 0;
+    }
     if (o->headless && o->frames == 0) {
         o->frames = 600;
     }
@@ -247,6 +255,13 @@ static bool demo_open(demo *d, char *err, size_t errlen) {
         /* nothing to swing: the banner says why (the mod's error, or no mod found) */
         snprintf(err, errlen, "%.500s", d->mods.banner[0] ? d->mods.banner : "no mod loaded");
         return false;
+    }
+    /* after the slimes, so that their places and speeds do not depend on the throwers */
+    for (int32_t i = 0; app_knife_slot(&d->g) >= 0 && i < d->o.throwers; i++) {
+        if (!app_game_spawn_enemy(&d->g, APP_ENEMY_THROWER, app_game_spawn_point(&d->g), err,
+                                  errlen)) {
+            return false;
+        }
     }
     d->surface = SDL_CreateRGBSurfaceWithFormat(0, APP_W, APP_H, 32, SDL_PIXELFORMAT_ARGB8888);
     if (d->surface == NULL) {
@@ -547,6 +562,9 @@ static void on_key(demo *d, win_input *w, SDL_Keycode k, bool shift) {
         break;
     case SDLK_h:
         d->view.overlay = !d->view.overlay;
+        break;
+    case SDLK_q:
+        w->latched.parry = true;
         break;
     case SDLK_f:
         d->view.log_filter = (d->view.log_filter + 1) % APP_FILTER_COUNT;

@@ -17,6 +17,7 @@
 #define HISTORY_MAX_ENEMIES 256
 #define FOLD_LINES 12  /* how far back a repeat is looked for in the log */
 #define FOLD_FRAMES 90 /* and how recent that line must be */
+#define THROW_FIRST 60 /* frames from a thrower's arrival to its first knife */
 
 typedef struct hist_entry {
     uint8_t *snap;
@@ -66,7 +67,7 @@ bool app_attack_facts_of(const clv_weapon *weapon, int32_t attack, app_attack_fa
 bool app_log_visible(const app_log_line *l, app_log_filter filter, uint32_t target) {
     switch (filter) {
     case APP_FILTER_HITS:
-        return l->kind != APP_LOG_MISS;
+        return l->kind != APP_LOG_MISS && l->kind != APP_LOG_INFO;
     case APP_FILTER_ENEMY:
         return l->kind == APP_LOG_NOTE || (target != 0 && l->target == target);
     default:
@@ -155,7 +156,7 @@ static app_popup *popup(app_game *g, clv_vec2 pos, float value, uint32_t color) 
     return p;
 }
 
-static clv_vec2 spawn_point(app_game *g) {
+clv_vec2 app_game_spawn_point(app_game *g) {
     /* Along the walls, so a new enemy walks in from the edge of the room. */
     float t = rng_unit(&g->st.rng);
     int side = (int)(rng_next(&g->st.rng) % 4);
@@ -173,7 +174,7 @@ static clv_vec2 spawn_point(app_game *g) {
     }
 }
 
-static bool spawn_enemy(app_game *g, clv_vec2 at, char *err, size_t errlen) {
+bool app_game_spawn_enemy(app_game *g, int32_t kind, clv_vec2 at, char *err, size_t errlen) {
     if (g->st.enemy_count >= g->enemy_capacity) {
         int32_t cap = g->enemy_capacity * 2 + 8;
         app_enemy *ne = realloc(g->enemies, (size_t)cap * sizeof *ne);
@@ -203,6 +204,8 @@ static bool spawn_enemy(app_game *g, clv_vec2 at, char *err, size_t errlen) {
         return false;
     }
     e->speed = 0.7f + 0.5f * rng_unit(&g->st.rng);
+    e->kind = kind;
+    e->throw_in = THROW_FIRST;
     g->st.enemy_count++;
     return true;
 }
@@ -245,7 +248,7 @@ bool app_game_init(app_game *g, int32_t n_enemies, uint64_t seed, float miss_mar
     }
     g->hist_disabled = n_enemies > HISTORY_MAX_ENEMIES;
     for (int32_t i = 0; i < n_enemies; i++) {
-        if (!spawn_enemy(g, spawn_point(g), err, errlen)) {
+        if (!app_game_spawn_enemy(g, APP_ENEMY_SLIME, app_game_spawn_point(g), err, errlen)) {
             return false;
         }
     }
@@ -366,6 +369,21 @@ static void start_swing(app_game *g, const app_input *in) {
     st->attack_prev_frame = -1;
 }
 
+/* The hitbox a miss names: the player's swing's (which may have ended in this step), or that
+ * of an attack still running (a projectile); NULL when neither. */
+static const clv_hitbox_def *miss_hitbox(const app_game *g, const clv_miss_record *m) {
+    const app_state *st = &g->st;
+    clv_weapon_id wid = {0, 0};
+    clv_attack_info ai;
+    if (m->attack.index1 == st->attack.index1 && m->attack.gen == st->attack.gen &&
+        st->attack_slot >= 0 && st->attack_slot < g->slot_count) {
+        wid = g->slots[st->attack_slot].id;
+    } else if (clv_arena_attack(g->arena, m->attack, &ai) == CLV_HIT_OK) {
+        wid = ai.weapon;
+    }
+    return clv_arena_hitbox(g->arena, wid, m->attack_index, m->attack_frame, m->hitbox);
+}
+
 static void react_to_events(app_game *g) {
     app_state *st = &g->st;
     int32_t n = 0;
@@ -378,12 +396,17 @@ static void react_to_events(app_game *g) {
         }
         const clv_hitbox_def *hd =
             clv_arena_hitbox(g->arena, h->weapon, h->attack_index, h->attack_frame, h->hitbox);
-        st->hits++;
+        bool by_player = h->attacker.index1 == st->player.index1;
+        st->hits += by_player;
+        st->hurt += h->target.index1 == st->player.index1;
         if (info.user >= 1 && info.user <= (uint64_t)st->enemy_count) {
             app_enemy *e = &g->enemies[info.user - 1];
             e->flash = 8;
             int32_t stun = h->hitstun > 12 ? h->hitstun : 12;
             e->stagger = stun + h->hitlag;
+            if (e->kind == APP_ENEMY_THROWER && e->throw_in < APP_THROW_WINDUP) {
+                e->throw_in = APP_THROW_WINDUP; /* a hit spoils the throw: it winds up again */
+            }
         }
         if (h->flags & CLV_HIT_FLAG_KILLED) {
             st->kills++;
@@ -410,17 +433,17 @@ static void react_to_events(app_game *g) {
     for (int32_t i = 0; i < n; i++) {
         const clv_miss_record *m = &ms[i];
         st->misses++;
-        bool own = m->target.index1 == st->player.index1 && m->target.gen == st->player.gen;
+        clv_projectile_info pj;
+        bool own = (m->target.index1 == st->player.index1 && m->target.gen == st->player.gen) ||
+                   (clv_arena_projectile(g->arena, m->attack, &pj) == CLV_HIT_OK &&
+                    pj.owner.index1 == m->target.index1);
         if (m->reason == CLV_MISS_TEAM || own || shown >= 4) {
-            /* the swing passing over its own wielder is not news; the panel holds a few */
+            /* a swing passing over its own wielder, or a knife leaving its thrower's hand, is
+             * not news; the panel holds a few */
             continue;
         }
         shown++;
-        const clv_hitbox_def *hd = NULL;
-        if (st->attack_slot >= 0 && st->attack_slot < g->slot_count) {
-            hd = clv_arena_hitbox(g->arena, g->slots[st->attack_slot].id, m->attack_index,
-                                  m->attack_frame, m->hitbox);
-        }
+        const clv_hitbox_def *hd = miss_hitbox(g, m);
         const char *reason = clv_miss_reason_name(m->reason);
         char key[48];
         snprintf(key, sizeof key, "miss %.20s #%u %s", hd ? hd->id : "?",
@@ -524,7 +547,7 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
         }
     }
     for (int32_t i = 0; i < in->spawn_count && i < 8; i++) {
-        if (!spawn_enemy(g, in->spawn_at[i], err, errlen)) {
+        if (!app_game_spawn_enemy(g, in->spawn_kind[i], in->spawn_at[i], err, errlen)) {
             return false;
         }
     }
@@ -552,6 +575,7 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
     if (in->attack > 0) {
         start_swing(g, in);
     }
+    app_player_parry(g, in);
 
     for (int32_t i = 0; i < st->enemy_count; i++) {
         app_enemy *e = &g->enemies[i];
@@ -566,7 +590,8 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
             if (++e->dead >= RESPAWN_FRAMES) {
                 e->dead = 0;
                 e->stagger = 0;
-                clv_arena_set_position(g->arena, e->id, spawn_point(g));
+                e->throw_in = THROW_FIRST;
+                clv_arena_set_position(g->arena, e->id, app_game_spawn_point(g));
                 clv_arena_set_velocity(g->arena, e->id, clv_v2(0.0f, 0.0f));
                 clv_arena_set_hp(g->arena, e->id, ENEMY_HP);
             } else {
@@ -579,6 +604,10 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
             continue; /* knockback and friction own the motion */
         }
         if (ei.hitlag > 0) {
+            continue;
+        }
+        if (e->kind == APP_ENEMY_THROWER) {
+            clv_arena_set_velocity(g->arena, e->id, app_thrower_step(g, i, &ei, &pi));
             continue;
         }
         /* Each enemy heads for its own spot on a ring around the player (golden-angle
@@ -610,6 +639,7 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
         return false;
     }
     react_to_events(g);
+    app_game_react_meetings(g);
 
     if (clv_arena_entity(g->arena, st->player, &pi) == CLV_HIT_OK) {
         keep_in_room(g, st->player, &pi, PLAYER_RADIUS);
@@ -630,6 +660,9 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
         if (st->popups[i].used) {
             st->popups[i].age++;
         }
+    }
+    for (int32_t i = 0; i < APP_SPARKS; i++) {
+        st->sparks[i].age += st->sparks[i].used;
     }
     st->frame++;
     return true;

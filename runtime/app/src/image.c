@@ -195,6 +195,26 @@ bool app_canvas_write_png(const app_canvas *c, const char *path) {
     return ok != 0;
 }
 
+/* The thrower is the slime recoloured (green to violet), so that it reads apart at a glance
+ * with no sprite of its own to keep. */
+static void make_thrower(const app_image *enemy, app_image *out) {
+    size_t n = (size_t)enemy->w * (size_t)enemy->h * 4;
+    out->rgba = malloc(n);
+    if (out->rgba == NULL) {
+        return;
+    }
+    out->w = enemy->w;
+    out->h = enemy->h;
+    out->placeholder = enemy->placeholder;
+    for (size_t i = 0; i < n; i += 4) {
+        const uint8_t *p = enemy->rgba + i;
+        out->rgba[i] = (uint8_t)((p[1] * 3 + p[0]) / 4);
+        out->rgba[i + 1] = (uint8_t)((p[0] + p[2]) / 2);
+        out->rgba[i + 2] = p[1];
+        out->rgba[i + 3] = p[3];
+    }
+}
+
 void app_assets_load(app_assets *a, const char *dir) {
     memset(a, 0, sizeof *a);
     struct {
@@ -222,10 +242,12 @@ void app_assets_load(app_assets *a, const char *dir) {
                 a->font.img.w, a->font.img.h);
         a->font.img.placeholder = true;
     }
+    make_thrower(&a->enemy, &a->thrower);
 }
 
 void app_assets_free(app_assets *a) {
     app_image_free(&a->player);
+    app_image_free(&a->thrower);
     app_image_free(&a->enemy);
     app_image_free(&a->floor);
     app_image_free(&a->wall);

@@ -21,7 +21,9 @@ enum {
     EV_CLICK,
     EV_DRAG,
     EV_DRAGFREE,
-    EV_KEY
+    EV_KEY,
+    EV_THROWER,
+    EV_PARRY
 };
 
 /* min_args < args: the last arguments are optional ("attack" is "attack 1"). */
@@ -33,7 +35,8 @@ static const struct {
     {"attack2", EV_ATTACK2, 0, 0},   {"weapon", EV_WEAPON, 1, 1}, {"next", EV_NEXT, 0, 0},
     {"prev", EV_PREV, 0, 0},         {"enemy", EV_ENEMY, 2, 2},   {"zoom", EV_ZOOM, 1, 1},
     {"edit", EV_EDIT, 0, 0},         {"click", EV_CLICK, 2, 2},   {"drag", EV_DRAG, 4, 4},
-    {"dragfree", EV_DRAGFREE, 4, 4}, {"key", EV_KEY, 1, 1}};
+    {"dragfree", EV_DRAGFREE, 4, 4}, {"key", EV_KEY, 1, 1},       {"thrower", EV_THROWER, 2, 2},
+    {"parry", EV_PARRY, 0, 0}};
 
 static bool whole_in(float v, float lo, float hi) { return v >= lo && v <= hi && v == floorf(v); }
 
@@ -93,7 +96,7 @@ static int find_command(const script_pos *p, const char *name) {
     }
     snprintf(p->err, p->errlen,
              "%s:%d: unknown command '%s' (move, aim, attack, attack2, weapon, next, "
-             "prev, enemy, zoom, edit, click, drag, dragfree, key)",
+             "prev, enemy, thrower, parry, zoom, edit, click, drag, dragfree, key)",
              p->path, p->lineno, name);
     return -1;
 }
@@ -322,9 +325,15 @@ void app_script_input(app_script *s, int64_t frame, app_input *out) {
             edit_actions(e, out);
             break;
         case EV_ENEMY:
+        case EV_THROWER:
             if (out->spawn_count < 8) {
+                out->spawn_kind[out->spawn_count] =
+                    e->kind == EV_THROWER ? APP_ENEMY_THROWER : APP_ENEMY_SLIME;
                 out->spawn_at[out->spawn_count++] = clv_v2(e->a, e->b);
             }
+            break;
+        case EV_PARRY:
+            out->parry = true;
             break;
         default:
             break;

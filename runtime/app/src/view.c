@@ -308,7 +308,7 @@ static int draw_log(app_canvas *c, const app_font *f, const app_state *st, const
     return n;
 }
 
-static const char *const help_text = "WASD move  mouse aim  1-9/wheel weapon\n"
+static const char *const help_text = "WASD move  mouse aim  1-9/wheel weapon  Q parry\n"
                                      "J K L U I O P attacks 1-7, +Shift 8-14, LMB 1, RMB 2\n"
                                      "H overlay  F log filter  Space pause\n"
                                      ". step  , back  Tab slow  F12 shot  Esc quit\n"
@@ -365,14 +365,15 @@ static void draw_panel(app_canvas *c, const app_assets *a, const app_game *g, co
 
 static void draw_enemy(app_canvas *c, const cam *k, const app_assets *a, const app_game *g,
                        const app_enemy *e, const clv_entity_info *ei) {
+    const app_image *sprite = e->kind == APP_ENEMY_THROWER ? &a->thrower : &a->enemy;
     if (!ei->alive) {
         int alpha = 160 - e->dead * 160 / 90;
-        blit_at(c, k, &a->enemy, ei->position, 0.0f, 1.0f, 0, alpha < 0 ? 0 : alpha, false);
+        blit_at(c, k, sprite, ei->position, 0.0f, 1.0f, 0, alpha < 0 ? 0 : alpha, false);
         return;
     }
     /* hitlag: a small shake so the freeze reads as impact, not as a stall */
     float shake = ei->hitlag > 0 ? ((g->st.frame & 1) ? 2.0f : -2.0f) : 0.0f;
-    blit_at(c, k, &a->enemy, ei->position, shake, -2.0f, e->flash > 0 ? 230 : 0, 255,
+    blit_at(c, k, sprite, ei->position, shake, -2.0f, e->flash > 0 ? 230 : 0, 255,
             ei->position.x > 0.0f && e->flash > 0 && (e->flash & 2));
     float top = floorf(ei->position.y) - (float)a->enemy.h / 2.0f - 5.0f;
     float left = floorf(ei->position.x) - (float)a->enemy.w / 2.0f + 4.0f;
@@ -597,6 +598,7 @@ void app_draw_game(app_canvas *c, const app_assets *a, const app_game *g, const 
     if (swinging) {
         draw_swing(c, &k, g, v, &ai);
     }
+    app_draw_meetings(c, f, g, v);
     if (v->overlay) {
         draw_hurtboxes(c, &k, g, &pi);
     }

@@ -1,0 +1,45 @@
+#!/bin/sh
+# Knife throwers, the bat's reflection and the parry, headless, read from the demo's own log:
+# a knife with nothing in its way hits the player; J with the bat in reach sends it back (a
+# clash line, a reflection line, and the knife then hits its thrower for twice its damage);
+# the parry key stops it. The mods folder holds the bat (slot 1) and the knives.
+# usage: throwers.sh CLEAVE PNG_STAT SOURCE_DIR
+set -u
+cleave=$1 png=$2 src=$3
+here=$src/tests/app/throw
+fail=0
+rm -rf throw-mods && mkdir throw-mods
+ln -s "$src/mods/bat" throw-mods/bat && ln -s "$src/mods/knives" throw-mods/knives
+
+run() { # name: runs throw/NAME.inputs for 120 frames into NAME.log and NAME.png
+    "$cleave" demo --headless --frames 120 --enemies 0 --mods throw-mods \
+        --inputs "$here/$1.inputs" --screenshot "$1.png" > "$1.log" ||
+        { echo "FAIL: $1 exited $?"; fail=1; }
+    cat "$1.log"
+}
+has() { # name pattern what
+    grep -q -e "$2" "$1.log" || { echo "FAIL: $1: $3 (no line matching '$2')"; fail=1; }
+}
+lacks() { # name pattern what
+    if grep -q -e "$2" "$1.log"; then echo "FAIL: $1: $3"; fail=1; fi
+}
+
+run knife
+has knife '^f89 hit edge @[0-9]* -> #1 dmg 5.0 ' "the knife does not hit the player"
+lacks knife 'clash\|reflected\|parry' "a meeting without a swing or a parry"
+
+run reflect
+has reflect '^f[0-9]* clash reflect barrel #1 / edge #2$' "no clash line"
+has reflect '^f[0-9]* knives reflected by #1 speed 6.0$' "no reflection line"
+has reflect ' hit edge @[0-9]* -> #2 dmg 10.0 ' "the reflected knife does not hit its thrower"
+lacks reflect ' -> #1 ' "the player is hit through the swing"
+has reflect '^cleave: 120 frames, 1 hits, ' "the summary does not count the player's hit"
+
+run parry
+has parry '^f[0-9]* parry edge of #2 by #1 ' "no parry line"
+lacks parry ' hit edge' "a hit through the parry"
+
+# the three runs end on different pictures: the reflected knife flies elsewhere
+"$png" differ knife.png reflect.png 50 || fail=1
+[ "$fail" -eq 0 ] && echo "throwers: ok"
+exit "$fail"
