@@ -1,20 +1,30 @@
 #!/bin/sh
 # `cleave check --format`: the frame data of the sword and the scythe pinned in every format,
 # and the hitlag and knockback it states for a hit equal to those the arena logs for that hit.
+# The fields of attacks that meet (per attack rebound; per hitbox clash, kind, parry_stun) are
+# pinned in every format for the greatsword (rebound 16), the bat (kind reflect) and
+# tests/app/check/meet (transcend, trade, absorb, parry_stun 30 and 0).
 # usage: check_formats.sh CLEAVE SOURCE_DIR HAVE_JSON(ON|OFF)
 set -u
 cleave=$1 src=$2 have_json=$3
 here=$(dirname "$0")
 fail=0
 
-pinned() { # mod format: the output equals the file in check/
+pinned() { # mod format [folder]: the output equals the file in check/
     # from the source folder, so the table's first line names the mod as mods/NAME
-    (cd "$src" && "$cleave" check "mods/$1" --format "$2") > "check-$1.$2" ||
+    (cd "$src" && "$cleave" check "${3:-mods/$1}" --format "$2") > "check-$1.$2" ||
         { echo "FAIL: check $1 --format $2 exited $?"; fail=1; return; }
     diff -u "$here/check/$1.$2" "check-$1.$2" || { echo "FAIL: check $1 --format $2 differs"; fail=1; }
 }
+formats="table csv markdown"
+[ "$have_json" = ON ] && formats="$formats json"
 for format in table csv markdown; do pinned sword "$format"; done
 pinned scythe markdown
+for format in $formats; do
+    pinned greatsword "$format"
+    pinned bat "$format"
+    pinned meet "$format" tests/app/check/meet
+done
 # without --format the table
 (cd "$src" && "$cleave" check mods/sword) | cmp -s - "$here/check/sword.table" ||
     { echo "FAIL: check without --format is not the table"; fail=1; }

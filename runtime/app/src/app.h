@@ -92,6 +92,7 @@ typedef struct app_attack_facts {
     int32_t active_first, active_last; ///< 0-based, -1 when the attack has no hitbox
     int32_t active_count;              ///< frames with at least one hitbox
     int32_t recovery;                  ///< frames after the last active one
+    int32_t rebound; ///< frames of recovery when the attack clanks, or CLV_FRAMES_AUTO
 } app_attack_facts;
 
 /// Facts of attack index of a weapon, read from its definition. false for a bad index (out->name

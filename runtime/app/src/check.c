@@ -15,7 +15,8 @@ static bool same_hit(const clv_hitbox_def *a, const clv_hitbox_def *b) {
            memcmp(&a->knockback, &b->knockback, sizeof a->knockback) == 0 &&
            a->max_hits == b->max_hits && a->hitlag == b->hitlag && a->hitstun == b->hitstun &&
            a->priority == b->priority && a->effect_count == b->effect_count &&
-           a->knockback_ignores_hit_count == b->knockback_ignores_hit_count;
+           a->knockback_ignores_hit_count == b->knockback_ignores_hit_count &&
+           a->clash == b->clash && a->kind == b->kind && a->parry_stun == b->parry_stun;
 }
 
 /* true when frame fr of the attack lists a hitbox with the same hit data as h. */

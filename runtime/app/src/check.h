@@ -43,6 +43,13 @@ const check_format *app_check_format(const char *name);
 /// The JSON format (check_json.c), built with cJSON when it was found.
 extern const check_format app_check_json;
 
+/// A hitbox's clash rule and kind as a mod spells them ("normal", "transcend", "trade"; "hit",
+/// "reflect", "absorb").
+const char *app_clash_text(clv_clash_rule rule);
+const char *app_kind_text(clv_hitbox_kind kind);
+/// A frame count a mod may leave to the arena (rebound, parry_stun): "auto" or the number.
+const char *app_frames_text(int32_t frames, char *buf, size_t n);
+
 /// The shortest decimal text that reads back as exactly the float v ("0.1", "-30", "1e+30").
 const char *app_float_text(float v, char *buf, size_t n);
 

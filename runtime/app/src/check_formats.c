@@ -26,6 +26,25 @@ const char *app_float_text(float v, char *buf, size_t n) {
     return buf;
 }
 
+const char *app_clash_text(clv_clash_rule rule) {
+    static const char *const names[] = {"normal", "transcend", "trade"};
+    return (unsigned)rule < 3u ? names[rule] : "?";
+}
+
+const char *app_kind_text(clv_hitbox_kind kind) {
+    static const char *const names[] = {"hit", "reflect", "absorb"};
+    return (unsigned)kind < 3u ? names[kind] : "?";
+}
+
+const char *app_frames_text(int32_t frames, char *buf, size_t n) {
+    if (frames == CLV_FRAMES_AUTO) {
+        snprintf(buf, n, "auto");
+    } else {
+        snprintf(buf, n, "%d", (int)frames);
+    }
+    return buf;
+}
+
 static const char *kb_text(const clv_knockback *k, char *buf, size_t n) {
     switch (k->kind) {
     case CLV_KNOCKBACK_NONE:
@@ -107,30 +126,33 @@ static void table_attack(check_out *o, const app_attack_facts *f, bool readable)
     } else if (f->active_first < 0) {
         printf("  %s: %d frames, no hitbox\n", name, (int)f->frames);
     } else {
-        printf("  %s: %d frames  startup %d  active %d-%d (%d frames)  recovery %d\n", name,
-               (int)f->frames, (int)f->startup, (int)f->active_first + 1, (int)f->active_last + 1,
-               (int)f->active_count, (int)f->recovery);
-        printf("    %-12s %-7s %-8s %5s %6s %-24s %4s %6s %7s %6s %4s %s\n", "hitbox", "frames",
-               "shape", "group", "damage", "knockback", "hits", "hitlag", "hitstun", "on-hit",
-               "prio", "effects");
+        char rebound[16];
+        printf("  %s: %d frames  startup %d  active %d-%d (%d frames)  recovery %d  rebound %s\n",
+               name, (int)f->frames, (int)f->startup, (int)f->active_first + 1,
+               (int)f->active_last + 1, (int)f->active_count, (int)f->recovery,
+               app_frames_text(f->rebound, rebound, sizeof rebound));
+        printf("    %-12s %-7s %-8s %5s %6s %-24s %4s %6s %7s %6s %4s %-9s %-7s %5s %s\n", "hitbox",
+               "frames", "shape", "group", "damage", "knockback", "hits", "hitlag", "hitstun",
+               "on-hit", "prio", "clash", "kind", "parry", "effects");
     }
 }
 
 static void table_hitbox(check_out *o, const app_attack_facts *f, const check_row *r) {
     (void)o, (void)f;
     const clv_hitbox_def *h = r->h;
-    char id[CLV_HIT_NAME_MAX * 4], range[24], kb[48], fx[96], hits[12];
+    char id[CLV_HIT_NAME_MAX * 4], range[24], kb[48], fx[96], hits[12], parry[16];
     if (h->max_hits > 0) {
         snprintf(hits, sizeof hits, "%d%s", (int)h->max_hits,
                  h->knockback_ignores_hit_count ? "+" : "");
     } else {
         snprintf(hits, sizeof hits, "-");
     }
-    printf("    %-12s %-7s %-8s %5d %6.3g %-24s %4s %6d %7d %+6d %4d %s\n", SHOWN(h->id, id),
-           range_text(r->first, r->last, range, sizeof range), shape_name(h->shape.type),
-           (int)h->group, (double)h->damage, kb_text(&h->knockback, kb, sizeof kb), hits,
-           (int)r->hitlag, (int)r->hitstun, (int)r->on_hit, (int)h->priority,
-           effects_text(h, fx, sizeof fx));
+    printf("    %-12s %-7s %-8s %5d %6.3g %-24s %4s %6d %7d %+6d %4d %-9s %-7s %5s %s\n",
+           SHOWN(h->id, id), range_text(r->first, r->last, range, sizeof range),
+           shape_name(h->shape.type), (int)h->group, (double)h->damage,
+           kb_text(&h->knockback, kb, sizeof kb), hits, (int)r->hitlag, (int)r->hitstun,
+           (int)r->on_hit, (int)h->priority, app_clash_text(h->clash), app_kind_text(h->kind),
+           app_frames_text(h->parry_stun, parry, sizeof parry), effects_text(h, fx, sizeof fx));
 }
 
 static bool stdout_end(check_out *o, bool ok) {
@@ -160,8 +182,10 @@ static bool csv_begin(check_out *o, const char *mod, const char *version, const 
                       int32_t weapons) {
     (void)version, (void)dir, (void)weapons;
     SHOWN(mod, o->mod);
+    /* the columns of attacks that meet come last, so the others keep their places */
     puts("mod,weapon,attack,frames,startup,active,recovery,hitbox,hitbox_frames,shape,group,"
-         "damage,knockback,kb_speed,max_hits,hitlag,hitstun,priority,on_hit");
+         "damage,knockback,kb_speed,max_hits,hitlag,hitstun,priority,on_hit,clash,kind,"
+         "parry_stun,rebound");
     return true;
 }
 
@@ -184,21 +208,25 @@ static void csv_attack_cells(const check_out *o, const app_attack_facts *f) {
 static void csv_attack(check_out *o, const app_attack_facts *f, bool readable) {
     if (readable && f->active_first < 0) {
         csv_attack_cells(o, f);
-        puts(",,,,,,,,,,,");
+        char rebound[16];
+        printf(",,,,,,,,,,,,,,,%s\n", app_frames_text(f->rebound, rebound, sizeof rebound));
     }
 }
 
 static void csv_hitbox(check_out *o, const app_attack_facts *f, const check_row *r) {
     const clv_hitbox_def *h = r->h;
-    char id[CLV_HIT_NAME_MAX * 4], range[24], kb[48], num[32];
+    char id[CLV_HIT_NAME_MAX * 4], range[24], kb[48], num[32], parry[16], rebound[16];
     csv_attack_cells(o, f);
     csv_field(SHOWN(h->id, id), ",");
     printf("%s,%s,%d,", range_text(r->first, r->last, range, sizeof range),
            shape_name(h->shape.type), (int)h->group);
     printf("%s,", app_float_text(h->damage, num, sizeof num));
     csv_field(kb_text(&h->knockback, kb, sizeof kb), ",");
-    printf("%s,%d,%d,%d,%d,%d\n", app_float_text(r->kb_speed, num, sizeof num), (int)h->max_hits,
-           (int)r->hitlag, (int)r->hitstun, (int)h->priority, (int)r->on_hit);
+    printf("%s,%d,%d,%d,%d,%d,%s,%s,%s,%s\n", app_float_text(r->kb_speed, num, sizeof num),
+           (int)h->max_hits, (int)r->hitlag, (int)r->hitstun, (int)h->priority, (int)r->on_hit,
+           app_clash_text(h->clash), app_kind_text(h->kind),
+           app_frames_text(h->parry_stun, parry, sizeof parry),
+           app_frames_text(f->rebound, rebound, sizeof rebound));
 }
 
 /* ---- Markdown: one table per weapon ---- */
@@ -232,36 +260,38 @@ static void md_weapon(check_out *o, const char *name, const char *same_as, int32
         printf("The same weapon as %s.\n", SHOWN(same_as, first));
         return;
     }
-    puts("| attack | frames | startup | active | recovery | hitbox | hitbox frames | damage | "
-         "knockback | hitlag | hitstun | on hit |");
-    puts("|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|");
+    puts("| attack | frames | startup | active | recovery | rebound | hitbox | hitbox frames | "
+         "damage | knockback | hitlag | hitstun | on hit | clash | kind | parry stun |");
+    puts("|---|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---|---|---:|");
 }
 
 static void md_attack_cells(const app_attack_facts *f) {
-    char name[CLV_HIT_NAME_MAX * 4], active[24];
+    char name[CLV_HIT_NAME_MAX * 4], active[24], rebound[16];
     md_cell(SHOWN(f->name, name));
-    printf("| %d | %d | %s | %d ", (int)f->frames, (int)f->startup,
+    printf("| %d | %d | %s | %d | %s ", (int)f->frames, (int)f->startup,
            f->active_first < 0 ? "-" : range_text(f->active_first, f->active_last, active, 24),
-           (int)f->recovery);
+           (int)f->recovery, app_frames_text(f->rebound, rebound, sizeof rebound));
 }
 
 static void md_attack(check_out *o, const app_attack_facts *f, bool readable) {
     (void)o;
     if (readable && f->active_first < 0) {
         md_attack_cells(f);
-        puts("| - | - | - | - | - | - | - |");
+        puts("| - | - | - | - | - | - | - | - | - | - |");
     }
 }
 
 static void md_hitbox(check_out *o, const app_attack_facts *f, const check_row *r) {
     (void)o;
-    char id[CLV_HIT_NAME_MAX * 4], range[24], kb[48], num[32];
+    char id[CLV_HIT_NAME_MAX * 4], range[24], kb[48], num[32], parry[16];
     md_attack_cells(f);
     md_cell(SHOWN(r->h->id, id));
     printf("| %s | %s ", range_text(r->first, r->last, range, sizeof range),
            app_float_text(r->h->damage, num, sizeof num));
     md_cell(kb_text(&r->h->knockback, kb, sizeof kb));
-    printf("| %d | %d | %+d |\n", (int)r->hitlag, (int)r->hitstun, (int)r->on_hit);
+    printf("| %d | %d | %+d | %s | %s | %s |\n", (int)r->hitlag, (int)r->hitstun, (int)r->on_hit,
+           app_clash_text(r->h->clash), app_kind_text(r->h->kind),
+           app_frames_text(r->h->parry_stun, parry, sizeof parry));
 }
 
 static const check_format formats[] = {

@@ -30,6 +30,15 @@ static void add_float(check_out *o, cJSON *obj, const char *key, float v) {
     note(o, cJSON_AddRawToObject(obj, key, app_float_text(v, num, sizeof num)) != NULL);
 }
 
+/* A frame count the arena may compute: the number, or the string "auto". */
+static void add_frames(check_out *o, cJSON *obj, const char *key, int32_t v) {
+    if (v == CLV_FRAMES_AUTO) {
+        add_text(o, obj, key, "auto");
+    } else {
+        add_int(o, obj, key, v);
+    }
+}
+
 static bool json_begin(check_out *o, const char *mod, const char *version, const char *dir,
                        int32_t weapons) {
     (void)dir, (void)weapons;
@@ -84,6 +93,7 @@ static void json_attack(check_out *o, const app_attack_facts *f, bool readable) 
     add_int(o, a, "active_last", f->active_last + 1);
     add_int(o, a, "active", f->active_count);
     add_int(o, a, "recovery", f->recovery);
+    add_frames(o, a, "rebound", f->rebound);
     note(o, cJSON_AddArrayToObject(a, "hitboxes") != NULL);
 }
 
@@ -134,6 +144,9 @@ static void json_hitbox(check_out *o, const app_attack_facts *f, const check_row
     add_int(o, row, "hitstun", r->hitstun);
     add_int(o, row, "priority", h->priority);
     add_int(o, row, "on_hit", r->on_hit);
+    add_text(o, row, "clash", app_clash_text(h->clash));
+    add_text(o, row, "kind", app_kind_text(h->kind));
+    add_frames(o, row, "parry_stun", h->parry_stun);
 }
 
 static bool json_end(check_out *o, bool ok) {

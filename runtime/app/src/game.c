@@ -50,6 +50,7 @@ bool app_attack_facts_of(const clv_weapon *weapon, int32_t attack, app_attack_fa
     snprintf(out->name, sizeof out->name, "%s", def.name);
     int32_t frames = def.frames;
     out->frames = frames;
+    out->rebound = def.rebound;
     for (int32_t f = 0; f < frames; f++) {
         if (clv_weapon_frame_hitbox_count(weapon, attack, f) > 0) {
             if (out->active_first < 0) {
