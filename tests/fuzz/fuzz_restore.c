@@ -119,7 +119,7 @@ static void *snapshot(const clv_arena *a, size_t *len) {
 }
 
 /* The header's size and where its checksum sits. */
-#define SNAP_HEADER 88
+#define SNAP_HEADER 112
 #define SNAP_CHECK_AT 80
 
 static void fix_checksum(unsigned char *buf, size_t len) {

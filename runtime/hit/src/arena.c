@@ -50,6 +50,9 @@ static int slot_arrays(clv_arena *a, slot_array out[8]) {
     out[n++] = (slot_array){(void **)&a->bx, sizeof *a->bx};
     out[n++] = (slot_array){(void **)&a->by, sizeof *a->by};
     out[n++] = (slot_array){(void **)&a->br, sizeof *a->br};
+    if (a->cmb != NULL) {
+        out[n++] = (slot_array){(void **)&a->cmb, sizeof *a->cmb};
+    }
     return n;
 }
 
@@ -245,6 +248,7 @@ void clv_arena_destroy(clv_arena *a) {
         weapon_free(a, &a->weapons[i]);
     }
     clv__free(&al, a->weapons, (size_t)a->weapon_cap * sizeof *a->weapons);
+    clv__bodies_free(a);
     slot_array arr[8];
     int n = slot_arrays(a, arr);
     for (int i = 0; i < n; i++) {
@@ -406,8 +410,11 @@ clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_wea
     memcpy(w.attacks, src->attacks, (size_t)w.attack_count * sizeof *w.attacks);
     for (int32_t i = 0; i < w.box_count; i++) {
         w.boxes[i].def = src->boxes[i].def;
-        w.boxes[i].group_key =
-            src->boxes[i].def.group == CLV_GROUP_NONE ? -1 - i : src->boxes[i].def.group;
+        const clv_hitbox_def *d = &src->boxes[i].def;
+        w.boxes[i].group_key = d->group == CLV_GROUP_NONE ? -1 - i : d->group;
+        w.boxes[i].filters = d->kind == CLV_HITBOX_GRAB || d->hits != CLV_HITS_AUTO ||
+                             d->facing_restrict != CLV_FACING_ANY || d->layer != 1 ||
+                             d->mask != 0xFFFF;
     }
     int32_t widest = file_hitboxes(src, &w);
     id_ref *sorted = clv__alloc(&a->al, (size_t)widest * sizeof *sorted);
@@ -516,7 +523,8 @@ int32_t clv__entity_slot(const clv_arena *a, clv_entity_id id) {
 
 void clv__entity_update_bounds(clv_arena *a, int32_t s) {
     const clv__entity *e = &a->ent[s];
-    if (!e->used || e->hurt_count == 0) {
+    bool body = a->cmb != NULL && a->cmb[s].body1 != 0;
+    if (!e->used || (e->hurt_count == 0 && !body)) {
         a->bx[s] = 3.0e38f;
         a->by[s] = 3.0e38f;
         a->br[s] = 0.0f;
@@ -544,6 +552,10 @@ void clv__entity_refresh_bounds(clv_arena *a, int32_t s) {
         }
     }
     e->hurt_count = h->count;
+    if (clv__body_bounds(a, s, &e->local_centre, &e->local_half)) {
+        clv__entity_update_bounds(a, s);
+        return;
+    }
     e->local_centre = clv_v2(0.5f * (lb.min.x + lb.max.x), 0.5f * (lb.min.y + lb.max.y));
     float hw = 0.5f * (lb.max.x - lb.min.x), hh = 0.5f * (lb.max.y - lb.min.y);
     /* rounding of the centre can move an edge by an ulp: grow the square a little */
@@ -621,10 +633,10 @@ clv_hit_status clv_arena_spawn(clv_arena *a, const clv_entity_def *d, clv_entity
                                  (double)nums[i].v);
         }
     }
-    if ((int)d->state < (int)CLV_HURT_NORMAL || (int)d->state > (int)CLV_HURT_PARRY) {
-        return clv__diag_set(diag, CLV_HIT_ERR_ENUM, "state",
-                             "state must be normal, invincible, intangible or parry (got %d)",
-                             (int)d->state);
+    if ((int)d->state < (int)CLV_HURT_NORMAL || (int)d->state > (int)CLV_HURT_GUARD) {
+        return clv__diag_set(
+            diag, CLV_HIT_ERR_ENUM, "state",
+            "state must be normal, invincible, intangible, parry or guard (got %d)", (int)d->state);
     }
     clv_hit_status st = check_hurtboxes(d->hurtboxes, d->hurtbox_count, diag);
     if (st != CLV_HIT_OK) {
@@ -641,6 +653,9 @@ clv_hit_status clv_arena_spawn(clv_arena *a, const clv_entity_def *d, clv_entity
         memset(&a->ent[s], 0, sizeof a->ent[s]);
         memset(&a->vit[s], 0, sizeof a->vit[s]);
         a->ent_count++;
+    }
+    if (d->state == CLV_HURT_GUARD && clv__combat_of(a, s) == NULL) { /* the guard meter */
+        return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
     }
     a->ent_free_hint = s + 1;
     clv__entity *e = &a->ent[s];
@@ -659,6 +674,9 @@ clv_hit_status clv_arena_spawn(clv_arena *a, const clv_entity_def *d, clv_entity
     v->state = (int32_t)d->state;
     v->user = d->user;
     memset(&a->fx[(size_t)s * CLV_ENTITY_MAX_EFFECTS], 0, CLV_ENTITY_MAX_EFFECTS * sizeof *a->fx);
+    if (a->cmb != NULL) {
+        a->cmb[s] = clv__combat_default();
+    }
     set_hurtboxes(a, s, d->hurtboxes, d->hurtbox_count);
     a->ent_live++;
     if (out != NULL) {
@@ -679,6 +697,7 @@ clv_hit_status clv_arena_remove(clv_arena *a, clv_entity_id id) {
             clv__attack_end(a, i);
         }
     }
+    clv__combat_forget(a, s);
     a->ent[s].used = 0;
     a->ent[s].gen = (uint16_t)(a->ent[s].gen + 1);
     clv__entity_update_bounds(a, s);
@@ -755,11 +774,14 @@ clv_hit_status clv_arena_set_state(clv_arena *a, clv_entity_id id, clv_hurt_stat
     if (s < 0) {
         return a == NULL ? CLV_HIT_ERR_NULL : CLV_HIT_ERR_STALE_ID;
     }
-    if ((int)state < (int)CLV_HURT_NORMAL || (int)state > (int)CLV_HURT_PARRY) {
+    if ((int)state < (int)CLV_HURT_NORMAL || (int)state > (int)CLV_HURT_GUARD) {
         return CLV_HIT_ERR_ENUM;
     }
     if (frames < 0) {
         return CLV_HIT_ERR_NUMBER;
+    }
+    if (state == CLV_HURT_GUARD && clv__combat_of(a, s) == NULL) { /* the guard meter */
+        return CLV_HIT_ERR_NO_MEMORY;
     }
     a->vit[s].state = (int32_t)state;
     a->ent[s].state_frames = state == CLV_HURT_NORMAL ? 0 : frames;

@@ -22,7 +22,41 @@ struct clv_body {
     anim *anims;
     int32_t anim_count, anim_cap;
     int32_t total_frames;
+    clv_guard_def guard;
 };
+
+clv_guard_def clv_default_guard_def(void) {
+    clv_guard_def d;
+    memset(&d, 0, sizeof d);
+    d.meter = 50.0f;
+    d.regen = 0.1f;
+    d.guard_break = 120;
+    return d;
+}
+
+clv_hit_status clv_body_set_guard(clv_body *body, const clv_guard_def *def, clv_hit_diag *diag) {
+    clv__diag_clear(diag);
+    if (body == NULL || def == NULL) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NULL, "guard", "body or guard is NULL");
+    }
+    if (!clv__in_world(def->meter) || !(def->meter > 0.0f)) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, "guard.meter",
+                             "guard.meter must be > 0 and finite (got %g)", (double)def->meter);
+    }
+    if (!clv__in_world(def->regen) || !(def->regen >= 0.0f)) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, "guard.regen",
+                             "guard.regen must be >= 0 and finite (got %g)", (double)def->regen);
+    }
+    if (def->guard_break < 0 || def->guard_break > 3600) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, "guard.guard_break",
+                             "guard.guard_break must be in 0..3600 (got %d)",
+                             (int)def->guard_break);
+    }
+    body->guard = *def;
+    return CLV_HIT_OK;
+}
+
+clv_guard_def clv_body_guard(const clv_body *body) { return body->guard; }
 
 clv_hurtbox_def clv_default_hurtbox_def(void) {
     clv_hurtbox_def d;
@@ -56,6 +90,10 @@ clv_hit_status clv_hurtbox_def_check(const clv_hurtbox_def *def, clv_hit_diag *d
                              "state must be normal, invincible, intangible or armor (got %d)",
                              (int)def->state);
     }
+    if (!clv__in_world(def->heavy) || def->heavy < 0.0f) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, "heavy",
+                             "heavy must be >= 0 and finite (got %g)", (double)def->heavy);
+    }
     return CLV_HIT_OK;
 }
 
@@ -78,6 +116,7 @@ clv_body *clv_body_create(const char *name, const clv_allocator *al, clv_hit_dia
     memset(b, 0, sizeof *b);
     b->al = use;
     memcpy(b->name, name, strlen(name) + 1);
+    b->guard = clv_default_guard_def();
     return b;
 }
 

@@ -266,6 +266,18 @@ const char *clv_miss_reason_name(clv_miss_reason reason) {
         return "reflected";
     case CLV_MISS_ABSORBED:
         return "absorbed";
+    case CLV_MISS_LAYER:
+        return "layer";
+    case CLV_MISS_AIRBORNE:
+        return "airborne";
+    case CLV_MISS_GROUNDED:
+        return "grounded";
+    case CLV_MISS_FACING:
+        return "facing";
+    case CLV_MISS_INTERRUPTED:
+        return "interrupted";
+    case CLV_MISS_NOT_THROWN:
+        return "not_thrown";
     case CLV_MISS_REASON_COUNT:
         break;
     }

@@ -2,6 +2,7 @@
 #ifndef CLEAVE_HIT_INTERNAL_H
 #define CLEAVE_HIT_INTERNAL_H
 
+#include "cleave/body.h"
 #include "cleave/broadphase.h"
 #include "cleave/hit.h"
 #include "cleave/motion.h"
@@ -65,6 +66,7 @@ struct clv_weapon {
 typedef struct clv__box {
     clv_hitbox_def def;
     int32_t group_key; /* def.group, or a negative key of its own for CLV_GROUP_NONE */
+    int32_t filters;   /* a grab, or hits / facing_restrict / layer / mask not at their defaults */
 } clv__box;
 
 typedef struct clv__aweapon {
@@ -83,8 +85,28 @@ typedef struct clv__aweapon {
     uint16_t gen;                /* removals from this slot; attack_count 0 marks an empty slot */
 } clv__aweapon;
 
+/* ---- a body compiled into an arena: immutable ---- */
+
+typedef struct clv__abody {
+    char name[CLV_HIT_NAME_MAX];
+    int32_t anim_count;
+    clv_animation_def *anims;
+    int32_t *frame_base; /* per animation: index of its frame 0 in frame_start */
+    int32_t frame_total;
+    int32_t *frame_start; /* frame_total + 1 offsets into boxes */
+    clv_hurtbox_def *boxes;
+    int32_t box_count;
+    float reach; /* no hurtbox of any frame reaches farther from the body's origin */
+    clv_guard_def guard;
+    uint64_t fingerprint;
+} clv__abody;
+
 /* A digest of everything the weapon does (attacks, hitboxes, frame lists), field by field. */
 uint64_t clv__weapon_fingerprint(const clv__aweapon *w);
+/* The first n weapon slots of the arena, in order (an empty slot counts as 0). */
+uint64_t clv__weapons_fingerprint(const clv_arena *a, int32_t n);
+/* The first n bodies of the arena, in order. */
+uint64_t clv__bodies_fingerprint(const clv_arena *a, int32_t n);
 
 /* The checksum a snapshot of size bytes (header included) carries, its own field read as 0:
  * restore compares it, and tests that forge snapshots reseal them with it. */
@@ -149,7 +171,8 @@ typedef struct clv__attack {
     int32_t lifetime, pierce;
     clv_vec2 vel;
     float gravity;
-    float damage_scale; /* reflections multiply the damage it deals */
+    float damage_scale;  /* reflections multiply the damage it deals */
+    clv_entity_id throw; /* a throw hits only this target (null: any) */
 } clv__attack;
 
 /* One (swing, target, group) that has hit: sorted by that key. */
@@ -160,6 +183,25 @@ typedef struct clv__record {
     int32_t group_key;
     int32_t last; /* attack's elapsed count when it last hit */
 } clv__record;
+
+/* What an entity does beyond being hit: its body, facing, filters, armor, guard and grabs.
+ * Allocated for every slot on the first call that sets one of these; without it every entity
+ * has the defaults (clv__combat_default). */
+typedef struct clv__combat {
+    uint32_t body1; /* 0: its own hurtboxes */
+    int32_t anim;
+    int32_t elapsed; /* frames the animation has played */
+    float facing;
+    int32_t mirror, airborne;
+    uint16_t layer, mask;
+    int32_t armor;
+    float heavy;
+    float guard_meter, guard_regen; /* the guard (its body's): the full meter and regen... */
+    int32_t guard_break, guard_all_round;
+    float meter; /* ... and what is left */
+    clv_entity_id held_by, holding;
+    clv_vec2 hold; /* where it is held, relative to held_by */
+} clv__combat;
 
 /* ---- per-frame work buffers (not part of the state) ---- */
 
@@ -188,8 +230,10 @@ typedef struct clv__cand {
     int32_t overlap;
     int32_t reason; /* -1 while alive */
     int32_t push_only;
-    int32_t pending; /* reason decided by select_hitboxes, applied after the pass */
-    float sweep_t;   /* start of the first sub-step that touched (1: this frame's pose) */
+    int32_t pending;   /* reason decided by select_hitboxes, applied after the pass */
+    float sweep_t;     /* start of the first sub-step that touched (1: this frame's pose) */
+    int32_t box_state; /* clv_hurtbox_state of the hurtbox it meets (the best touched) */
+    float box_heavy;   /* that hurtbox's heavy armor threshold */
 } clv__cand;
 
 /* Per attack slot, on this frame: whether a meeting or a parry stops it (not part of the state). */
@@ -225,12 +269,15 @@ struct clv_arena {
 
     clv__aweapon *weapons;
     int32_t weapon_count, weapon_cap;
+    clv__abody *bodies;
+    int32_t body_count, body_cap;
 
     int64_t frame;
     clv__entity *ent;
     clv__vitals *vit;
     clv__hurt *hurt;
-    clv__effect *fx; /* CLV_ENTITY_MAX_EFFECTS per slot */
+    clv__effect *fx;  /* CLV_ENTITY_MAX_EFFECTS per slot */
+    clv__combat *cmb; /* NULL until an entity uses a body, a filter, armor, guard or a grab */
     /* Bounding squares of each slot's hurtboxes, centre (bx, by) and half side br (derived).
      * Free slots and entities without hurtboxes sit far away with br = 0: they touch nothing,
      * and the broadphase reads these three arrays alone. */
@@ -313,6 +360,25 @@ int clv__record_cmp(const clv__record *x, const clv__record *y);
 #define CLV__MAX_SUBSTEPS 4096
 /* Sweep tolerance when the arena def leaves it at 0, world units. */
 #define CLV__SWEEP_TOL_DEFAULT 1.0f
+
+/* ---- bodies, guard, armor, filters, grabs (arena_body.c, step_body.c) ---- */
+
+clv__combat clv__combat_default(void);
+bool clv__combat_is_default(const clv__combat *c);
+/* The slot's combat state, allocating the array on first use (NULL when out of memory). */
+clv__combat *clv__combat_of(clv_arena *a, int32_t slot);
+/* The bounding square of a slot that plays a body (false when it plays none). */
+bool clv__body_bounds(const clv_arena *a, int32_t slot, clv_vec2 *centre, float *half);
+/* The frame of its animation the slot's hurtboxes come from. */
+int32_t clv__body_frame(const clv__abody *b, const clv__combat *c);
+/* Ends the hold on slot s (it is held) on both sides. */
+void clv__release_slot(clv_arena *a, int32_t s);
+/* Releases what slot s holds or is held by and resets its state (the entity is removed). */
+void clv__combat_forget(clv_arena *a, int32_t s);
+/* Frees the arena's bodies. */
+void clv__bodies_free(clv_arena *a);
+/* A digest of a compiled body. */
+uint64_t clv__body_fingerprint(const clv__abody *b);
 
 /* A weapon-local hitbox shape placed at an attack's current pose. */
 clv_shape clv__place_hitbox(const clv_arena *a, const clv__attack *at, const clv_shape *local);

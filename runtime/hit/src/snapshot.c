@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define SNAP_MAGIC 0x41564c43u /* "CLVA" */
-#define SNAP_VERSION 6u
+#define SNAP_VERSION 7u
 /* The rules never set a longer hitlag or hitstun. */
 #define TIMER_LIMIT 3600
 /* An effect lasts at most this long (clv_hitbox_def_check). */
@@ -24,6 +24,11 @@ typedef struct snap_header {
     int32_t att_count, att_free_hint;
     int32_t rec_count;
     uint64_t check; /* snap_checksum of the whole snapshot with this field 0 */
+    int32_t body_count;
+    int32_t combat;       /* 1: the entities' combat states follow their effects */
+    uint64_t bodies;      /* bodies_fingerprint of the first body_count bodies */
+    uint32_t combat_size; /* sizeof(clv__combat) */
+    uint32_t reserved;    /* 0 */
 } snap_header;
 
 /* A corrupt snapshot must be refused, not restored into a plausible wrong state: the body is
@@ -53,155 +58,6 @@ uint64_t clv__snapshot_check(const void *buffer, size_t size) {
     return snap_checksum(check, (const unsigned char *)buffer + sizeof head, size - sizeof head);
 }
 
-/* ---- field-by-field digests, so padding and unused union bytes never matter ---- */
-
-typedef struct hasher {
-    uint64_t h;
-} hasher;
-
-static void mix_u32(hasher *hs, uint32_t v) {
-    for (int i = 0; i < 4; i++) {
-        hs->h ^= (v >> (8 * i)) & 0xffu;
-        hs->h *= 0x100000001b3ull;
-    }
-}
-
-static void mix_u64(hasher *hs, uint64_t v) {
-    mix_u32(hs, (uint32_t)v);
-    mix_u32(hs, (uint32_t)(v >> 32));
-}
-
-static void mix_i32(hasher *hs, int32_t v) { mix_u32(hs, (uint32_t)v); }
-
-static void mix_f(hasher *hs, float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    mix_u32(hs, u);
-}
-
-static void mix_v(hasher *hs, clv_vec2 v) {
-    mix_f(hs, v.x);
-    mix_f(hs, v.y);
-}
-
-static void mix_name(hasher *hs, const char *name) {
-    int i = 0;
-    for (; i < CLV_HIT_NAME_MAX && name[i] != '\0'; i++) {
-        mix_u32(hs, (uint32_t)(unsigned char)name[i]);
-    }
-    mix_i32(hs, i);
-}
-
-static void mix_shape(hasher *hs, const clv_shape *s) {
-    mix_i32(hs, (int32_t)s->type);
-    switch (s->type) {
-    case CLV_POINT:
-        mix_v(hs, s->u.point);
-        break;
-    case CLV_CIRCLE:
-        mix_v(hs, s->u.circle.c);
-        mix_f(hs, s->u.circle.r);
-        break;
-    case CLV_CAPSULE:
-        mix_v(hs, s->u.capsule.a);
-        mix_v(hs, s->u.capsule.b);
-        mix_f(hs, s->u.capsule.r);
-        break;
-    case CLV_AABB:
-        mix_v(hs, s->u.aabb.min);
-        mix_v(hs, s->u.aabb.max);
-        break;
-    case CLV_OBB:
-        mix_v(hs, s->u.obb.c);
-        mix_v(hs, s->u.obb.h);
-        mix_v(hs, s->u.obb.u);
-        break;
-    default:
-        break;
-    }
-}
-
-static void mix_hitbox(hasher *hs, const clv_hitbox_def *d) {
-    mix_name(hs, d->id);
-    mix_shape(hs, &d->shape);
-    mix_i32(hs, d->group);
-    mix_f(hs, d->damage);
-    mix_i32(hs, (int32_t)d->knockback.kind);
-    mix_v(hs, d->knockback.vector);
-    mix_f(hs, d->knockback.angle);
-    mix_f(hs, d->knockback.base);
-    mix_f(hs, d->knockback.growth);
-    mix_i32(hs, d->max_hits);
-    mix_i32(hs, d->knockback_ignores_hit_count ? 1 : 0);
-    mix_i32(hs, d->hitlag);
-    mix_f(hs, d->hitlag_scale);
-    mix_i32(hs, d->hitstun);
-    mix_i32(hs, d->priority);
-    mix_i32(hs, d->sweep ? 1 : 0);
-    mix_i32(hs, d->effect_count);
-    for (int32_t k = 0; k < d->effect_count; k++) {
-        const clv_effect_def *e = &d->effects[k];
-        mix_name(hs, e->name);
-        mix_i32(hs, e->duration);
-        mix_i32(hs, e->period);
-        mix_f(hs, e->magnitude);
-        mix_i32(hs, e->damages ? 1 : 0);
-    }
-    /* Fields at their defaults add nothing: a weapon that does not use them keeps the
-     * fingerprint (and the snapshots) it had before they existed. */
-    if (d->clash != CLV_CLASH_NORMAL || d->parry_stun != CLV_FRAMES_AUTO ||
-        d->kind != CLV_HITBOX_HIT || d->reflect_speed != 1.0f || d->reflect_damage != 1.0f ||
-        d->reflect_along_facing) {
-        mix_i32(hs, (int32_t)d->clash);
-        mix_i32(hs, d->parry_stun);
-        mix_i32(hs, (int32_t)d->kind);
-        mix_f(hs, d->reflect_speed);
-        mix_f(hs, d->reflect_damage);
-        mix_i32(hs, d->reflect_along_facing ? 1 : 0);
-    }
-}
-
-/* Everything a compiled weapon does: its attacks, its hitboxes and which frames list them. */
-uint64_t clv__weapon_fingerprint(const clv__aweapon *w) {
-    hasher hs = {SNAP_SEED};
-    mix_i32(&hs, w->attack_count);
-    for (int32_t i = 0; i < w->attack_count; i++) {
-        const clv_attack_def *at = &w->attacks[i];
-        mix_name(&hs, at->name);
-        mix_i32(&hs, at->frames);
-        mix_i32(&hs, at->max_targets);
-        mix_i32(&hs, at->rehit);
-        mix_i32(&hs, at->lockout);
-        if (at->rebound != CLV_FRAMES_AUTO) {
-            mix_i32(&hs, at->rebound);
-        }
-    }
-    mix_i32(&hs, w->box_count);
-    for (int32_t i = 0; i < w->box_count; i++) {
-        mix_hitbox(&hs, &w->boxes[i].def);
-    }
-    mix_i32(&hs, w->frame_total);
-    for (int32_t f = 0; f <= w->frame_total; f++) {
-        mix_i32(&hs, w->frame_start[f]);
-    }
-    for (int32_t k = 0; k < w->list_count; k++) {
-        mix_i32(&hs, w->list[k]);
-    }
-    return hs.h;
-}
-
-/* The first n weapon slots of the arena, in order; an empty slot counts as 0, so a snapshot
- * taken before a removal does not match the arena after it. */
-static uint64_t weapons_fingerprint(const clv_arena *a, int32_t n) {
-    hasher hs = {SNAP_SEED};
-    mix_i32(&hs, n);
-    for (int32_t i = 0; i < n; i++) {
-        const clv__aweapon *w = &a->weapons[i];
-        mix_u64(&hs, w->attack_count > 0 ? w->fingerprint : 0u);
-    }
-    return hs.h;
-}
-
 /* The lowest empty slot among the first n, or -1. */
 static int32_t first_empty_slot(const clv_arena *a, int32_t n) {
     for (int32_t i = 0; i < n; i++) {
@@ -223,9 +79,10 @@ static void header_sizes(uint32_t sizes[6]) {
     sizes[4] = (uint32_t)sizeof(clv__record);
 }
 
-static size_t body_size(int64_t ents, int64_t atts, int64_t recs) {
-    return (size_t)ents * (sizeof(clv__entity) + sizeof(clv__vitals) + sizeof(clv__hurt) +
-                           CLV_ENTITY_MAX_EFFECTS * sizeof(clv__effect)) +
+static size_t body_size(int64_t ents, int64_t atts, int64_t recs, bool combat) {
+    return (size_t)ents *
+               (sizeof(clv__entity) + sizeof(clv__vitals) + sizeof(clv__hurt) +
+                CLV_ENTITY_MAX_EFFECTS * sizeof(clv__effect) + (combat ? sizeof(clv__combat) : 0)) +
            (size_t)atts * sizeof(clv__attack) + (size_t)recs * sizeof(clv__record);
 }
 
@@ -233,7 +90,8 @@ size_t clv_arena_snapshot_size(const clv_arena *a) {
     if (a == NULL) {
         return 0;
     }
-    return sizeof(snap_header) + body_size(a->ent_count, a->att_count, a->rec_count);
+    return sizeof(snap_header) +
+           body_size(a->ent_count, a->att_count, a->rec_count, a->cmb != NULL);
 }
 
 static unsigned char *put(unsigned char *p, const void *src, size_t n) {
@@ -262,7 +120,11 @@ clv_hit_status clv_arena_snapshot(const clv_arena *a, void *buffer, size_t capac
     header_sizes(h.sizes);
     h.weapon_count = a->weapon_count;
     h.frame = a->frame;
-    h.weapons = weapons_fingerprint(a, a->weapon_count);
+    h.weapons = clv__weapons_fingerprint(a, a->weapon_count);
+    h.body_count = a->body_count;
+    h.combat = a->cmb != NULL ? 1 : 0;
+    h.bodies = clv__bodies_fingerprint(a, a->body_count);
+    h.combat_size = (uint32_t)sizeof(clv__combat);
     h.ent_count = a->ent_count;
     h.ent_live = a->ent_live;
     h.ent_free_hint = a->ent_free_hint;
@@ -275,6 +137,9 @@ clv_hit_status clv_arena_snapshot(const clv_arena *a, void *buffer, size_t capac
     p = put(p, a->vit, (size_t)a->ent_count * sizeof *a->vit);
     p = put(p, a->hurt, (size_t)a->ent_count * sizeof *a->hurt);
     p = put(p, a->fx, (size_t)a->ent_count * CLV_ENTITY_MAX_EFFECTS * sizeof *a->fx);
+    if (a->cmb != NULL) {
+        p = put(p, a->cmb, (size_t)a->ent_count * sizeof *a->cmb);
+    }
     p = put(p, a->att, (size_t)a->att_count * sizeof *a->att);
     p = put(p, a->rec, (size_t)a->rec_count * sizeof *a->rec);
     h.check = clv__snapshot_check(buffer, need);
@@ -292,7 +157,7 @@ clv_hit_status clv_arena_snapshot(const clv_arena *a, void *buffer, size_t capac
 /* The body's arrays inside the buffer; read through memcpy (the buffer may be unaligned). */
 typedef struct snap_view {
     snap_header h;
-    const unsigned char *ent, *vit, *hurt, *fx, *att, *rec;
+    const unsigned char *ent, *vit, *hurt, *fx, *cmb, *att, *rec;
 } snap_view;
 
 static void view_init(snap_view *v, const snap_header *h, const unsigned char *body) {
@@ -302,7 +167,8 @@ static void view_init(snap_view *v, const snap_header *h, const unsigned char *b
     v->vit = v->ent + n * sizeof(clv__entity);
     v->hurt = v->vit + n * sizeof(clv__vitals);
     v->fx = v->hurt + n * sizeof(clv__hurt);
-    v->att = v->fx + n * CLV_ENTITY_MAX_EFFECTS * sizeof(clv__effect);
+    v->cmb = v->fx + n * CLV_ENTITY_MAX_EFFECTS * sizeof(clv__effect);
+    v->att = v->cmb + (h->combat ? n * sizeof(clv__combat) : 0);
     v->rec = v->att + (size_t)h->att_count * sizeof(clv__attack);
 }
 
@@ -348,16 +214,17 @@ static bool header_valid(const snap_header *h, size_t size, clv_hit_diag *diag) 
     if (h->magic != SNAP_MAGIC) {
         return refuse(diag, "magic", "not an arena snapshot");
     }
-    if (h->version != SNAP_VERSION || memcmp(sizes, h->sizes, sizeof sizes) != 0) {
+    if (h->version != SNAP_VERSION || memcmp(sizes, h->sizes, sizeof sizes) != 0 ||
+        h->combat_size != (uint32_t)sizeof(clv__combat) || h->reserved != 0) {
         return refuse(diag, "version",
                       "snapshot of format %u from another build (this one reads format %u)",
                       (unsigned)h->version, (unsigned)SNAP_VERSION);
     }
     if (h->ent_count < 0 || h->ent_count > INT32_MAX / CLV_ENTITY_MAX_EFFECTS || h->att_count < 0 ||
-        h->rec_count < 0) {
+        h->rec_count < 0 || !flag_ok(h->combat)) {
         return refuse(diag, "count", "entity, attack or record count out of range");
     }
-    size_t want = sizeof *h + body_size(h->ent_count, h->att_count, h->rec_count);
+    size_t want = sizeof *h + body_size(h->ent_count, h->att_count, h->rec_count, h->combat);
     if (size != want) {
         return refuse(diag, "size", "snapshot is %zu bytes, its header says %zu", size, want);
     }
@@ -375,7 +242,7 @@ static bool config_valid(const clv_arena *a, const snap_header *h, clv_hit_diag 
                       "arena with the same weapons, added in the same order",
                       (int)h->weapon_count, (int)a->weapon_count);
     }
-    if (h->weapons != weapons_fingerprint(a, h->weapon_count)) {
+    if (h->weapons != clv__weapons_fingerprint(a, h->weapon_count)) {
         int32_t empty = first_empty_slot(a, h->weapon_count);
         if (empty >= 0) {
             return refuse(diag, "weapons",
@@ -387,6 +254,12 @@ static bool config_valid(const clv_arena *a, const snap_header *h, clv_hit_diag 
         return refuse(diag, "weapons",
                       "this arena's weapons differ from those the snapshot was taken with: "
                       "restore into an arena with the same weapons, added in the same order");
+    }
+    if (h->body_count < 0 || h->body_count > a->body_count ||
+        h->bodies != clv__bodies_fingerprint(a, h->body_count)) {
+        return refuse(diag, "bodies",
+                      "this arena's bodies differ from those the snapshot was taken with: "
+                      "restore into an arena with the same bodies, added in the same order");
     }
     if (h->ent_live < 0 || h->ent_live > h->ent_count || h->ent_free_hint < 0 ||
         h->ent_free_hint > h->ent_count || h->att_free_hint < 0 ||
@@ -440,7 +313,7 @@ static bool entity_valid(const snap_view *v, int32_t s, clv_hit_diag *diag) {
         return refuse(diag, "entity", "entity slot %d: a number is out of range", (int)s);
     }
     if (e.hitlag < 0 || e.hitlag > TIMER_LIMIT || e.hitstun < 0 || e.hitstun > TIMER_LIMIT ||
-        e.state_frames < 0 || vi.state < CLV_HURT_NORMAL || vi.state > CLV_HURT_PARRY ||
+        e.state_frames < 0 || vi.state < CLV_HURT_NORMAL || vi.state > CLV_HURT_GUARD ||
         (vi.state == CLV_HURT_NORMAL && e.state_frames != 0)) {
         return refuse(diag, "entity", "entity slot %d: a timer or the hurt state is invalid",
                       (int)s);
@@ -526,7 +399,8 @@ static bool attack_valid(const clv_arena *a, const snap_view *v, int32_t s, clv_
         at.frame >= w->attacks[at.attack].frames || !clock_ok || (at.active && at.frame < 0)) {
         return refuse(diag, "attack", "attack slot %d: attack index or frame out of range", (int)s);
     }
-    if (at.owner.index1 == 0 || at.owner.index1 > (uint32_t)v->h.ent_count) {
+    if (at.owner.index1 == 0 || at.owner.index1 > (uint32_t)v->h.ent_count ||
+        at.throw.index1 > (uint32_t)v->h.ent_count) {
         return refuse(diag, "attack", "attack slot %d: owner out of range", (int)s);
     }
     clv__entity o = view_ent(v, (int32_t)at.owner.index1 - 1);
@@ -587,7 +461,58 @@ static bool records_valid(const clv_arena *a, const snap_view *v, clv_hit_diag *
     return true;
 }
 
+static clv__combat view_cmb(const snap_view *v, int32_t s) {
+    clv__combat c;
+    memcpy(&c, v->cmb + (size_t)s * sizeof c, sizeof c);
+    return c;
+}
+
+/* held_by (or holding) names a live slot whose other side names s back. */
+static bool hold_pair_ok(const snap_view *v, int32_t s, clv_entity_id other, bool held) {
+    if (other.index1 == 0) {
+        return true;
+    }
+    if (other.index1 > (uint32_t)v->h.ent_count) {
+        return false;
+    }
+    int32_t o = (int32_t)other.index1 - 1;
+    clv__entity oe = view_ent(v, o);
+    clv__combat oc = view_cmb(v, o);
+    clv_entity_id back = held ? oc.holding : oc.held_by;
+    return o != s && oe.used && oe.gen == other.gen && back.index1 == (uint32_t)s + 1 &&
+           back.gen == view_ent(v, s).gen;
+}
+
+static bool combat_valid(const clv_arena *a, const snap_view *v, int32_t s, clv_hit_diag *diag) {
+    clv__combat c = view_cmb(v, s);
+    bool anim_ok = c.body1 == 0 ? c.anim == -1 && c.elapsed == 0
+                                : c.body1 <= (uint32_t)v->h.body_count && c.anim >= 0 &&
+                                      c.anim < a->bodies[c.body1 - 1].anim_count && c.elapsed >= 0;
+    bool armor_ok = (c.armor == CLV_ARMOR_NONE && c.heavy == 0.0f) ||
+                    (c.armor == CLV_ARMOR_SUPER && c.heavy == 0.0f) ||
+                    (c.armor == CLV_ARMOR_HEAVY && clv__in_world(c.heavy) && c.heavy > 0.0f);
+    bool guard_ok = clv__in_world(c.guard_meter) && c.guard_meter > 0.0f &&
+                    clv__in_world(c.guard_regen) && c.guard_regen >= 0.0f && c.guard_break >= 0 &&
+                    c.guard_break <= TIMER_LIMIT && flag_ok(c.guard_all_round) && c.meter > 0.0f &&
+                    c.meter <= c.guard_meter;
+    const float reach = 2.0f * CLV_WORLD_LIMIT;
+    bool hold_ok = c.hold.x >= -reach && c.hold.x <= reach && c.hold.y >= -reach &&
+                   c.hold.y <= reach && hold_pair_ok(v, s, c.held_by, true) &&
+                   hold_pair_ok(v, s, c.holding, false);
+    if (!anim_ok || !armor_ok || !guard_ok || !hold_ok || !clv__finite(c.facing) ||
+        !flag_ok(c.mirror) || !flag_ok(c.airborne)) {
+        return refuse(diag, "combat", "entity slot %d: body, armor, guard or hold is invalid",
+                      (int)s);
+    }
+    return true;
+}
+
 static bool body_valid(const clv_arena *a, const snap_view *v, clv_hit_diag *diag) {
+    for (int32_t s = 0; v->h.combat && s < v->h.ent_count; s++) {
+        if (view_ent(v, s).used && !combat_valid(a, v, s, diag)) {
+            return false;
+        }
+    }
     for (int32_t s = 0; s < v->h.ent_count; s++) {
         if (!entity_valid(v, s, diag)) {
             return false;
@@ -634,6 +559,7 @@ clv_hit_status clv_arena_restore_diag(clv_arena *a, const void *buffer, size_t s
     }
     /* Grow first: a failure here leaves the state as it was. */
     if (!clv__entity_reserve(a, h.ent_count) ||
+        (h.combat && h.ent_count > 0 && clv__combat_of(a, 0) == NULL) ||
         !clv__reserve(&a->al, (void **)&a->att, &a->att_cap, h.att_count, sizeof *a->att) ||
         !clv__reserve(&a->al, (void **)&a->rec, &a->rec_cap, h.rec_count, sizeof *a->rec)) {
         return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
@@ -653,6 +579,15 @@ clv_hit_status clv_arena_restore_diag(clv_arena *a, const void *buffer, size_t s
         n = (size_t)h.ent_count * CLV_ENTITY_MAX_EFFECTS * sizeof *a->fx;
         memcpy(a->fx, p, n);
         p += n;
+    }
+    if (h.combat && h.ent_count > 0) {
+        n = (size_t)h.ent_count * sizeof *a->cmb;
+        memcpy(a->cmb, p, n);
+        p += n;
+    } else if (a->cmb != NULL) {
+        for (int32_t s = 0; s < a->ent_cap; s++) {
+            a->cmb[s] = clv__combat_default();
+        }
     }
     n = (size_t)h.att_count * sizeof *a->att;
     if (n > 0) {
@@ -675,93 +610,4 @@ clv_hit_status clv_arena_restore_diag(clv_arena *a, const void *buffer, size_t s
     }
     clv__events_clear(a);
     return CLV_HIT_OK;
-}
-
-/* ---- the state hash ---- */
-
-uint64_t clv_arena_hash(const clv_arena *a) {
-    hasher hs = {0xcbf29ce484222325ull};
-    if (a == NULL) {
-        return hs.h;
-    }
-    mix_u64(&hs, (uint64_t)a->frame);
-    mix_u64(&hs, weapons_fingerprint(a, a->weapon_count));
-    mix_i32(&hs, a->ent_count);
-    for (int32_t s = 0; s < a->ent_count; s++) {
-        const clv__entity *e = &a->ent[s];
-        const clv__vitals *v = &a->vit[s];
-        mix_u32(&hs, (uint32_t)e->gen << 1 | e->used);
-        if (!e->used) {
-            continue;
-        }
-        mix_v(&hs, e->pos);
-        mix_v(&hs, e->vel);
-        mix_f(&hs, v->weight);
-        mix_f(&hs, e->friction);
-        mix_f(&hs, v->hp);
-        mix_f(&hs, v->damage_taken);
-        mix_i32(&hs, v->team);
-        mix_i32(&hs, v->state);
-        mix_i32(&hs, e->state_frames);
-        mix_i32(&hs, e->hitlag);
-        mix_i32(&hs, e->hitstun);
-        mix_u64(&hs, v->user);
-        const clv__hurt *hu = &a->hurt[s];
-        mix_i32(&hs, hu->count);
-        for (int32_t k = 0; k < hu->count; k++) {
-            mix_shape(&hs, &hu->shapes[k]);
-        }
-        mix_i32(&hs, e->effect_count);
-        for (int32_t k = 0; k < e->effect_count; k++) {
-            const clv__effect *f = &a->fx[(size_t)s * CLV_ENTITY_MAX_EFFECTS + (size_t)k];
-            mix_name(&hs, f->name);
-            mix_i32(&hs, f->duration);
-            mix_i32(&hs, f->period);
-            mix_i32(&hs, f->elapsed);
-            mix_f(&hs, f->magnitude);
-            mix_i32(&hs, f->damages);
-        }
-    }
-    mix_i32(&hs, a->att_count);
-    for (int32_t s = 0; s < a->att_count; s++) {
-        const clv__attack *at = &a->att[s];
-        mix_u32(&hs, (uint32_t)at->gen << 1 | at->used);
-        if (!at->used) {
-            continue;
-        }
-        mix_u32(&hs, at->weapon1);
-        mix_i32(&hs, at->attack);
-        mix_u32(&hs, at->owner.index1);
-        mix_u32(&hs, at->owner.gen);
-        mix_i32(&hs, at->frame);
-        mix_i32(&hs, at->elapsed);
-        mix_i32(&hs, at->targets_hit);
-        mix_v(&hs, at->offset);
-        mix_f(&hs, at->facing);
-        mix_i32(&hs, at->mirror);
-        mix_i32(&hs, at->follow);
-        mix_v(&hs, at->prev_o);
-        mix_f(&hs, at->prev_facing);
-        mix_i32(&hs, at->prev_mirror);
-        if (at->projectile) { /* an attack that is none keeps the hash it always had */
-            mix_u32(&hs, (uint32_t)at->loop | (uint32_t)at->destroy_on_clank << 1 |
-                             (uint32_t)at->reflectable << 2 | (uint32_t)at->absorbable << 3);
-            mix_i32(&hs, at->lifetime);
-            mix_i32(&hs, at->pierce);
-            mix_v(&hs, at->vel);
-            mix_f(&hs, at->gravity);
-            mix_f(&hs, at->damage_scale);
-        }
-    }
-    mix_i32(&hs, a->rec_count);
-    for (int32_t i = 0; i < a->rec_count; i++) {
-        const clv__record *r = &a->rec[i];
-        mix_u32(&hs, r->attack1);
-        mix_u32(&hs, r->attack_gen);
-        mix_u32(&hs, r->target1);
-        mix_u32(&hs, r->target_gen);
-        mix_i32(&hs, r->group_key);
-        mix_i32(&hs, r->last);
-    }
-    return hs.h;
 }

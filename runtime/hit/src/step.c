@@ -133,6 +133,7 @@ clv_hit_status clv_arena_step(clv_arena *a) {
     a->frame++;
     uint64_t t0 = clock_now(a);
     clv_hit_status st = integrate(a);
+    clv__combat_step(a);
     uint64_t t1 = clock_now(a);
     if (st == CLV_HIT_OK) {
         st = clv__place(a);

@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Hits that push nothing: a guard, armor or a grab took the push. */
+#define NO_PUSH                                                                                    \
+    (CLV_HIT_FLAG_INVINCIBLE | CLV_HIT_FLAG_BLOCKED | CLV_HIT_FLAG_ARMOR | CLV_HIT_FLAG_GRAB)
+
 /* Hitlag and hitstun never exceed a minute: keeps the float -> int conversions defined. */
 #define FRAMES_CAP 3600.0f
 
@@ -85,23 +89,54 @@ static void compute_hit(const clv_arena *a, const clv__cand *c, clv_hit_event *e
 
     float lag = floorf(d->damage * 0.3846154f + 5.0f) * d->hitlag_scale;
     int32_t hitlag = d->hitlag == CLV_FRAMES_AUTO ? frames_of(lag) : d->hitlag;
-    if (tv->state == CLV_HURT_INVINCIBLE) {
+    if (tv->state == CLV_HURT_INVINCIBLE || c->box_state == CLV_HURTBOX_INVINCIBLE) {
         ev->flags = CLV_HIT_FLAG_INVINCIBLE;
         ev->hitlag = hitlag; /* the attacker's; the target does not freeze */
         return;
     }
+    float damage = clv__damage_of(a, c->attack1, d);
+    if (d->kind == CLV_HITBOX_GRAB) { /* holds: no push, no stun */
+        ev->flags = CLV_HIT_FLAG_GRAB;
+        ev->damage = damage;
+        ev->hitlag = hitlag;
+        return;
+    }
+    if (clv__blocks(a, c)) {
+        ev->flags = CLV_HIT_FLAG_BLOCKED;
+        ev->damage = damage * d->chip;
+        ev->hitlag = hitlag;
+        ev->hitstun =
+            d->blockstun == CLV_FRAMES_AUTO ? frames_of(2.0f + 0.8f * damage) : d->blockstun;
+        return;
+    }
     clv__pose p = clv__attack_pose(a, at);
-    clv_vec2 kb = knockback_of(&p, d, c->contact.normal, tv->weight);
+    float units = 0.0f;
+    clv_vec2 kb = d->knockback.kind == CLV_KNOCKBACK_SMASH
+                      ? clv__smash_push(a, c, &p, damage, &units)
+                      : knockback_of(&p, d, c->contact.normal, tv->weight);
+    if (d->facing_restrict == CLV_FACING_AWAY && (t->pos.x - p.o.x) * kb.x < 0.0f) {
+        kb.x = -kb.x;
+    }
     ev->knockback = kb;
     if (c->push_only) {
         ev->flags = CLV_HIT_FLAG_PUSH_ONLY;
         return;
     }
-    ev->damage = clv__damage_of(a, c->attack1, d);
+    ev->damage = damage;
     ev->hitlag = hitlag;
-    ev->hitstun = d->hitstun == CLV_FRAMES_AUTO ? frames_of(0.4f * sqrtf(kb.x * kb.x + kb.y * kb.y))
-                                                : d->hitstun;
+    float speed = sqrtf(kb.x * kb.x + kb.y * kb.y);
+    if (d->hitstun != CLV_FRAMES_AUTO) {
+        ev->hitstun = d->hitstun;
+    } else {
+        ev->hitstun = d->knockback.kind == CLV_KNOCKBACK_SMASH ? clv_smash_hitstun(units)
+                                                               : frames_of(0.4f * speed);
+    }
     ev->effects = (uint32_t)((1u << d->effect_count) - 1u);
+    if (speed < clv__armor_of(a, c)) { /* armor: the damage lands, the push and stun do not */
+        ev->flags = CLV_HIT_FLAG_ARMOR;
+        ev->knockback = clv_v2(0.0f, 0.0f);
+        ev->hitstun = 0;
+    }
 }
 
 static void add_effect(clv_arena *a, int32_t s, clv_weapon_id weapon, const clv_effect_def *d) {
@@ -226,7 +261,7 @@ static void stop_pushed(clv_arena *a) {
         const clv_hit_event *ev = &a->hits[hit_i++];
         const clv_hitbox_def *d = &clv__cand_box(a, c)->def;
         clv__entity *t = &a->ent[c->target1 - 1];
-        if (d->knockback.kind != CLV_KNOCKBACK_NONE && !(ev->flags & CLV_HIT_FLAG_INVINCIBLE)) {
+        if (d->knockback.kind != CLV_KNOCKBACK_NONE && !(ev->flags & NO_PUSH)) {
             t->vel = clv_v2(0.0f, 0.0f);
         }
     }
@@ -261,7 +296,7 @@ static void remember_hit(clv_arena *a, const clv__cand *c, bool counted) {
 static void apply_push(clv_arena *a, const clv__cand *c, const clv_hit_event *ev) {
     const clv_hitbox_def *d = &clv__cand_box(a, c)->def;
     clv__entity *t = &a->ent[c->target1 - 1];
-    if (d->knockback.kind != CLV_KNOCKBACK_NONE && !(ev->flags & CLV_HIT_FLAG_INVINCIBLE)) {
+    if (d->knockback.kind != CLV_KNOCKBACK_NONE && !(ev->flags & NO_PUSH)) {
         t->vel.x = clv__clamp_world(t->vel.x + ev->knockback.x);
         t->vel.y = clv__clamp_world(t->vel.y + ev->knockback.y);
     }
@@ -288,13 +323,14 @@ static void apply_hit(clv_arena *a, const clv__cand *c, clv_hit_event *ev) {
     clv__entity *t = &a->ent[c->target1 - 1];
     clv__vitals *tv = &a->vit[c->target1 - 1];
     clv__entity *owner = &a->ent[at->owner.index1 - 1];
+    clv__apply_combat(a, c, ev);
     apply_push(a, c, ev);
     if (!(ev->flags & CLV_HIT_FLAG_INVINCIBLE)) {
         tv->hp = clv__clamp_world(tv->hp - ev->damage);
         tv->damage_taken = clv__clamp_world(tv->damage_taken + ev->damage);
         t->hitlag = ev->hitlag > t->hitlag ? ev->hitlag : t->hitlag;
         t->hitstun = ev->hitstun > t->hitstun ? ev->hitstun : t->hitstun;
-        for (int32_t k = 0; k < d->effect_count; k++) {
+        for (int32_t k = 0; k < d->effect_count && !(ev->flags & CLV_HIT_FLAG_BLOCKED); k++) {
             add_effect(a, (int32_t)c->target1 - 1, ev->weapon, &d->effects[k]);
         }
     }

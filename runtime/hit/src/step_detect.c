@@ -195,78 +195,146 @@ void clv__swept_contact(const clv_arena *a, const clv__placed *pl, int32_t k, co
     c->sweep_t = (float)k / (float)pl->nsub;
 }
 
+/* How well a hurtbox takes a hit: among those a hitbox touches, the one that takes it best
+ * decides (normal over armor over invincible); intangible ones are not touched at all. */
+static int32_t state_rank(int32_t state) {
+    switch (state) {
+    case CLV_HURTBOX_NORMAL:
+        return 3;
+    case CLV_HURTBOX_ARMOR:
+        return 2;
+    case CLV_HURTBOX_INVINCIBLE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The hurtboxes a candidate meets. */
+typedef struct hurt_set {
+    int32_t n;
+    clv_shape shapes[CLV_BODY_MAX_HURTBOXES];
+    int32_t states[CLV_BODY_MAX_HURTBOXES];
+    float heavy[CLV_BODY_MAX_HURTBOXES];
+} hurt_set;
+
+/* A swept hitbox: the earliest sub-step over the hurtboxes (ties go to the first), among the
+ * tangible ones, else among the intangible ones (the miss then says intangible). */
+static bool narrow_swept(clv_arena *a, const clv__placed *pl, const hurt_set *hs, clv__cand *c) {
+    for (int32_t pass = 0; pass < 2; pass++) {
+        int32_t best = -1, best_h = -1;
+        for (int32_t k = 0; k < hs->n; k++) {
+            if ((hs->states[k] == CLV_HURTBOX_INTANGIBLE) != (pass == 1)) {
+                continue;
+            }
+            int32_t sk = clv__first_substep(a, pl, &hs->shapes[k], best >= 0 ? best : pl->nsub);
+            if (sk >= 0) {
+                best = sk;
+                best_h = k;
+            } else if (a->miss_margin > 0.0f && best < 0 && pass == 0) {
+                float d = clv_distance(&pl->shape, &hs->shapes[k]);
+                c->distance = d < c->distance ? d : c->distance;
+            }
+        }
+        if (best >= 0) {
+            clv__swept_contact(a, pl, best, &hs->shapes[best_h], c);
+            c->overlap = 1;
+            c->distance = 0.0f;
+            c->box_state = hs->states[best_h];
+            c->box_heavy = hs->heavy[best_h];
+            /* the best state among the hurtboxes touched at that sub-step */
+            for (int32_t k = 0; pass == 0 && k < hs->n; k++) {
+                if (state_rank(hs->states[k]) > state_rank(c->box_state) &&
+                    clv__first_substep(a, pl, &hs->shapes[k], best + 1) == best) {
+                    c->box_state = hs->states[k];
+                    c->box_heavy = hs->heavy[k];
+                }
+            }
+            if (pass == 1) {
+                c->reason = CLV_MISS_INTANGIBLE;
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+/* This frame's placement: the first tangible hurtbox overlapped gives the contact, the best
+ * state among them the outcome; only intangible ones overlapped makes an intangible miss. */
+static bool narrow_placed(clv_arena *a, const clv__placed *pl, const hurt_set *hs, clv__cand *c) {
+    int32_t ghost = -1;
+    for (int32_t k = 0; k < hs->n; k++) {
+        const clv_shape *h = &hs->shapes[k];
+        bool intangible = hs->states[k] == CLV_HURTBOX_INTANGIBLE;
+        if (clv_overlap(&pl->shape, h)) {
+            if (intangible) {
+                ghost = ghost < 0 ? k : ghost;
+                continue;
+            }
+            if (!c->overlap) {
+                c->overlap = 1;
+                c->box_state = hs->states[k];
+                c->box_heavy = hs->heavy[k];
+                if (!clv_contact_shapes(&pl->shape, h, &c->contact)) {
+                    /* Round-off at the boundary: fall back to the closest points. */
+                    clv_closest cp = clv_closest_points(&pl->shape, h);
+                    c->contact.point = cp.pa;
+                    c->contact.ta = cp.ta;
+                    c->contact.tb = cp.tb;
+                    c->contact.depth = 0.0f;
+                    c->contact.normal = clv_v2(1.0f, 0.0f);
+                }
+            } else if (state_rank(hs->states[k]) > state_rank(c->box_state)) {
+                c->box_state = hs->states[k];
+                c->box_heavy = hs->heavy[k];
+            }
+            float d = clv_distance(&pl->core, h);
+            if (d < c->core_dist) {
+                c->core_dist = d;
+            }
+            c->distance = 0.0f;
+        } else if (a->miss_margin > 0.0f && !c->overlap && !intangible) {
+            float d = clv_distance(&pl->shape, h);
+            if (d < c->distance) {
+                c->distance = d;
+            }
+        }
+    }
+    if (!c->overlap && ghost >= 0) {
+        c->overlap = 1;
+        c->distance = 0.0f;
+        c->core_dist = clv_distance(&pl->core, &hs->shapes[ghost]);
+        (void)clv_contact_shapes(&pl->shape, &hs->shapes[ghost], &c->contact);
+        c->reason = CLV_MISS_INTANGIBLE;
+    }
+    return c->overlap != 0;
+}
+
 void clv__narrowphase(clv_arena *a) {
     int32_t kept = 0;
     a->profile.candidates = a->cand_count;
+    hurt_set hs;
+    int32_t hs_slot = -1;
     for (int32_t i = 0; i < a->cand_count; i++) {
         clv__cand c = a->cand[i];
         const clv__placed *pl = &a->placed[c.placed];
         int32_t s = (int32_t)c.target1 - 1;
-        const clv__hurt *h = &a->hurt[s];
-        clv_vec2 at = a->ent[s].pos;
+        if (s != hs_slot) { /* a slot's candidates often follow each other */
+            hs.n = clv__hurt_world(a, s, hs.shapes, hs.states, hs.heavy);
+            hs_slot = s;
+        }
         c.overlap = 0;
         c.distance = FLT_MAX;
         c.core_dist = FLT_MAX;
         c.reason = -1;
         c.push_only = 0;
         c.sweep_t = 1.0f;
+        c.box_state = CLV_HURTBOX_NORMAL;
+        c.box_heavy = 0.0f;
         memset(&c.contact, 0, sizeof c.contact);
-        if (pl->nsub > 0) {
-            /* The earliest sub-step over all hurtboxes; ties go to the first hurtbox. */
-            int32_t best = -1, best_h = -1;
-            for (int32_t k = 0; k < h->count; k++) {
-                clv_shape hs = clv_shape_translated(&h->shapes[k], at);
-                int32_t sk = clv__first_substep(a, pl, &hs, best >= 0 ? best : pl->nsub);
-                if (sk >= 0) {
-                    best = sk;
-                    best_h = k;
-                } else if (a->miss_margin > 0.0f && best < 0) {
-                    float d = clv_distance(&pl->shape, &hs);
-                    c.distance = d < c.distance ? d : c.distance;
-                }
-            }
-            if (best >= 0) {
-                clv_shape hs = clv_shape_translated(&h->shapes[best_h], at);
-                clv__swept_contact(a, pl, best, &hs, &c);
-                c.overlap = 1;
-                c.distance = 0.0f;
-                a->profile.contacts++;
-                a->cand[kept++] = c;
-            } else if (a->miss_margin > 0.0f && c.distance < a->miss_margin) {
-                c.reason = CLV_MISS_OUT_OF_REACH;
-                a->cand[kept++] = c;
-            }
-            continue;
-        }
-        for (int32_t k = 0; k < h->count; k++) {
-            clv_shape hs = clv_shape_translated(&h->shapes[k], at);
-            if (clv_overlap(&pl->shape, &hs)) {
-                if (!c.overlap) {
-                    c.overlap = 1;
-                    if (!clv_contact_shapes(&pl->shape, &hs, &c.contact)) {
-                        /* Round-off at the boundary: fall back to the closest points. */
-                        clv_closest cp = clv_closest_points(&pl->shape, &hs);
-                        c.contact.point = cp.pa;
-                        c.contact.ta = cp.ta;
-                        c.contact.tb = cp.tb;
-                        c.contact.depth = 0.0f;
-                        c.contact.normal = clv_v2(1.0f, 0.0f);
-                    }
-                }
-                float d = clv_distance(&pl->core, &hs);
-                if (d < c.core_dist) {
-                    c.core_dist = d;
-                }
-                c.distance = 0.0f;
-            } else if (a->miss_margin > 0.0f && !c.overlap) {
-                float d = clv_distance(&pl->shape, &hs);
-                if (d < c.distance) {
-                    c.distance = d;
-                }
-            }
-        }
-        if (c.overlap) {
-            a->profile.contacts++;
+        bool touched = pl->nsub > 0 ? narrow_swept(a, pl, &hs, &c) : narrow_placed(a, pl, &hs, &c);
+        if (touched) {
+            a->profile.contacts += c.reason < 0 ? 1 : 0;
             a->cand[kept++] = c;
         } else if (a->miss_margin > 0.0f && c.distance < a->miss_margin) {
             c.reason = CLV_MISS_OUT_OF_REACH;

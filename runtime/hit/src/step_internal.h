@@ -18,6 +18,8 @@ clv_vec2 clv__turn(const clv__pose *p, clv_vec2 v);
 /* The shape's core: a capsule's segment or a circle's centre with radius 0, else a point. */
 clv_shape clv__core_of(const clv_shape *s);
 clv__pose clv__attack_pose(const clv_arena *a, const clv__attack *at);
+/* A local shape placed at a pose. */
+clv_shape clv__place_shape(const clv__pose *p, const clv_shape *local);
 /* 1. Advances every attack and places its frame's hitboxes in a->placed. */
 clv_hit_status clv__place(clv_arena *a);
 
@@ -70,6 +72,29 @@ int32_t clv__rec_lower(const clv_arena *a, const clv__record *key);
 bool clv__same_pair(const clv__record *r, const clv__record *k);
 /* 4-8. Sorts the candidates, gives each loser its reason, applies and reports the rest. */
 clv_hit_status clv__rules(clv_arena *a);
+
+/* ---- step_body.c ---- */
+
+/* The slot's hurtboxes as the hits meet them (at most CLV_BODY_MAX_HURTBOXES), with each one's
+ * clv_hurtbox_state and heavy threshold: its body's current frame, or its own shapes. */
+int32_t clv__hurt_world(const clv_arena *a, int32_t s, clv_shape *out, int32_t *states,
+                        float *heavy);
+/* 0b. Animations, guard meters and held targets advance (after movement). */
+void clv__combat_step(clv_arena *a);
+/* 4. The reason a filtering hitbox (clv__box.filters) or a throw may not hit, or -1. */
+int32_t clv__filter_combat(const clv_arena *a, const clv__cand *c);
+/* 6b. Grabs whose grabber is struck on this frame miss; a swing holds one target. */
+clv_hit_status clv__grab_rules(clv_arena *a);
+/* The target guards against this candidate's hitbox. */
+bool clv__blocks(const clv_arena *a, const clv__cand *c);
+/* The armor threshold the candidate meets: pushes slower than it are armored (0 for none). */
+float clv__armor_of(const clv_arena *a, const clv__cand *c);
+/* A smash hitbox's push on the candidate's target, turned by the attack's pose; its knockback
+ * units in *units. */
+clv_vec2 clv__smash_push(const clv_arena *a, const clv__cand *c, const clv__pose *p, float damage,
+                         float *units);
+/* 8. A guard, armor, grab or throw hit's effect on the target's combat state. */
+void clv__apply_combat(clv_arena *a, const clv__cand *c, clv_hit_event *ev);
 
 /* ---- step_apply.c ---- */
 

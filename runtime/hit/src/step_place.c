@@ -59,6 +59,10 @@ clv__pose clv__attack_pose(const clv_arena *a, const clv__attack *at) {
     return p;
 }
 
+clv_shape clv__place_shape(const clv__pose *p, const clv_shape *local) {
+    return place_shape(p, local);
+}
+
 clv_shape clv__place_hitbox(const clv_arena *a, const clv__attack *at, const clv_shape *local) {
     clv__pose p = clv__attack_pose(a, at);
     return place_shape(&p, local);

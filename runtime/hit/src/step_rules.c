@@ -93,6 +93,7 @@ static void filter(clv_arena *a) {
         uint16_t tgen = a->ent[c->target1 - 1].gen;
         const clv__box *box = clv__cand_box(a, c);
         const clv_attack_def *ad = clv__cand_attack_def(a, c);
+        int32_t why = -1;
         if (c->target1 == at->owner.index1 || t->team == owner->team) {
             c->reason = CLV_MISS_TEAM;
         } else if (a->stop[c->attack1 - 1].reason >= 0) {
@@ -101,6 +102,8 @@ static void filter(clv_arena *a) {
             c->reason = CLV_MISS_DEAD;
         } else if (t->state == CLV_HURT_INTANGIBLE) {
             c->reason = CLV_MISS_INTANGIBLE;
+        } else if ((why = clv__filter_combat(a, c)) >= 0) {
+            c->reason = why;
         } else {
             int32_t r = clv__record_find(a, c->attack1, at->gen, c->target1, tgen, box->group_key);
             if (r >= 0 && (ad->rehit == 0 || at->elapsed - a->rec[r].last < ad->rehit)) {
@@ -336,6 +339,9 @@ clv_hit_status clv__rules(clv_arena *a) {
     st = limit_max_hits(a);
     if (st == CLV_HIT_OK) {
         st = limit_max_targets(a);
+    }
+    if (st == CLV_HIT_OK) {
+        st = clv__grab_rules(a);
     }
     if (st == CLV_HIT_OK) {
         st = clv__apply_and_emit(a);

@@ -26,6 +26,12 @@ clv_hitbox_def clv_default_hitbox_def(void) {
     d.kind = CLV_HITBOX_HIT;
     d.reflect_speed = 1.0f;
     d.reflect_damage = 1.0f;
+    d.blockstun = CLV_FRAMES_AUTO;
+    d.hits = CLV_HITS_AUTO;
+    d.facing_restrict = CLV_FACING_ANY;
+    d.layer = 1;
+    d.mask = 0xFFFF;
+    d.grab_offset = clv_v2(24.0f, 0.0f);
     return d;
 }
 
@@ -110,9 +116,9 @@ static clv_hit_status check_meeting(const clv_hitbox_def *d, clv_hit_diag *diag)
         return clv__diag_set(diag, CLV_HIT_ERR_ENUM, "clash",
                              "clash must be normal, transcend or trade (got %d)", (int)d->clash);
     }
-    if ((int)d->kind < (int)CLV_HITBOX_HIT || (int)d->kind > (int)CLV_HITBOX_ABSORB) {
+    if ((int)d->kind < (int)CLV_HITBOX_HIT || (int)d->kind > (int)CLV_HITBOX_GRAB) {
         return clv__diag_set(diag, CLV_HIT_ERR_ENUM, "kind",
-                             "kind must be hit, reflect or absorb (got %d)", (int)d->kind);
+                             "kind must be hit, reflect, absorb or grab (got %d)", (int)d->kind);
     }
     clv_hit_status st;
     if ((st = check_float(d->reflect_speed, 0.0f, "reflect_speed", diag)) != CLV_HIT_OK ||
@@ -120,6 +126,38 @@ static clv_hit_status check_meeting(const clv_hitbox_def *d, clv_hit_diag *diag)
         return st;
     }
     return check_int(d->parry_stun, CLV_FRAMES_AUTO, 3600, "parry_stun", diag);
+}
+
+/* The fields that say how a hitbox meets bodies that defend, and which it may hit. */
+static clv_hit_status check_defence(const clv_hitbox_def *d, clv_hit_diag *diag) {
+    clv_hit_status st;
+    if ((st = check_float(d->chip, 0.0f, "chip", diag)) != CLV_HIT_OK) {
+        return st;
+    }
+    if (d->chip > 1.0f) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, "chip", "chip must be in 0..1 (got %g)",
+                             (double)d->chip);
+    }
+    if ((st = check_int(d->blockstun, CLV_FRAMES_AUTO, 3600, "blockstun", diag)) != CLV_HIT_OK ||
+        (st = check_float(d->shield_damage, 0.0f, "shield_damage", diag)) != CLV_HIT_OK) {
+        return st;
+    }
+    if ((int)d->hits < (int)CLV_HITS_AUTO || (int)d->hits > (int)CLV_HITS_BOTH) {
+        return clv__diag_set(diag, CLV_HIT_ERR_ENUM, "hits",
+                             "hits must be ground, air or both (got %d)", (int)d->hits);
+    }
+    if ((int)d->facing_restrict < (int)CLV_FACING_ANY ||
+        (int)d->facing_restrict > (int)CLV_FACING_BEHIND) {
+        return clv__diag_set(diag, CLV_HIT_ERR_ENUM, "facing_restrict",
+                             "facing_restrict must be any, away, front or behind (got %d)",
+                             (int)d->facing_restrict);
+    }
+    if (!clv__in_world(d->grab_offset.x) || !clv__in_world(d->grab_offset.y)) {
+        return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, "grab_offset",
+                             "grab_offset must be finite, within +-1e9 (got %g, %g)",
+                             (double)d->grab_offset.x, (double)d->grab_offset.y);
+    }
+    return CLV_HIT_OK;
 }
 
 clv_hit_status clv_hitbox_def_check(const clv_hitbox_def *d, clv_hit_diag *diag) {
@@ -147,10 +185,10 @@ clv_hit_status clv_hitbox_def_check(const clv_hitbox_def *d, clv_hit_diag *diag)
         return st;
     }
     const clv_knockback *k = &d->knockback;
-    if ((int)k->kind < (int)CLV_KNOCKBACK_NONE || (int)k->kind > (int)CLV_KNOCKBACK_RADIAL) {
-        return clv__diag_set(diag, CLV_HIT_ERR_ENUM, "knockback.kind",
-                             "knockback.kind must be none, fixed, scaling or radial (got %d)",
-                             (int)k->kind);
+    if ((int)k->kind < (int)CLV_KNOCKBACK_NONE || (int)k->kind > (int)CLV_KNOCKBACK_SMASH) {
+        return clv__diag_set(
+            diag, CLV_HIT_ERR_ENUM, "knockback.kind",
+            "knockback.kind must be none, fixed, scaling, radial or smash (got %d)", (int)k->kind);
     }
     if (k->kind == CLV_KNOCKBACK_FIXED) {
         if ((st = check_float(k->vector.x, -3.0e38f, "knockback.x", diag)) != CLV_HIT_OK ||
@@ -158,12 +196,17 @@ clv_hit_status clv_hitbox_def_check(const clv_hitbox_def *d, clv_hit_diag *diag)
             return st;
         }
     }
-    if (k->kind == CLV_KNOCKBACK_SCALING) {
+    if (k->kind == CLV_KNOCKBACK_SMASH &&
+        (st = check_float(k->set, 0.0f, "knockback.set", diag)) != CLV_HIT_OK) {
+        return st;
+    }
+    if (k->kind == CLV_KNOCKBACK_SCALING || k->kind == CLV_KNOCKBACK_SMASH) {
         if ((st = check_float(k->angle, -3.0e38f, "knockback.angle", diag)) != CLV_HIT_OK) {
             return st;
         }
     }
-    if (k->kind == CLV_KNOCKBACK_SCALING || k->kind == CLV_KNOCKBACK_RADIAL) {
+    if (k->kind == CLV_KNOCKBACK_SCALING || k->kind == CLV_KNOCKBACK_RADIAL ||
+        k->kind == CLV_KNOCKBACK_SMASH) {
         if ((st = check_float(k->base, 0.0f, "knockback.base", diag)) != CLV_HIT_OK ||
             (st = check_float(k->growth, 0.0f, "knockback.growth", diag)) != CLV_HIT_OK) {
             return st;
@@ -190,7 +233,10 @@ clv_hit_status clv_hitbox_def_check(const clv_hitbox_def *d, clv_hit_diag *diag)
             return st;
         }
     }
-    return check_meeting(d, diag);
+    if ((st = check_meeting(d, diag)) != CLV_HIT_OK) {
+        return st;
+    }
+    return check_defence(d, diag);
 }
 
 clv_hit_status clv_attack_def_check(const clv_attack_def *d, clv_hit_diag *diag) {

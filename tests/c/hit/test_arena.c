@@ -255,7 +255,7 @@ static void test_spawn_and_start_errors(void) {
     CHECK(clv_arena_spawn(a, &d, NULL, &diag) == CLV_HIT_ERR_SHAPE);
     CHECK(strcmp(diag.message, "hurtboxes[0] must have min <= max") == 0);
     d = clv_default_entity_def();
-    d.state = (clv_hurt_state)4;
+    d.state = (clv_hurt_state)5;
     CHECK(clv_arena_spawn(a, &d, NULL, &diag) == CLV_HIT_ERR_ENUM);
     CHECK(clv_arena_spawn(a, NULL, NULL, &diag) == CLV_HIT_ERR_NULL);
     CHECK(clv_arena_entity_count(a) == 0);
@@ -375,7 +375,7 @@ static void test_snapshot_errors_and_fresh_arena(void) {
 /* ---- forged snapshots: a mod can rewrite any byte and recompute the checksum ---- */
 
 /* The header of a snapshot: where its fields sit (test_snapshot_layout checks the size). */
-#define SNAP_HEADER 88
+#define SNAP_HEADER 112
 #define AT_FRAME 40
 #define AT_ENT_LIVE 60
 #define AT_ENT_FREE_HINT 64

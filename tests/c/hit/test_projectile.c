@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* The snapshot header's size and where its checksum lies (snapshot.c's layout). */
-#define SNAP_HEADER 88
+#define SNAP_HEADER 112
 #define AT_CHECK 80
 
 typedef struct knife_spec {
@@ -444,7 +444,7 @@ static void test_projectile_def_checked(void) {
     CHECK(clv_arena_spawn_projectile(a, &d, NULL, &diag) == CLV_HIT_ERR_STALE_ID);
     clv_hitbox_def h = clv_default_hitbox_def();
     snprintf(h.id, sizeof h.id, "bat");
-    h.kind = (clv_hitbox_kind)3;
+    h.kind = (clv_hitbox_kind)4;
     CHECK(clv_hitbox_def_check(&h, &diag) == CLV_HIT_ERR_ENUM);
     CHECK(strcmp(diag.field, "kind") == 0);
     h.kind = CLV_HITBOX_REFLECT;

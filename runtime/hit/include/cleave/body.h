@@ -39,7 +39,18 @@ typedef struct clv_hurtbox_def {
     char id[CLV_HIT_NAME_MAX]; ///< non-empty name, e.g. "arm"; unique within a frame
     clv_shape shape;           ///< capsule, circle or obb in body-local space
     clv_hurtbox_state state;
+    /// ARMOR: 0 is super armor (every hit lands without push or stun); > 0 is heavy armor, which
+    /// takes so only hits whose push is slower than heavy (world units per frame).
+    float heavy;
 } clv_hurtbox_def;
+
+/// A body's guard (clv_body_set_guard): its meter, and how it breaks.
+typedef struct clv_guard_def {
+    float meter;         ///< a full guard meter, > 0 (default 50)
+    float regen;         ///< meter regained per frame while not guarding, >= 0 (default 0.1)
+    int32_t guard_break; ///< frames of stun when a blocked hit empties it, 0..3600 (default 120)
+    bool all_round;      ///< it blocks hits from behind its facing too (default false)
+} clv_guard_def;
 
 /// An animation: a name and its length in frames.
 typedef struct clv_animation_def {
@@ -70,6 +81,13 @@ clv_hit_status clv_body_add_hurtbox(clv_body *body, int32_t animation, int32_t f
                                     int32_t last_frame, const clv_hurtbox_def *def,
                                     clv_hit_diag *diag);
 
+/// Guard defaults: meter 50, regen 0.1, guard_break 120, facing only.
+clv_guard_def clv_default_guard_def(void);
+/// Sets the guard of the entities that play the body (checked; diag names the field).
+clv_hit_status clv_body_set_guard(clv_body *body, const clv_guard_def *def, clv_hit_diag *diag);
+/// The body's guard.
+clv_guard_def clv_body_guard(const clv_body *body);
+
 /// The body's name.
 const char *clv_body_name(const clv_body *body);
 /// Number of animations.
@@ -85,6 +103,75 @@ int32_t clv_body_frame_at(const clv_body *body, int32_t animation, int64_t elaps
 /// index or an empty frame. Valid until the body is changed or destroyed.
 const clv_hurtbox_def *clv_body_hurtboxes(const clv_body *body, int32_t animation, int32_t frame,
                                           int32_t *count);
+
+/* ---- bodies in an arena (docs/hit-rules.md, "Bodies") ---- */
+
+/// Handle of a body copied into an arena (index1 = slot + 1; bodies stay until the arena goes).
+typedef struct clv_body_id {
+    uint32_t index1;
+    uint16_t gen;
+} clv_body_id;
+
+/// How an entity's armor takes hits (clv_arena_set_armor).
+typedef enum clv_armor_kind {
+    CLV_ARMOR_NONE = 0,
+    CLV_ARMOR_SUPER = 1, ///< every hit lands with its damage, without push or stun
+    CLV_ARMOR_HEAVY = 2  ///< so do hits whose push is slower than the threshold
+} clv_armor_kind;
+
+/// What an entity is doing beyond clv_entity_info: its body, facing, filters, guard and grabs.
+typedef struct clv_entity_body_info {
+    clv_body_id body;  ///< null when it plays no body (its own hurtboxes count)
+    int32_t animation; ///< index in the body, -1 without one
+    int32_t frame;     ///< the frame (0-based) the last step's hits met, 0 before it; -1 without
+                       ///< a body
+    int32_t elapsed;   ///< frames the animation has played
+    float facing;      ///< radians: turns the body's hurtboxes and says where its front is
+    bool mirror;       ///< flip body-local y before turning
+    bool airborne;
+    uint16_t layer, mask;
+    clv_armor_kind armor;
+    float heavy;           ///< HEAVY armor's threshold
+    clv_guard_def guard;   ///< its body's (the defaults without one)
+    float guard_meter;     ///< what is left of guard.meter
+    clv_entity_id held_by; ///< the grabber that holds it, or null
+    clv_entity_id holding; ///< the target it holds, or null
+    clv_vec2 hold_offset;  ///< where it is held, relative to its grabber (world axes)
+} clv_entity_body_info;
+
+/// Copies a body (its current content) into the arena.
+clv_hit_status clv_arena_add_body(clv_arena *arena, const clv_body *body, clv_body_id *out,
+                                  clv_hit_diag *diag);
+/// Index of the animation called name in an arena body, or -1.
+int32_t clv_arena_find_animation(const clv_arena *arena, clv_body_id body, const char *name);
+/// The entity plays animation of body from its first frame, which the next step's hits meet;
+/// its hurtboxes are then the body's (turned by its facing), not those it was spawned with.
+/// A new body also brings its guard, with a full meter.
+clv_hit_status clv_arena_play(clv_arena *arena, clv_entity_id id, clv_body_id body,
+                              int32_t animation);
+/// Turns the entity (radians, finite) and mirrors it: its body's hurtboxes and its guard's front.
+clv_hit_status clv_arena_set_facing(clv_arena *arena, clv_entity_id id, float facing, bool mirror);
+/// Marks the entity as in the air (hitboxes' `hits` filter; grabs miss it).
+clv_hit_status clv_arena_set_airborne(clv_arena *arena, clv_entity_id id, bool airborne);
+/// Sets the entity's collision layer and mask (see clv_hitbox_def.layer).
+clv_hit_status clv_arena_set_layers(clv_arena *arena, clv_entity_id id, uint16_t layer,
+                                    uint16_t mask);
+/// Sets the entity's armor; heavy (finite, > 0) is the threshold of HEAVY armor.
+clv_hit_status clv_arena_set_armor(clv_arena *arena, clv_entity_id id, clv_armor_kind armor,
+                                   float heavy);
+/// Lets a held entity go (CLV_HIT_ERR_STALE_ID when it is not held).
+clv_hit_status clv_arena_release(clv_arena *arena, clv_entity_id held);
+/// Starts a throw: an attack of def->owner, who must hold a target, that hits that target only
+/// (others get CLV_MISS_NOT_THROWN); its first hit releases the target before its push applies.
+clv_hit_status clv_arena_throw(clv_arena *arena, const clv_attack_start_def *def,
+                               clv_attack_id *out, clv_hit_diag *diag);
+/// Reads what clv_entity_info does not hold.
+clv_hit_status clv_arena_entity_body(const clv_arena *arena, clv_entity_id id,
+                                     clv_entity_body_info *out);
+/// The world shapes of the entity's hurtboxes on that frame, at its position now, and each one's
+/// state (states may be NULL): min(count, cap) of them; returns the count, -1 for a stale id.
+int32_t clv_arena_entity_hurtboxes(const clv_arena *arena, clv_entity_id id, clv_shape *out,
+                                   clv_hurtbox_state *states, int32_t cap);
 
 /* ---- knockback as platform fighters compute it ---- */
 

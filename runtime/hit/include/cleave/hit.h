@@ -102,7 +102,12 @@ typedef enum clv_knockback_kind {
     CLV_KNOCKBACK_NONE = 0,    ///< no push
     CLV_KNOCKBACK_FIXED = 1,   ///< vector (weapon-local), turned with the attacker's pose
     CLV_KNOCKBACK_SCALING = 2, ///< base + growth * damage along angle (weapon-local radians)
-    CLV_KNOCKBACK_RADIAL = 3   ///< base + growth * damage away from the hitbox (contact normal)
+    CLV_KNOCKBACK_RADIAL = 3,  ///< base + growth * damage away from the hitbox (contact normal)
+    /// as platform fighters compute it (cleave/body.h, clv_smash_knockback): from the target's
+    /// damage taken (its percent) and weight (100 x the entity's), base, growth (percent: 100 =
+    /// 1.0) and set; along angle, or the Sakurai angle when sakurai is set. Not divided by the
+    /// weight again; launch speed 0.03 x knockback, automatic hitstun floor(0.4 x knockback).
+    CLV_KNOCKBACK_SMASH = 4
 } clv_knockback_kind;
 
 /// Knockback of a hitbox. Speeds are world units per frame.
@@ -112,6 +117,8 @@ typedef struct clv_knockback {
     float angle;     ///< SCALING: launch direction, weapon-local radians
     float base;      ///< SCALING, RADIAL: speed at 0 damage, >= 0
     float growth;    ///< SCALING, RADIAL: extra speed per point of the hit's damage, >= 0
+    float set;       ///< SMASH: set (fixed) knockback, >= 0; > 0 replaces the damage terms
+    bool sakurai;    ///< SMASH: launch at the Sakurai angle instead of angle
 } clv_knockback;
 
 /// A status effect a hitbox applies (bleed, burn, slow...). C keeps its timer and emits a tick
@@ -135,8 +142,28 @@ typedef enum clv_clash_rule {
 typedef enum clv_hitbox_kind {
     CLV_HITBOX_HIT = 0,     ///< the clash rules, like any hitbox
     CLV_HITBOX_REFLECT = 1, ///< a reflectable projectile turns back and joins the reflector's side
-    CLV_HITBOX_ABSORB = 2   ///< an absorbable projectile is destroyed; its damage is reported
+    CLV_HITBOX_ABSORB = 2,  ///< an absorbable projectile is destroyed; its damage is reported
+    /// a grab: beats guard, passes through other attacks' hitboxes, misses intangible and (unless
+    /// `hits` says air) airborne targets, loses to a strike on the grabber on the same frame, and
+    /// holds its target at grab_offset (docs/hit-rules.md, "Grabs")
+    CLV_HITBOX_GRAB = 3
 } clv_hitbox_kind;
+
+/// Which targets a hitbox hits by their airborne flag (clv_arena_set_airborne).
+typedef enum clv_hit_air {
+    CLV_HITS_AUTO = 0,   ///< both, except a grab: ground only
+    CLV_HITS_GROUND = 1, ///< only targets on the ground
+    CLV_HITS_AIR = 2,    ///< only airborne targets
+    CLV_HITS_BOTH = 3
+} clv_hit_air;
+
+/// Where a hitbox hits from, and where it sends.
+typedef enum clv_facing_restrict {
+    CLV_FACING_ANY = 0,   ///< no restriction
+    CLV_FACING_AWAY = 1,  ///< the push's x always points away from the attack's origin
+    CLV_FACING_FRONT = 2, ///< only targets in front of the attack's facing
+    CLV_FACING_BEHIND = 3 ///< only targets behind it
+} clv_facing_restrict;
 
 /// One hitbox of one or more frames of an attack.
 typedef struct clv_hitbox_def {
@@ -164,6 +191,19 @@ typedef struct clv_hitbox_def {
     /// REFLECT: send it along the reflector's facing instead of mirroring its velocity about the
     /// contact normal (default false).
     bool reflect_along_facing;
+    /* ---- against bodies that defend (docs/hit-rules.md, "Guard, armor, grabs, filters") ---- */
+    float chip; ///< fraction of the damage a guarded hit still deals, 0..1 (default 0)
+    /// Frames a guarding target is stunned by a blocked hit, 0..3600, or CLV_FRAMES_AUTO:
+    /// floor(2 + 0.8 * damage).
+    int32_t blockstun;
+    float shield_damage; ///< guard meter a blocked hit takes beyond its damage, >= 0
+    bool unblockable;    ///< guard does not stop it
+    clv_hit_air hits;    ///< ground, air or both (default AUTO)
+    clv_facing_restrict facing_restrict;
+    /// Collision filter: it hits a target when (mask & target layer) and (target mask & layer)
+    /// are both non-zero. Defaults: layer 1, mask 0xFFFF.
+    uint16_t layer, mask;
+    clv_vec2 grab_offset; ///< GRAB: where the target is held, weapon-local (default (24, 0))
 } clv_hitbox_def;
 
 /// An attack of a weapon: its length and its per-swing rules.
@@ -264,8 +304,11 @@ typedef enum clv_hurt_state {
     CLV_HURT_NORMAL = 0,     ///< hits land
     CLV_HURT_INVINCIBLE = 1, ///< hits connect and are used up; no damage, push, stun or effect
     CLV_HURT_INTANGIBLE = 2, ///< hits pass through and stay available
-    CLV_HURT_PARRY = 3       ///< a hit that would land is parried: its attack ends, the attacker
+    CLV_HURT_PARRY = 3,      ///< a hit that would land is parried: its attack ends, the attacker
                              ///< is stunned, the target takes nothing
+    /// hits from in front of its facing are blocked (from behind too with an all-round guard):
+    /// chip damage, blockstun, and shield damage to its guard meter (cleave/body.h)
+    CLV_HURT_GUARD = 4
 } clv_hurt_state;
 
 /// Why a candidate did not become a hit. Every rejected candidate gets exactly one.
@@ -285,7 +328,13 @@ typedef enum clv_miss_reason {
     CLV_MISS_PARRIED = 12,        ///< a parrying target stopped the attack on this frame
     CLV_MISS_REFLECTED = 13,      ///< the projectile was reflected on this frame
     CLV_MISS_ABSORBED = 14,       ///< the projectile was absorbed on this frame
-    CLV_MISS_REASON_COUNT = 15
+    CLV_MISS_LAYER = 15,          ///< the hitbox's layer and mask do not meet the target's
+    CLV_MISS_AIRBORNE = 16,       ///< the hitbox hits the ground only and the target is airborne
+    CLV_MISS_GROUNDED = 17,       ///< the hitbox hits the air only and the target is on the ground
+    CLV_MISS_FACING = 18,         ///< the target is on the side facing_restrict excludes
+    CLV_MISS_INTERRUPTED = 19,    ///< a grab whose grabber was struck (or grabbed) on this frame
+    CLV_MISS_NOT_THROWN = 20,     ///< a throw hits only the target its owner holds
+    CLV_MISS_REASON_COUNT = 21
 } clv_miss_reason;
 
 /// A short lowercase name of a reason ("max_hits").
@@ -389,7 +438,11 @@ enum {
     CLV_HIT_FLAG_PUSH_ONLY = 1,  ///< beyond max_hits with knockback_ignores_hit_count: pushed only
     CLV_HIT_FLAG_INVINCIBLE = 2, ///< target was invincible: connected, used up, nothing applied
     CLV_HIT_FLAG_KILLED = 4,     ///< it did damage, and the frame's hits left the target dead
-    CLV_HIT_FLAG_TRADE = 8       ///< the target's own attack hit this hit's attacker on this frame
+    CLV_HIT_FLAG_TRADE = 8,      ///< the target's own attack hit this hit's attacker on this frame
+    CLV_HIT_FLAG_BLOCKED = 16,   ///< the target guarded: chip damage, blockstun, no push
+    CLV_HIT_FLAG_ARMOR = 32,     ///< the target's armor took it: damage without push or stun
+    CLV_HIT_FLAG_GRAB = 64,      ///< a grab: the target is now held
+    CLV_HIT_FLAG_GUARD_BREAK = 128 ///< this blocked hit emptied the guard meter
 };
 
 /// A hit of one frame.
