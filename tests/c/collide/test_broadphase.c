@@ -437,6 +437,64 @@ static void test_query_boxes_small_crowd(void) {
     free(x), free(y), free(r), free(out), free(want);
 }
 
+/* A large grid (600 x 400 sub-cells, in blocks of 32 x 32 for the coarse first test of the
+ * eight-at-a-time path): boxes straddle the blocks' borders, and the entities crowd the boxes'
+ * edges, the blocks' edges and the grid's clamped border. Every frame gives the lists of a
+ * build followed by one query per box. */
+static void test_query_boxes_block_borders(void) {
+    enum { N = 20000, BOXES = 64 };
+    const float block = 32.0f * 32.0f; /* a block: 32 sub-cells of 32 px */
+    clv_grid_def def = {{-100.0f, -50.0f}, 64.0f, 300u, 200u, N};
+    clv_grid *g = clv_grid_create(&def, NULL), *ref = clv_grid_create(&def, NULL);
+    float *x = malloc(N * sizeof(float)), *y = malloc(N * sizeof(float));
+    float *r = malloc(N * sizeof(float));
+    uint32_t *out = malloc((size_t)N * 8u * sizeof(uint32_t)), *want = malloc(N * sizeof(uint32_t));
+    uint32_t first[BOXES + 1];
+    clv_aabb boxes[BOXES];
+    long total = 0, mismatches = 0;
+    for (int frame = 0; frame < 30; frame++) {
+        for (uint32_t k = 0; k < BOXES; k++) {
+            /* a box edge within a few px of a block border */
+            float bx = def.origin.x + block * (float)(1u + rnd_u32() % 17u) + rnd_f(-6.0f, 6.0f);
+            float by = def.origin.y + block * (float)(1u + rnd_u32() % 11u) + rnd_f(-6.0f, 6.0f);
+            float w = rnd_f(20.0f, 160.0f), h = rnd_f(20.0f, 160.0f);
+            boxes[k] = rnd_u32() % 2u ? (clv_aabb){{bx, by}, {bx + w, by + h}}
+                                      : (clv_aabb){{bx - w, by - h}, {bx, by}};
+        }
+        for (uint32_t i = 0; i < N; i++) {
+            const clv_aabb *q = &boxes[rnd_u32() % BOXES];
+            r[i] = rnd_f(0.0f, 20.0f);
+            float d = rnd_f(-1.5f, 1.5f) * r[i];
+            x[i] = rnd_u32() % 2u ? q->min.x - r[i] + d : q->max.x + r[i] + d;
+            y[i] = rnd_f(q->min.y - 25.0f, q->max.y + 25.0f);
+            uint32_t kind = rnd_u32() % 16u;
+            if (kind == 0)
+                x[i] = rnd_f(-2000.0f, 21000.0f), y[i] = rnd_f(-2000.0f, 14000.0f);
+            if (kind == 1)
+                r[i] = rnd_f(64.0f, 200.0f); /* oversized */
+            if (kind == 2)
+                x[i] = def.origin.x + block * (float)(rnd_u32() % 20u); /* on a block border */
+        }
+        uint32_t got = clv_grid_query_boxes(g, boxes, BOXES, x, y, r, N, first, out, N * 8u);
+        CHECK(clv_grid_build(ref, x, y, r, N));
+        uint32_t sum = 0;
+        for (uint32_t k = 0; k < BOXES; k++) {
+            uint32_t m = clv_grid_query(ref, boxes[k], want, N);
+            uint32_t b = first[k], e = first[k + 1u];
+            if (e - b != m || memcmp(out + b, want, m * sizeof(uint32_t)) != 0)
+                mismatches++;
+            sum += m;
+        }
+        CHECK(got == sum);
+        total += sum;
+    }
+    printf("query_boxes, block borders: %ld candidates, %ld mismatches\n", total, mismatches);
+    CHECK(mismatches == 0);
+    CHECK(total > 100000);
+    clv_grid_destroy(g), clv_grid_destroy(ref);
+    free(x), free(y), free(r), free(out), free(want);
+}
+
 /* clv_grid_query_boxes files the boxes with the last call's largest radius, then checks it:
  * an enemy whose radius grew since must still be found, and one that shrank lose nothing. */
 static void test_query_boxes_radius_hint(void) {
@@ -525,6 +583,7 @@ int main(int argc, char **argv) {
     RUN(test_query_boxes_many_boxes);
     RUN(test_query_boxes_small_crowd);
     RUN(test_query_boxes_radius_hint);
+    RUN(test_query_boxes_block_borders);
     RUN(test_errors);
     return clv_test_report();
 }
