@@ -590,7 +590,9 @@ return function(M, C, util)
     if A.on_error then A.on_error(msg) end
   end
 
-  -- The hits of this frame as tables, through the game's on_hit callbacks.
+  -- The hits of this frame as tables, through the game's on_hit callbacks. No closure is made
+  -- here: a function that holds one ends every return with an instruction LuaJIT 2.1 does not
+  -- compile (UCLO), and this one runs every frame.
   local function run_callbacks(A, first_hit)
     for i = 1, #A.mod_list do
       if not C.clv_mod_run_callbacks(A.mod_list[i].ptr, A.ptr, errbuf, ERR_LEN) then
@@ -601,7 +603,7 @@ return function(M, C, util)
     for k = first_hit, A.hits_buf.n - 1 do
       local hit = A:hit_table(A.hits_buf.data[k])
       for _, fn in ipairs(A.on_hits) do
-        local ok, err = xpcall(function() fn(hit) end, traceback)
+        local ok, err = xpcall(fn, traceback, hit)
         if not ok then report(A, err) end
       end
     end
