@@ -4,9 +4,10 @@
  * process (LuaJIT's lua_* and the library's private Lua 5.4 side by side), rounds alternating.
  * The script runs three ways: counting hits only (as the C side does), reading every hit's
  * damage through arena:hits() (a table per hit), and through arena:hit_events() (the C array).
- * Prints the medians of CPU time and the FFI overhead. Not a test: figures depend on the
- * machine. Run from the source root. --json FILE appends one line per figure; --quick runs
- * one round; --rounds N (default 31, at most 64). */
+ * Prints the medians of CPU time and the FFI overhead, and of the setup (loading the mod,
+ * making the arena, spawning) apart. Not a test: figures depend on the machine. Run from the
+ * source root. --json FILE appends one line per figure; --quick runs one round; --rounds N
+ * (default 31, at most 64). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -29,6 +30,15 @@ static double cpu_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* CPU time of the setup of the last run of each side: up to its first frame. */
+static double setup_c, setup_ffi;
+
+/* cpu_now() in the script: the thread's CPU time, as the C side reads it. */
+static int l_cpu_now(lua_State *L) {
+    lua_pushnumber(L, cpu_s());
+    return 1;
 }
 
 static void fail(const char *what, const char *msg) {
@@ -66,6 +76,7 @@ static double run_c(const char *mod_dir, long *hits_out) {
     sd.owner = player;
     clv_attack_id att = {0, 0};
     long hits = 0;
+    setup_c = cpu_s() - t0;
     for (int f = 0; f < FRAMES; f++) {
         if (!clv_arena_attack_valid(arena, att)) {
             clv_arena_start_attack(arena, &sd, &att, NULL);
@@ -92,6 +103,7 @@ static const char *script =
     "  local a = 2 * math.pi * i / enemies\n"
     "  arena:spawn { x = 45 * math.cos(a), y = 45 * math.sin(a), team = 2, hp = 1e6 }\n"
     "end\n"
+    "local setup_end = cpu_now()\n"
     "local swing, hits, damage = nil, 0, 0\n"
     "local def = { weapon = mod.weapons.flail, attack = 'whirl', owner = player }\n"
     "for _ = 1, frames do\n"
@@ -105,7 +117,7 @@ static const char *script =
     "  end\n"
     "end\n"
     "arena:close()\n"
-    "return hits, damage\n";
+    "return hits, damage, setup_end\n";
 
 /* The script is compiled once (slot 1 of the stack) and run every round, as a game's code
  * stays loaded: LuaJIT keeps the traces it recorded in earlier rounds. */
@@ -117,11 +129,12 @@ static double run_ffi(lua_State *L, const char *mod_dir, const char *read, long 
     lua_pushinteger(L, ENEMIES);
     lua_pushinteger(L, FRAMES);
     lua_pushstring(L, read);
-    if (lua_pcall(L, 4, 2, 0) != 0) {
+    if (lua_pcall(L, 4, 3, 0) != 0) {
         fail("script", lua_tostring(L, -1));
     }
-    *hits_out = (long)lua_tointeger(L, 2);
     double t = cpu_s() - t0;
+    *hits_out = (long)lua_tointeger(L, 2);
+    setup_ffi = lua_tonumber(L, 4) - t0;
     /* the mod is garbage now: collect it outside the timed part, as C frees its mod inside */
     lua_settop(L, 1);
     lua_gc(L, LUA_GCCOLLECT, 0);
@@ -142,6 +155,7 @@ static double median(double *v, int n) {
 static lua_State *new_luajit(void) {
     lua_State *L = luaL_newstate();
     luaL_openlibs(L);
+    lua_register(L, "cpu_now", l_cpu_now);
     if (luaL_dostring(L, "package.path = 'scripts/?.lua;' .. package.path") != 0) {
         fail("package.path", lua_tostring(L, -1));
     }
@@ -170,14 +184,16 @@ int main(int argc, char **argv) {
     setenv("CLEAVE_LIB", CLEAVE_LIB_PATH, 0);
     lua_State *L = new_luajit();
     static const char *const reads[3] = {"count", "tables", "arrays"};
-    double tc[MAX_ROUNDS], tf[3][MAX_ROUNDS];
+    double tc[MAX_ROUNDS], tf[3][MAX_ROUNDS], sc[MAX_ROUNDS], sf[MAX_ROUNDS];
     long hc = 0, hf[3] = {0, 0, 0};
     for (int r = 0; r < rounds; r++) {
         /* alternate, so drift in the machine's speed hits every side the same */
         tc[r] = run_c(dir, &hc);
+        sc[r] = setup_c;
         for (int k = 0; k < 3; k++) {
             tf[k][r] = run_ffi(L, dir, reads[k], &hf[k]);
         }
+        sf[r] = setup_ffi; /* the same script and setup in every way of reading */
     }
     lua_close(L);
     for (int k = 0; k < 3; k++) {
@@ -191,6 +207,8 @@ int main(int argc, char **argv) {
     printf("load flail + %d frames, %d enemies, %ld hits (median CPU time of %d rounds)\n", FRAMES,
            ENEMIES, hc, rounds);
     printf("  from C (libcleave.so):           %.3f ms\n", c * 1e3);
+    printf("  of which setup (load, arena, spawns): C %.3f ms, LuaJIT %.3f ms\n",
+           median(sc, rounds) * 1e3, median(sf, rounds) * 1e3);
     for (int k = 0; k < 3; k++) {
         double f = median(tf[k], rounds);
         double overhead = (f - c) / c * 100.0;
