@@ -1,6 +1,10 @@
 /* Checks on PNG screenshots for the app's tests.
  *   png_stat check FILE MIN_W MIN_H   readable, at least that size, and not blank
  *   png_stat differ A B MIN_PIXELS    same size, and at least MIN_PIXELS pixels differ
+ *   png_stat count FILE RRGGBB [X Y W H]
+ *                                     prints how many opaque pixels have exactly that colour
+ *                                     (within the box, when given) and their bounding box:
+ *                                     "COUNT X0 Y0 X1 Y1" (inclusive; -1s when none)
  * "Not blank": at least 16 distinct colours and no colour covering 90% of the image. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +98,33 @@ static int differ(const char *a, const char *b, long min_pixels) {
     return rc;
 }
 
+static int count(const char *path, const char *hex, const int box[4]) {
+    int w, h;
+    unsigned char *p = load(path, &w, &h);
+    if (p == NULL) {
+        return 1;
+    }
+    unsigned long rgb = strtoul(hex, NULL, 16);
+    long n = 0;
+    int x0 = -1, y0 = -1, x1 = -1, y1 = -1;
+    for (int y = box[1]; y < h && y < box[1] + box[3]; y++) {
+        for (int x = box[0]; x < w && x < box[0] + box[2]; x++) {
+            const unsigned char *q = p + ((size_t)y * (size_t)w + (size_t)x) * 4;
+            unsigned long c = ((unsigned long)q[0] << 16) | ((unsigned long)q[1] << 8) | q[2];
+            if (q[3] == 255 && c == rgb) {
+                x0 = n == 0 || x < x0 ? x : x0;
+                y0 = n == 0 || y < y0 ? y : y0;
+                x1 = x > x1 ? x : x1;
+                y1 = y > y1 ? y : y1;
+                n++;
+            }
+        }
+    }
+    printf("%ld %d %d %d %d\n", n, x0, y0, x1, y1);
+    stbi_image_free(p);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 5 && strcmp(argv[1], "check") == 0) {
         return check(argv[2], atoi(argv[3]), atoi(argv[4]));
@@ -101,6 +132,14 @@ int main(int argc, char **argv) {
     if (argc == 5 && strcmp(argv[1], "differ") == 0) {
         return differ(argv[2], argv[3], atol(argv[4]));
     }
-    fprintf(stderr, "usage: png_stat check FILE MIN_W MIN_H | differ A B MIN_PIXELS\n");
+    if ((argc == 4 || argc == 8) && strcmp(argv[1], "count") == 0) {
+        int box[4] = {0, 0, 1 << 30, 1 << 30};
+        for (int i = 0; argc == 8 && i < 4; i++) {
+            box[i] = atoi(argv[4 + i]);
+        }
+        return count(argv[2], argv[3], box);
+    }
+    fprintf(stderr, "usage: png_stat check FILE MIN_W MIN_H | differ A B MIN_PIXELS | count FILE "
+                    "RRGGBB [X Y W H]\n");
     return 2;
 }

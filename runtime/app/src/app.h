@@ -72,6 +72,11 @@ void app_shape(app_canvas *c, const clv_shape *s, float ox, float oy, float scal
 /// 0..255 mixes toward white (hit flash), alpha scales opacity, flip mirrors horizontally.
 void app_blit(app_canvas *c, const app_image *img, int x, int y, int scale, int tint_white,
               int alpha, bool flip);
+/// Draws an image turned about its point pivot (image pixels), which lands on canvas point at:
+/// each image pixel is scale canvas pixels, mirror flips the image's y first, then it turns by
+/// angle (radians), as a weapon-local shape is placed (app_place_shape). Nearest pixel, alpha.
+void app_blit_turned(app_canvas *c, const app_image *img, clv_vec2 at, clv_vec2 pivot, float scale,
+                     float angle, bool mirror);
 /// Text at (x, y), scale >= 1; returns the width in pixels. '\n' starts a new line, one cell
 /// height and a pixel lower.
 int app_text(app_canvas *c, const app_font *f, int x, int y, const char *s, uint32_t color,
@@ -211,6 +216,8 @@ typedef struct app_input {
     app_ed_action ed[APP_ED_ACTIONS];
 } app_input;
 
+struct app_anim;
+
 /// A weapon the player can hold: from a mod, or built in C by a test fixture.
 typedef struct app_slot {
     char label[48];           ///< "mod/weapon"
@@ -218,6 +225,7 @@ typedef struct app_slot {
     const clv_weapon *weapon; ///< owned by the mod or fixture; NULL once retired
     int32_t attack_count;
     app_attack_facts facts[APP_MAX_FACTS];
+    const struct app_anim *anim; ///< the attacker's sheet (owned by its mod), or NULL
 } app_slot;
 
 /// What an enemy does: walks at the player, or keeps its distance and throws knives.
@@ -447,6 +455,22 @@ void app_draw_frame_bar_lag(app_canvas *c, const app_font *f, int x, int y, int 
 
 /* ---- Mods and hot reload ---- */
 
+/// A mod's Aseprite sheet (sheet.json in its folder) read for one of its weapons.
+typedef struct app_anim {
+    app_image image;
+    int32_t attacks;
+    struct app_aseprite *attack; ///< by attack index: the frames of the tag named like it
+} app_anim;
+
+/// Reads dir/sheet.json and its PNG for weapon w. false when there is none (err "") or when it
+/// cannot be used (err names the file and, for JSON, the path of the mistake).
+bool app_anim_load(app_anim *a, const char *dir, const clv_weapon *w, char *err, size_t errlen);
+void app_anim_free(app_anim *a);
+/// Draws the sprite of frame (0-based) of attack with the wielder at canvas point at; false
+/// when the sheet has none for it.
+bool app_anim_draw(app_canvas *c, const app_anim *a, int32_t attack, int32_t frame, clv_vec2 at,
+                   float scale, float facing, bool mirror);
+
 #define APP_MAX_MODS 16
 /* Folders whose mod failed to load keep an entry (a fix reloads them) without counting as mods. */
 #define APP_MAX_MOD_FOLDERS (APP_MAX_MODS * 2)
@@ -458,6 +482,8 @@ typedef struct app_mod_entry {
     clv_weapon_id ids[APP_MAX_SLOTS * 2]; ///< its weapons in the arena (clv_mod_weapon order)
     struct clv_mod
         *retired[8]; ///< older versions, kept until exit (their weapons are in the arena)
+    app_anim
+        anims[APP_MAX_SLOTS * 2]; ///< each weapon's frames of sheet.json (clv_mod_weapon order)
     int32_t retired_count;
     int64_t stamp;   ///< digest of the folder's file times and sizes
     char error[512]; ///< last load error, "" when fine

@@ -263,6 +263,41 @@ void app_blit(app_canvas *c, const app_image *img, int x, int y, int scale, int 
     }
 }
 
+void app_blit_turned(app_canvas *c, const app_image *img, clv_vec2 at, clv_vec2 pivot, float scale,
+                     float angle, bool mirror) {
+    if (img->rgba == NULL || !(scale > 0.0f)) {
+        return;
+    }
+    float cs = cosf(angle), sn = sinf(angle), ym = mirror ? -1.0f : 1.0f;
+    /* the image's corners on the canvas bound the pixels to visit */
+    float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
+    for (int k = 0; k < 4; k++) {
+        float lx = ((k & 1) ? (float)img->w : 0.0f) - pivot.x;
+        float ly = (((k & 2) ? (float)img->h : 0.0f) - pivot.y) * ym;
+        float px = at.x + (lx * cs - ly * sn) * scale, py = at.y + (lx * sn + ly * cs) * scale;
+        x0 = fminf(x0, px), x1 = fmaxf(x1, px), y0 = fminf(y0, py), y1 = fmaxf(y1, py);
+    }
+    int i0 = (int)fmaxf(floorf(x0), 0.0f), i1 = (int)fminf(ceilf(x1), (float)c->w);
+    int j0 = (int)fmaxf(floorf(y0), 0.0f), j1 = (int)fminf(ceilf(y1), (float)c->h);
+    for (int j = j0; j < j1; j++) {
+        for (int i = i0; i < i1; i++) {
+            /* each canvas pixel's centre, turned back into the image: the nearest pixel */
+            float dx = ((float)i + 0.5f - at.x) / scale, dy = ((float)j + 0.5f - at.y) / scale;
+            float lx = dx * cs + dy * sn, ly = (-dx * sn + dy * cs) * ym;
+            int sx = (int)floorf(lx + pivot.x), sy = (int)floorf(ly + pivot.y);
+            if (sx < 0 || sy < 0 || sx >= img->w || sy >= img->h) {
+                continue;
+            }
+            const uint8_t *p = img->rgba + ((size_t)sy * (size_t)img->w + (size_t)sx) * 4;
+            if (p[3] != 0) {
+                uint32_t *dst = &c->px[(size_t)j * (size_t)c->pitch + (size_t)i];
+                *dst = blend(*dst, ((uint32_t)p[3] << 24) | ((uint32_t)p[0] << 16) |
+                                       ((uint32_t)p[1] << 8) | p[2]);
+            }
+        }
+    }
+}
+
 int app_font_cell_h(const app_font *f) {
     bool boxes = f->img.placeholder || f->img.rgba == NULL;
     return boxes ? 10 : f->img.h / 6;

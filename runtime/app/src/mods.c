@@ -65,6 +65,7 @@ static void retire_version(app_game *g, const clv_mod *old, const clv_weapon_id 
         for (int32_t i = 0; i < clv_mod_weapon_count(old); i++) {
             if (g->slots[s].weapon == clv_mod_weapon(old, i)) {
                 g->slots[s].weapon = NULL;
+                g->slots[s].anim = NULL;
                 g->slots[s].id = (clv_weapon_id){0, 0};
                 g->slots[s].attack_count = 0;
             }
@@ -86,6 +87,28 @@ static const app_mod_entry *same_name(const app_mods *m, const app_mod_entry *e,
         }
     }
     return NULL;
+}
+
+static void free_anims(app_mod_entry *e) {
+    for (size_t i = 0; i < sizeof e->anims / sizeof e->anims[0]; i++) {
+        app_anim_free(&e->anims[i]);
+    }
+}
+
+/* The attacker's sheet for each weapon of the mod, when its folder has one. A sheet that
+ * cannot be used is reported (stderr, and err for the banner) and the weapons swing without
+ * it. */
+static void load_anims(app_mod_entry *e, const clv_mod *mod, char *err, size_t errlen) {
+    free_anims(e);
+    err[0] = '\0';
+    for (int32_t i = 0; i < clv_mod_weapon_count(mod); i++) {
+        if (clv_mod_weapon_first(mod, i) == i &&
+            !app_anim_load(&e->anims[i], e->dir, clv_mod_weapon(mod, i), err, errlen) &&
+            err[0] != '\0') {
+            fprintf(stderr, "cleave: %s\n", err);
+            return;
+        }
+    }
 }
 
 /* Loads e->dir; on success the new mod's weapons take (or replace) their slots and the version
@@ -128,11 +151,16 @@ static bool load_entry(app_mods *m, app_mod_entry *e, app_game *g, bool report) 
         return false;
     }
     snprintf(e->name, sizeof e->name, "%s", clv_mod_name(mod));
+    char anim_err[480];
+    load_anims(e, mod, anim_err, sizeof anim_err);
     for (int32_t i = 0; i < clv_mod_weapon_count(mod); i++) {
         char label[48], serr[256];
         weapon_label(label, sizeof label, e->name, clv_mod_weapon_name(mod, i));
-        if (app_game_set_slot(g, label, clv_mod_weapon(mod, i), ids[i], serr, sizeof serr) < 0) {
+        int32_t k = app_game_set_slot(g, label, clv_mod_weapon(mod, i), ids[i], serr, sizeof serr);
+        if (k < 0) {
             fprintf(stderr, "cleave: %s\n", serr);
+        } else if (e->anims[clv_mod_weapon_first(mod, i)].attacks > 0) {
+            g->slots[k].anim = &e->anims[clv_mod_weapon_first(mod, i)];
         }
     }
     if (e->mod != NULL) {
@@ -147,6 +175,9 @@ static bool load_entry(app_mods *m, app_mod_entry *e, app_game *g, bool report) 
     e->mod = mod;
     memcpy(e->ids, ids, (size_t)clv_mod_weapon_count(mod) * sizeof ids[0]);
     e->error[0] = '\0';
+    if (anim_err[0] != '\0') {
+        snprintf(m->banner, sizeof m->banner, "%s", anim_err);
+    }
     return true;
 }
 
@@ -255,6 +286,7 @@ void app_mods_callbacks(app_mods *m, app_game *g) {
 void app_mods_close(app_mods *m) {
     for (int32_t i = 0; i < m->count; i++) {
         clv_mod_free(m->e[i].mod);
+        free_anims(&m->e[i]);
     }
     memset(m, 0, sizeof *m);
 }

@@ -389,8 +389,28 @@ static void draw_enemy(app_canvas *c, const cam *k, const app_assets *a, const a
     }
 }
 
+static const app_slot *slot_of(const app_game *g, clv_weapon_id wid) {
+    const app_slot *slot = NULL;
+    for (int32_t i = 0; i < g->slot_count; i++) {
+        if (g->slots[i].id.index1 == wid.index1) {
+            slot = &g->slots[i];
+        }
+    }
+    return slot;
+}
+
+/* The attacker drawn from its weapon's sheet on the swing's current frame, in place of the
+ * player's sprite; false when the weapon has no sheet for it. */
+static bool draw_attacker(app_canvas *c, const cam *k, const app_game *g,
+                          const clv_attack_info *ai) {
+    const app_slot *slot = ai != NULL ? slot_of(g, ai->weapon) : NULL;
+    return slot != NULL && app_anim_draw(c, slot->anim, ai->attack, ai->frame, scr(k, ai->position),
+                                         k->z, ai->facing, ai->mirror);
+}
+
+/* ai: the player's swing in progress, NULL when none. */
 static void draw_actors(app_canvas *c, const cam *k, const app_assets *a, const app_game *g,
-                        clv_entity_info *pi) {
+                        const clv_attack_info *ai, clv_entity_info *pi) {
     const app_state *st = &g->st;
     /* Enemies: dead ones first, under the living. */
     for (int pass = 0; pass < 2; pass++) {
@@ -408,18 +428,10 @@ static void draw_actors(app_canvas *c, const cam *k, const app_assets *a, const 
         line_world(c, k, clv_v2(p.x + cs * 16.0f, p.y + sn * 16.0f),
                    clv_v2(p.x + cs * 26.0f, p.y + sn * 26.0f), 0xC0FFFFFFu);
         float shake = pi->hitlag > 0 ? ((st->frame & 1) ? 1.0f : -1.0f) : 0.0f;
-        blit_at(c, k, &a->player, p, shake, 0.0f, 0, 255, cs < 0.0f);
-    }
-}
-
-static const app_slot *slot_of(const app_game *g, clv_weapon_id wid) {
-    const app_slot *slot = NULL;
-    for (int32_t i = 0; i < g->slot_count; i++) {
-        if (g->slots[i].id.index1 == wid.index1) {
-            slot = &g->slots[i];
+        if (!draw_attacker(c, k, g, ai)) {
+            blit_at(c, k, &a->player, p, shake, 0.0f, 0, 255, cs < 0.0f);
         }
     }
-    return slot;
 }
 
 static void draw_swing(app_canvas *c, const cam *k, const app_game *g, const app_view *v,
@@ -594,7 +606,7 @@ void app_draw_game(app_canvas *c, const app_assets *a, const app_game *g, const 
     bool swinging = clv_arena_attack(g->arena, g->st.attack, &ai) == CLV_HIT_OK && ai.frame >= 0;
     clv_entity_info pi;
     memset(&pi, 0, sizeof pi);
-    draw_actors(c, &k, a, g, &pi);
+    draw_actors(c, &k, a, g, swinging ? &ai : NULL, &pi);
     if (swinging) {
         draw_swing(c, &k, g, v, &ai);
     }
