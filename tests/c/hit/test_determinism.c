@@ -3,7 +3,11 @@
  * - twice in one process, with a snapshot/restore in the middle, and with the grid
  *   broadphase instead of the scan (this test);
  * - in a -O0 and a -O2 build (the same file built twice; `--hashes` prints the sequence and a
- *   CTest script compares the two outputs). */
+ *   CTest script compares the two outputs).
+ * A second scenario, printed after the first, has bodies that defend: animated hurtboxes with
+ * intangible and armor frames, guards that turn and break, heavy armor, grabs and throws,
+ * airborne targets and smash knockback. */
+#include "cleave/body.h"
 #include "cleave/hit.h"
 #include "harness.h"
 
@@ -333,6 +337,210 @@ static void test_grid_matches_scan(void) {
     CHECK(memcmp(first_run.misses, gridded.misses, sizeof gridded.misses) == 0);
 }
 
+/* ---- the defenders: bodies, guard, armor, grabs ---- */
+
+#define DEFENDERS 40
+#define DFRAMES 240
+
+static clv_body *build_dancer(void) {
+    clv_body *b = clv_body_create("dancer", NULL, NULL);
+    clv_animation_def an;
+    memset(&an, 0, sizeof an);
+    snprintf(an.name, sizeof an.name, "sway");
+    an.frames = 16;
+    an.loop = true;
+    CHECK(clv_body_add_animation(b, &an, NULL, NULL) == CLV_HIT_OK);
+    clv_hurtbox_def d = clv_default_hurtbox_def();
+    snprintf(d.id, sizeof d.id, "core");
+    d.shape = clv_shape_capsule(0, -10, 0, 10, 7);
+    CHECK(clv_body_add_hurtbox(b, 0, 0, 15, &d, NULL) == CLV_HIT_OK);
+    snprintf(d.id, sizeof d.id, "arm");
+    d.shape = clv_shape_circle(16, -4, 5);
+    CHECK(clv_body_add_hurtbox(b, 0, 2, 5, &d, NULL) == CLV_HIT_OK);
+    d.state = CLV_HURTBOX_INTANGIBLE;
+    CHECK(clv_body_add_hurtbox(b, 0, 6, 9, &d, NULL) == CLV_HIT_OK);
+    d.state = CLV_HURTBOX_ARMOR;
+    d.heavy = 1.5f;
+    d.shape = clv_shape_obb(14, 6, 6, 3, 0.4f);
+    CHECK(clv_body_add_hurtbox(b, 0, 10, 13, &d, NULL) == CLV_HIT_OK);
+    clv_guard_def g = clv_default_guard_def();
+    g.meter = 30.0f;
+    g.regen = 0.25f;
+    g.guard_break = 40;
+    CHECK(clv_body_set_guard(b, &g, NULL) == CLV_HIT_OK);
+    return b;
+}
+
+/* A grab (one frame) and a smash swing with chip and shield damage. */
+static clv_weapon *build_brawler(void) {
+    clv_weapon *w = clv_weapon_create(NULL, NULL);
+    clv_attack_def a = clv_default_attack_def();
+    snprintf(a.name, sizeof a.name, "grab");
+    a.frames = 3;
+    CHECK(clv_weapon_add_attack(w, &a, NULL, NULL) == CLV_HIT_OK);
+    snprintf(a.name, sizeof a.name, "smash");
+    a.frames = 10;
+    CHECK(clv_weapon_add_attack(w, &a, NULL, NULL) == CLV_HIT_OK);
+    clv_hitbox_def h = hb("hand", clv_shape_circle(20, 0, 9), 2);
+    h.kind = CLV_HITBOX_GRAB;
+    CHECK(clv_weapon_add_hitbox(w, 0, 1, 1, &h, NULL) == CLV_HIT_OK);
+    h = hb("fist", clv_shape_capsule(5, 0, 30, 0, 6), 9);
+    h.knockback.kind = CLV_KNOCKBACK_SMASH;
+    h.knockback.base = 20;
+    h.knockback.growth = 80;
+    h.knockback.sakurai = true;
+    h.chip = 0.2f;
+    h.shield_damage = 3;
+    h.facing_restrict = CLV_FACING_AWAY;
+    CHECK(clv_weapon_add_hitbox(w, 1, 3, 6, &h, NULL) == CLV_HIT_OK);
+    return w;
+}
+
+typedef struct defenders {
+    clv_arena *arena;
+    clv_weapon_id brawler;
+    clv_body_id dancer;
+    clv_entity_id fighters[DEFENDERS];
+    clv_attack_id attacks[DEFENDERS];
+    rng r;
+} defenders;
+
+static void defenders_setup(defenders *sc) {
+    memset(sc, 0, sizeof *sc);
+    sc->r.s = 777u;
+    sc->arena = clv_arena_create(NULL, NULL);
+    clv_weapon *w = build_brawler();
+    CHECK(clv_arena_add_weapon(sc->arena, w, &sc->brawler, NULL) == CLV_HIT_OK);
+    clv_weapon_destroy(w);
+    clv_body *b = build_dancer();
+    CHECK(clv_arena_add_body(sc->arena, b, &sc->dancer, NULL) == CLV_HIT_OK);
+    clv_body_destroy(b);
+    for (int i = 0; i < DEFENDERS; i++) {
+        clv_entity_def d = clv_default_entity_def();
+        d.position = uniform_v2(&sc->r, -150, 150, -100, 100);
+        d.team = i % 2;
+        d.hp = 1000;
+        d.weight = uniform(&sc->r, 0.6f, 1.6f);
+        d.friction = 0.2f;
+        CHECK(clv_arena_spawn(sc->arena, &d, &sc->fighters[i], NULL) == CLV_HIT_OK);
+        if (i % 4 != 3) { /* a quarter keep their own hurtbox */
+            CHECK(clv_arena_play(sc->arena, sc->fighters[i], sc->dancer, 0) == CLV_HIT_OK);
+        }
+    }
+}
+
+static void defenders_drive(defenders *sc, int f) {
+    clv_arena *a = sc->arena;
+    for (int i = 0; i < DEFENDERS; i++) {
+        clv_entity_id e = sc->fighters[i];
+        uint32_t roll = next_u32(&sc->r) % 16;
+        clv_arena_set_facing(a, e, uniform(&sc->r, -3.2f, 3.2f), (roll & 1) != 0);
+        if (roll == 2) {
+            clv_arena_set_state(a, e, CLV_HURT_GUARD, 12);
+        } else if (roll == 3) {
+            clv_arena_set_airborne(a, e, (f / 5 + i) % 3 == 0);
+        } else if (roll == 4) {
+            clv_arena_set_armor(a, e, CLV_ARMOR_HEAVY, 1.0f);
+        } else if (roll == 5) {
+            clv_arena_release(a, e);
+        }
+        if (clv_arena_attack_valid(a, sc->attacks[i])) {
+            continue;
+        }
+        clv_attack_start_def s = clv_default_attack_start_def();
+        s.weapon = sc->brawler;
+        s.owner = e;
+        s.facing = uniform(&sc->r, -3.2f, 3.2f);
+        clv_entity_body_info bi;
+        clv_arena_entity_body(a, e, &bi);
+        s.attack = 1;
+        if (bi.holding.index1 != 0) {
+            clv_arena_throw(a, &s, &sc->attacks[i], NULL);
+        } else {
+            s.attack = roll < 6 ? 0 : 1;
+            clv_arena_start_attack(a, &s, &sc->attacks[i], NULL);
+        }
+    }
+}
+
+/* How often each defending rule happened in the last run_defenders: hit flags, then misses. */
+static long flag_count[8], reason_count[CLV_MISS_REASON_COUNT];
+
+static void count_rules(const clv_arena *a) {
+    int32_t n = 0;
+    const clv_hit_event *h = clv_arena_hits(a, &n);
+    for (int32_t i = 0; i < n; i++) {
+        for (int b = 0; b < 8; b++) {
+            flag_count[b] += (h[i].flags >> b) & 1u;
+        }
+    }
+    const clv_miss_record *m = clv_arena_misses(a, &n);
+    for (int32_t i = 0; i < n; i++) {
+        reason_count[m[i].reason]++;
+    }
+}
+
+static void run_defenders(trace *t, int snap_at) {
+    memset(flag_count, 0, sizeof flag_count);
+    memset(reason_count, 0, sizeof reason_count);
+    defenders sc;
+    defenders_setup(&sc);
+    unsigned char *buf = NULL;
+    size_t size = 0;
+    defenders saved;
+    for (int f = 0; f < DFRAMES; f++) {
+        if (f == snap_at) {
+            size = clv_arena_snapshot_size(sc.arena);
+            buf = malloc(size);
+            CHECK(clv_arena_snapshot(sc.arena, buf, size, NULL) == CLV_HIT_OK);
+            saved = sc;
+            for (int g = 0; g < 30; g++) {
+                defenders_drive(&sc, f + g);
+                clv_arena_step(sc.arena);
+            }
+            clv_arena *arena = sc.arena;
+            sc = saved;
+            sc.arena = arena;
+            CHECK(clv_arena_restore(sc.arena, buf, size) == CLV_HIT_OK);
+        }
+        defenders_drive(&sc, f);
+        CHECK(clv_arena_step(sc.arena) == CLV_HIT_OK);
+        count_rules(sc.arena);
+        t->hash[f] = clv_arena_hash(sc.arena);
+        clv_arena_hits(sc.arena, &t->hits[f]);
+        clv_arena_misses(sc.arena, &t->misses[f]);
+        clv_arena_ticks(sc.arena, &t->ticks[f]);
+    }
+    free(buf);
+    clv_arena_destroy(sc.arena);
+}
+
+/* The defenders' rules all happen, the run repeats, and a rollback replays it. */
+static void test_defenders(void) {
+    static trace one, two, rolled;
+    run_defenders(&one, -1);
+    run_defenders(&two, -1);
+    run_defenders(&rolled, 100);
+    CHECK(memcmp(one.hash, two.hash, sizeof(uint64_t) * DFRAMES) == 0);
+    CHECK(memcmp(one.hash, rolled.hash, sizeof(uint64_t) * DFRAMES) == 0);
+    long hits = 0, misses = 0;
+    for (int f = 0; f < DFRAMES; f++) {
+        hits += one.hits[f];
+        misses += one.misses[f];
+    }
+    printf("defenders: %ld hits, %ld misses over %d frames; blocked %ld, armor %ld, grab %ld, "
+           "guard break %ld; misses intangible %ld, airborne %ld, interrupted %ld, not thrown "
+           "%ld\n",
+           hits, misses, DFRAMES, flag_count[4], flag_count[5], flag_count[6], flag_count[7],
+           reason_count[CLV_MISS_INTANGIBLE], reason_count[CLV_MISS_AIRBORNE],
+           reason_count[CLV_MISS_INTERRUPTED], reason_count[CLV_MISS_NOT_THROWN]);
+    CHECK(hits > 50 && misses > 20);
+    for (int b = 4; b < 8; b++) {
+        CHECK(flag_count[b] > 0);
+    }
+    CHECK(reason_count[CLV_MISS_INTANGIBLE] > 0 && reason_count[CLV_MISS_AIRBORNE] > 0);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--hashes") == 0) {
         static trace t;
@@ -341,11 +549,17 @@ int main(int argc, char **argv) {
             printf("%d %016" PRIx64 " %d %d %d\n", f + 1, t.hash[f], (int)t.hits[f],
                    (int)t.misses[f], (int)t.ticks[f]);
         }
+        run_defenders(&t, -1);
+        for (int f = 0; f < DFRAMES; f++) {
+            printf("d%d %016" PRIx64 " %d %d\n", f + 1, t.hash[f], (int)t.hits[f],
+                   (int)t.misses[f]);
+        }
         return 0; /* the hashes are the output: another program compares them */
     }
     clv_test_init(argc, argv);
     RUN(test_same_run_twice);
     RUN(test_rollback_replays_the_same);
     RUN(test_grid_matches_scan);
+    RUN(test_defenders);
     return clv_test_report();
 }
