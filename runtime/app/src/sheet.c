@@ -10,6 +10,11 @@
 
 /* Most frames one sheet shows; a longer attack is rendered a range at a time (--frames). */
 #define RENDER_MAX_FRAMES 256
+/* Hitbox ids that get a colour of their own in a sheet; later ones share the next. */
+#define RENDER_MAX_IDS 64
+
+static const uint32_t id_colors[6] = {0xFFFF4A4Au, 0xFFFFA030u, 0xFF50D0FFu,
+                                      0xFFB070FFu, 0xFF60F080u, 0xFFFF70C0u};
 
 /* true when frame fr lists a hitbox with the same id as h (labels only on a hitbox's first frame).
  */
@@ -199,7 +204,40 @@ typedef struct sheet {
     float scale;
     const app_aseprite *sprites; ///< --sheet: the attacker's animation, NULL without
     const app_image *sprite_image;
+    /// The hitbox ids of the frames drawn, in the order they first show (the legend's order):
+    /// an id's place here is its colour in every cell.
+    char ids[RENDER_MAX_IDS][CLV_HIT_NAME_MAX];
+    int32_t id_count;
 } sheet;
+
+static void list_ids(sheet *sh) {
+    sh->id_count = 0;
+    for (int32_t fr = sh->first; fr <= sh->last; fr++) {
+        for (int32_t k = 0;; k++) {
+            const clv_hitbox_def *h = clv_arena_hitbox(sh->p->arena, sh->p->wid, sh->attack, fr, k);
+            if (h == NULL) {
+                break;
+            }
+            bool seen = false;
+            for (int32_t i = 0; i < sh->id_count && !seen; i++) {
+                seen = strcmp(sh->ids[i], h->id) == 0;
+            }
+            if (!seen && sh->id_count < RENDER_MAX_IDS) {
+                snprintf(sh->ids[sh->id_count++], CLV_HIT_NAME_MAX, "%s", h->id);
+            }
+        }
+    }
+}
+
+/* The colour of a hitbox id: by its place among the ids, not in its frame's list, so that a
+ * hitbox keeps the colour the legend shows when the hitboxes before it end. */
+static uint32_t id_color(const sheet *sh, const char *id) {
+    int32_t i = 0;
+    while (i < sh->id_count && strcmp(sh->ids[i], id) != 0) {
+        i++;
+    }
+    return id_colors[(uint32_t)i % 6u];
+}
 
 /* A legend in the header: each hitbox id once, in its colour, on the first frame it shows. */
 static void legend_entry(sheet *sh, int32_t fr, const clv_hitbox_def *h, uint32_t col) {
@@ -254,10 +292,7 @@ static void draw_cell(sheet *sh, int32_t fr) {
         if (h == NULL) {
             break;
         }
-        static const uint32_t gc[6] = {0xFFFF4A4Au, 0xFFFFA030u, 0xFF50D0FFu,
-                                       0xFFB070FFu, 0xFF60F080u, 0xFFFF70C0u};
-        /* colour by precedence (list order), so blade and handle read apart */
-        uint32_t col = gc[(uint32_t)k % 6u];
+        uint32_t col = id_color(sh, h->id);
         app_shape(c, &h->shape, ox, oy, sh->scale, (col & 0x00FFFFFFu) | 0x80000000u, col);
         legend_entry(sh, fr, h, col);
     }
@@ -298,6 +333,7 @@ static bool draw_sheet(sheet *sh, const char *out) {
     snprintf(title, sizeof title, "%s / %s / %s", clv_mod_name(sh->p->mod), sh->p->weapon_name,
              sh->f->name);
     sh->legend_x = 24 + app_text(c, &sh->assets->font, 8, 8, title, 0xFFFFD070u, 2);
+    list_ids(sh);
     for (int32_t fr = sh->first; fr <= sh->last; fr++) {
         draw_cell(sh, fr);
     }
