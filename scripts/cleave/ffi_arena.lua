@@ -20,6 +20,8 @@ return function(M, C, util)
   local STATE_RULE = "be one of 'normal', 'invincible', 'intangible', 'parry'"
   local FLAG_PUSH_ONLY, FLAG_INVINCIBLE, FLAG_KILLED, FLAG_TRADE = 1, 2, 4, 8
   local ERR_LEN = 1024
+  -- a mod's callback errors of one frame, each of at most 1 KiB: room for 16 at least
+  local CALLBACK_ERR_LEN = 16384
 
   local Arena, Entity, Attack, Weapon = {}, {}, {}, {}
   Arena.__index, Entity.__index, Attack.__index, Weapon.__index = Arena, Entity, Attack, Weapon
@@ -47,6 +49,7 @@ return function(M, C, util)
 
   local diag = ffi.new("clv_hit_diag")
   local errbuf = ffi.new("char[?]", ERR_LEN)
+  local callback_errs = ffi.new("char[?]", CALLBACK_ERR_LEN)
 
   local function fail(fmt, ...) util.raise(fmt:format(...)) end
   local function diag_text() return ffi.string(diag.message) end
@@ -590,13 +593,23 @@ return function(M, C, util)
     if A.on_error then A.on_error(msg) end
   end
 
+  -- Reports each message of a list that ends with an empty one (clv_mod_run_callbacks').
+  local function report_all(A, list)
+    local at = 0
+    while list[at] ~= 0 do
+      local msg = ffi.string(list + at)
+      report(A, msg)
+      at = at + #msg + 1
+    end
+  end
+
   -- The hits of this frame as tables, through the game's on_hit callbacks. No closure is made
   -- here: a function that holds one ends every return with an instruction LuaJIT 2.1 does not
   -- compile (UCLO), and this one runs every frame.
   local function run_callbacks(A, first_hit)
     for i = 1, #A.mod_list do
-      if not C.clv_mod_run_callbacks(A.mod_list[i].ptr, A.ptr, errbuf, ERR_LEN) then
-        report(A, ffi.string(errbuf))
+      if not C.clv_mod_run_callbacks(A.mod_list[i].ptr, A.ptr, callback_errs, CALLBACK_ERR_LEN) then
+        report_all(A, callback_errs)
       end
     end
     if #A.on_hits == 0 then return end

@@ -379,6 +379,21 @@ describe("cleave.load_mod", function()
     result("lua54_damage", 100 - t:hp())
   end)
 
+  it("keeps every callback error of a mod in a frame", function()
+    local a = cleave.arena {}
+    local p = a:spawn { team = 1 }
+    a:spawn { x = 20, y = -3, team = 2, radius = 6, name = "upper" }
+    a:spawn { x = 20, y = 3, team = 2, radius = 6, name = "lower" }
+    a:attack { weapon = mod("lua54").weapons.rod, attack = "poke", owner = p }
+    assert.are.equal(2, a:step(1))
+    local errors = a:errors()
+    assert.are.equal(2, #errors)
+    for i, e in ipairs(errors) do
+      assert.matches("^on_hit: integer 4", e)
+      result("rod_error_" .. i, e:match("^[^\n]*"))
+    end
+  end)
+
   it("tells each side of a clank through its on_clash, on a frame without a hit", function()
     local a = cleave.arena {}
     local p = a:spawn { x = 0, y = 0, team = 1 }

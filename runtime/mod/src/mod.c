@@ -559,7 +559,31 @@ static const clv_lweapon *mod_weapon(const clv_mod *mod, clv_weapon_id id) {
     return NULL;
 }
 
-/* Calls one callback of the mod (none for LUA_NOREF); keeps the first error message. */
+/* Adds msg to the list in err (a new list when first): each message ends with a NUL and the
+ * list with an empty message, so that err read as a string is the first message. A message
+ * that does not fit is left out; the first is cut to fit. */
+static void add_error(char *err, size_t errlen, bool first, const char *msg) {
+    if (err == NULL || errlen < 2) {
+        errf(err, errlen, "%s", "", "", "");
+        return;
+    }
+    size_t used = 0;
+    while (!first && err[used] != '\0') {
+        used += strlen(err + used) + 1;
+    }
+    size_t n = strlen(msg);
+    if (used + n + 2 > errlen) {
+        if (used > 0) {
+            return;
+        }
+        n = errlen - 2;
+    }
+    memcpy(err + used, msg, n);
+    err[used + n] = '\0';
+    err[used + n + 1] = '\0';
+}
+
+/* Calls one callback of the mod (none for LUA_NOREF); adds its error to the list in err. */
 static bool call_event(clv_mod *mod, int ref, const clv_lua_event *e, char *err, size_t errlen,
                        bool *first_error) {
     char msg[1024];
@@ -568,10 +592,8 @@ static bool call_event(clv_mod *mod, int ref, const clv_lua_event *e, char *err,
     }
     if (!clv_lua_call_event(mod->sb, ref, e, msg, sizeof msg)) {
         escape_message(msg, sizeof msg, true);
-        if (*first_error) {
-            errf(err, errlen, "%s", msg, "", "");
-            *first_error = false;
-        }
+        add_error(err, errlen, *first_error, msg);
+        *first_error = false;
         return false;
     }
     return true;

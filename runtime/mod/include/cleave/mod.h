@@ -98,8 +98,10 @@ bool clv_mod_add_weapons(clv_mod *mod, clv_arena *arena, clv_weapon_id *out, cha
 /// weapon's on_hit for the hits of that weapon, and the on_tick of each effect the mod's
 /// weapons define for the ticks of that name. They run in the mod's sandbox through its
 /// protected path and receive plain tables (entities as integer ids). Errors do not stop the
-/// game: the first is written to err ("file:line: message" and a traceback) and the result is
-/// true only when every callback succeeded. The arena must be the one given to the last
+/// game: each is written to err ("file:line: message" and a traceback, at most 1023 bytes)
+/// followed by a NUL, and the list ends with an empty message, so that err read as a string is
+/// the first; a message that no longer fits is left out (the first is cut to fit). The result
+/// is true only when every callback succeeded. The arena must be the one given to the last
 /// clv_mod_add_weapons.
 bool clv_mod_run_callbacks(clv_mod *mod, clv_arena *arena, char *err, size_t errlen);
 
