@@ -278,7 +278,7 @@ static float largest_radius(const clv_grid *g, const float *r, uint32_t count) {
     for (uint32_t i = 0; i < count; i++) {
         uint32_t rb;
         memcpy(&rb, &r[i], sizeof rb);
-        rb = (r[i] >= 0.0f) & (r[i] <= cell_size) ? rb & 0x7fffffffu : 0u;
+        rb = ((r[i] >= 0.0f) & (r[i] <= cell_size)) ? rb & 0x7fffffffu : 0u;
         w_bits = rb > w_bits ? rb : w_bits;
     }
     float w;
