@@ -537,6 +537,60 @@ static void keep_in_room(app_game *g, clv_entity_id id, const clv_entity_info *i
     }
 }
 
+/* Each enemy's walk for this frame: dead ones wait to walk back in, staggered and frozen ones
+ * are left to the arena, throwers keep their distance, slimes close in. */
+static void move_enemies(app_game *g, const clv_entity_info *pi) {
+    app_state *st = &g->st;
+    for (int32_t i = 0; i < st->enemy_count; i++) {
+        app_enemy *e = &g->enemies[i];
+        clv_entity_info ei;
+        if (clv_arena_entity(g->arena, e->id, &ei) != CLV_HIT_OK) {
+            continue;
+        }
+        if (e->flash > 0) {
+            e->flash--;
+        }
+        if (!ei.alive) {
+            if (++e->dead >= RESPAWN_FRAMES) {
+                e->dead = 0;
+                e->stagger = 0;
+                e->throw_in = THROW_FIRST;
+                clv_arena_set_position(g->arena, e->id, app_game_spawn_point(g));
+                clv_arena_set_velocity(g->arena, e->id, clv_v2(0.0f, 0.0f));
+                clv_arena_set_hp(g->arena, e->id, ENEMY_HP);
+            } else {
+                clv_arena_set_velocity(g->arena, e->id, clv_v2(0.0f, 0.0f));
+            }
+            continue;
+        }
+        if (e->stagger > 0) {
+            e->stagger--;
+            continue; /* knockback and friction own the motion */
+        }
+        if (ei.hitlag > 0) {
+            continue;
+        }
+        if (e->kind == APP_ENEMY_THROWER) {
+            clv_arena_set_velocity(g->arena, e->id, app_thrower_step(g, i, &ei, pi));
+            continue;
+        }
+        /* Each enemy heads for its own spot on a ring around the player (golden-angle
+         * spacing), so a crowd surrounds the player instead of piling onto one point. */
+        float ring = PLAYER_RADIUS + ENEMY_RADIUS + 6.0f + (float)(i / 12) * 6.0f;
+        float ang = (float)i * 2.39996323f;
+        clv_vec2 spot =
+            clv_v2(pi->position.x + cosf(ang) * ring, pi->position.y + sinf(ang) * ring);
+        clv_vec2 to = clv_v2(spot.x - ei.position.x, spot.y - ei.position.y);
+        float dist = sqrtf(to.x * to.x + to.y * to.y);
+        clv_vec2 v = clv_v2(0.0f, 0.0f);
+        if (dist > 1.0f) {
+            float sp = dist < e->speed ? dist : e->speed;
+            v = clv_v2(to.x / dist * sp, to.y / dist * sp);
+        }
+        clv_arena_set_velocity(g->arena, e->id, v);
+    }
+}
+
 bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
     app_state *st = &g->st;
     if (g->slot_count > 0) {
@@ -578,53 +632,7 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
     }
     app_player_parry(g, in);
 
-    for (int32_t i = 0; i < st->enemy_count; i++) {
-        app_enemy *e = &g->enemies[i];
-        clv_entity_info ei;
-        if (clv_arena_entity(g->arena, e->id, &ei) != CLV_HIT_OK) {
-            continue;
-        }
-        if (e->flash > 0) {
-            e->flash--;
-        }
-        if (!ei.alive) {
-            if (++e->dead >= RESPAWN_FRAMES) {
-                e->dead = 0;
-                e->stagger = 0;
-                e->throw_in = THROW_FIRST;
-                clv_arena_set_position(g->arena, e->id, app_game_spawn_point(g));
-                clv_arena_set_velocity(g->arena, e->id, clv_v2(0.0f, 0.0f));
-                clv_arena_set_hp(g->arena, e->id, ENEMY_HP);
-            } else {
-                clv_arena_set_velocity(g->arena, e->id, clv_v2(0.0f, 0.0f));
-            }
-            continue;
-        }
-        if (e->stagger > 0) {
-            e->stagger--;
-            continue; /* knockback and friction own the motion */
-        }
-        if (ei.hitlag > 0) {
-            continue;
-        }
-        if (e->kind == APP_ENEMY_THROWER) {
-            clv_arena_set_velocity(g->arena, e->id, app_thrower_step(g, i, &ei, &pi));
-            continue;
-        }
-        /* Each enemy heads for its own spot on a ring around the player (golden-angle
-         * spacing), so a crowd surrounds the player instead of piling onto one point. */
-        float ring = PLAYER_RADIUS + ENEMY_RADIUS + 6.0f + (float)(i / 12) * 6.0f;
-        float ang = (float)i * 2.39996323f;
-        clv_vec2 spot = clv_v2(pi.position.x + cosf(ang) * ring, pi.position.y + sinf(ang) * ring);
-        clv_vec2 to = clv_v2(spot.x - ei.position.x, spot.y - ei.position.y);
-        float dist = sqrtf(to.x * to.x + to.y * to.y);
-        clv_vec2 v = clv_v2(0.0f, 0.0f);
-        if (dist > 1.0f) {
-            float sp = dist < e->speed ? dist : e->speed;
-            v = clv_v2(to.x / dist * sp, to.y / dist * sp);
-        }
-        clv_arena_set_velocity(g->arena, e->id, v);
-    }
+    move_enemies(g, &pi);
 
     clv_attack_info ai;
     if (clv_arena_attack(g->arena, st->attack, &ai) == CLV_HIT_OK && ai.frame >= 0) {
