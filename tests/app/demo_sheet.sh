@@ -2,8 +2,9 @@
 # The demo animates the attacker from a mod's Aseprite sheet (sheet.json beside mod.lua, and
 # its PNG): the plank with the test sheet of tests/app/aseprite. The sheet's hand (60,110,220)
 # and blade (210,210,225) colours are counted in headless screenshots: present during the
-# swing, turned with its facing, absent without a sheet and after the swing. A malformed
-# sheet is reported with its JSON path and the demo swings without it.
+# swing, turned with its facing, absent without a sheet and after the swing; `cleave render`
+# draws the same sheet without being told. A malformed sheet is reported with its JSON path
+# and the demo swings without it.
 # usage: demo_sheet.sh CLEAVE PNG_STAT SOURCE_DIR
 set -u
 cleave=$1 png=$2 src=$3
@@ -36,6 +37,13 @@ shot after sheet-mod 400 256 30
 [ "$(count plain 3C6EDC)" -eq 0 ] && [ "$(count plain D2D2E1)" -eq 0 ] ||
     { echo "FAIL: the sheet's colours without a sheet"; fail=1; }
 [ "$(count after 3C6EDC)" -eq 0 ] || { echo "FAIL: the sheet drawn after the swing ended"; fail=1; }
+
+# cleave render draws the mod's own sheet without --sheet, as it does with it
+"$cleave" render sheet-mod --out own.png > /dev/null &&
+    "$cleave" render sheet-mod --sheet sheet-mod/sheet.json --out given.png > /dev/null ||
+    { echo "FAIL: render of the mod with a sheet"; fail=1; }
+cmp -s own.png given.png || { echo "FAIL: render without --sheet ignores the mod's sheet"; fail=1; }
+[ "$(count own 3C6EDC)" -ge 100 ] || { echo "FAIL: render drew no sprite"; fail=1; }
 
 # a malformed sheet: its path and the mistake on stderr, and the swing goes on without it
 sed 's/"duration": 100/"duration": "x"/' "$src/tests/app/aseprite/swing.json" > sheet-mod/sheet.json

@@ -385,10 +385,18 @@ int app_cmd_render(int argc, char **argv) {
     app_picked p;
     app_attack_facts f;
     sheet sh = {.p = &p, .f = &f};
-    if (!app_pick_open(app_mod_folder(a.dir, folder, sizeof folder), &p) ||
-        !pick_render_attack(&p, &a, &sh.attack, &f) || !sheet_range(&a, &f, &sh.first, &sh.last)) {
+    const char *dir = app_mod_folder(a.dir, folder, sizeof folder);
+    if (!app_pick_open(dir, &p) || !pick_render_attack(&p, &a, &sh.attack, &f) ||
+        !sheet_range(&a, &f, &sh.first, &sh.last)) {
         app_pick_close(&p);
         return 1;
+    }
+    char own[1100];
+    snprintf(own, sizeof own, "%s/sheet.json", dir);
+    FILE *probe = a.sheet == NULL ? fopen(own, "rb") : NULL;
+    if (probe != NULL) {
+        fclose(probe);
+        a.sheet = own; /* the mod's own sheet, the one the demo animates its attacker from */
     }
     app_aseprite sprites = {0};
     app_image image = {0};
