@@ -1,6 +1,7 @@
 /* Fuzz target: clv_arena_restore with bytes a mod controls (arena:restore takes any string).
- * An arena with one weapon, a player and a ring of targets is restored from the input, then
- * stepped; the seed corpus holds real snapshots of that arena mid-swing.
+ * An arena with one weapon, a body, a player and a ring of targets (one playing the body, one
+ * guarding, one grabbing) is restored from the input, then stepped; the seed corpus holds real
+ * snapshots of that arena mid-swing.
  *
  * A snapshot carries a checksum, which random bytes never match, but a mod can compute it (it
  * guards against corruption, not forgery). So each input is restored twice: as it is, and with
@@ -18,11 +19,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cleave/body.h"
 #include "cleave/hit.h"
 
 #include "../../runtime/hit/src/hit_internal.h"
 
 static clv_weapon *g_weapon;
+static clv_body *g_body;
+
+/* Two looping frames: a torso, and an arm that is intangible on the second. */
+static clv_body *make_body(void) {
+    clv_body *b = clv_body_create("dodger", NULL, NULL);
+    clv_animation_def an;
+    memset(&an, 0, sizeof an);
+    strcpy(an.name, "roll");
+    an.frames = 2;
+    an.loop = true;
+    clv_hurtbox_def hd = clv_default_hurtbox_def();
+    strcpy(hd.id, "torso");
+    if (b == NULL || clv_body_add_animation(b, &an, NULL, NULL) != CLV_HIT_OK ||
+        clv_body_add_hurtbox(b, 0, 0, 1, &hd, NULL) != CLV_HIT_OK) {
+        abort();
+    }
+    strcpy(hd.id, "arm");
+    hd.shape = clv_shape_capsule(0, 0, 14, 0, 3);
+    hd.state = CLV_HURTBOX_INTANGIBLE;
+    if (clv_body_add_hurtbox(b, 0, 1, 1, &hd, NULL) != CLV_HIT_OK) {
+        abort();
+    }
+    return b;
+}
 
 static clv_weapon *make_weapon(void) {
     clv_weapon_def wd = clv_default_weapon_def();
@@ -64,6 +90,16 @@ static clv_weapon *make_weapon(void) {
     if (clv_weapon_add_hitbox(w, ai, 0, 3, &hd, NULL) != CLV_HIT_OK) {
         abort();
     }
+    strcpy(ad.name, "grab");
+    ad.frames = 3;
+    hd = clv_default_hitbox_def();
+    strcpy(hd.id, "hand");
+    hd.shape = clv_shape_circle(10, 0, 9);
+    hd.kind = CLV_HITBOX_GRAB;
+    if (clv_weapon_add_attack(w, &ad, &ai, NULL) != CLV_HIT_OK ||
+        clv_weapon_add_hitbox(w, ai, 0, 2, &hd, NULL) != CLV_HIT_OK) {
+        abort();
+    }
     return w;
 }
 
@@ -85,7 +121,9 @@ static void throw_knife(clv_arena *a, clv_entity_id owner, clv_vec2 at) {
 static clv_arena *make_arena(void) {
     clv_arena *a = clv_arena_create(NULL, NULL);
     clv_weapon_id wid;
-    if (a == NULL || clv_arena_add_weapon(a, g_weapon, &wid, NULL) != CLV_HIT_OK) {
+    clv_body_id bid;
+    if (a == NULL || clv_arena_add_weapon(a, g_weapon, &wid, NULL) != CLV_HIT_OK ||
+        clv_arena_add_body(a, g_body, &bid, NULL) != CLV_HIT_OK) {
         abort();
     }
     clv_entity_def ed = clv_default_entity_def();
@@ -93,12 +131,24 @@ static clv_arena *make_arena(void) {
     clv_entity_id owner;
     clv_arena_spawn(a, &ed, &owner, NULL);
     ed.team = 2;
-    clv_entity_id last = {0, 0};
+    clv_entity_id last = {0, 0}, ring[6];
     for (int i = 0; i < 6; i++) {
         ed.position = clv_v2(20.0f + 4.0f * (float)i, -10.0f + 4.0f * (float)i);
         clv_arena_spawn(a, &ed, &last, NULL);
+        ring[i] = last;
     }
     clv_arena_set_state(a, last, CLV_HURT_PARRY, 5);
+    clv_arena_play(a, ring[0], bid, 0);
+    clv_arena_set_facing(a, ring[0], 2.5f, true);
+    clv_arena_set_state(a, ring[1], CLV_HURT_GUARD, 0);
+    clv_arena_set_facing(a, ring[1], 3.14159265f, false);
+    clv_arena_set_armor(a, ring[2], CLV_ARMOR_HEAVY, 2.0f);
+    clv_attack_start_def gd = clv_default_attack_start_def();
+    gd.weapon = wid;
+    gd.attack = 2;
+    gd.owner = ring[3];
+    gd.facing = 3.14159265f;
+    clv_arena_start_attack(a, &gd, NULL, NULL);
     throw_knife(a, last, clv_v2(60.0f, 0.0f));
     clv_attack_start_def sd = clv_default_attack_start_def();
     sd.weapon = wid;
@@ -181,6 +231,24 @@ static void play_on(clv_arena *a) {
         }
     }
     throw_knife(a, fresh, clv_v2(40.0f, 2.0f));
+    /* whoever holds someone throws them; the body plays again */
+    for (clv_entity_id e = {0, 0}; clv_arena_next_entity(a, &e);) {
+        clv_entity_body_info bi;
+        if (clv_arena_entity_body(a, e, &bi) != CLV_HIT_OK) {
+            abort();
+        }
+        if (bi.holding.index1 != 0) {
+            sd.owner = e;
+            if (clv_arena_throw(a, &sd, NULL, NULL) != CLV_HIT_OK) {
+                fprintf(stderr, "fuzz_restore: a restored grabber cannot throw\n");
+                abort();
+            }
+        }
+        if (bi.body.index1 != 0 && clv_arena_play(a, e, bi.body, 0) != CLV_HIT_OK) {
+            fprintf(stderr, "fuzz_restore: a restored body cannot play\n");
+            abort();
+        }
+    }
     for (int f = 0; f < 3; f++) {
         step_checked(a);
     }
@@ -233,6 +301,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (g_weapon == NULL) {
         g_weapon = make_weapon();
+        g_body = make_body();
         /* write the seeds' shape once, for a corpus: CLV_FUZZ_SEED=dir */
         const char *seed = getenv("CLV_FUZZ_SEED");
         if (seed != NULL) {
