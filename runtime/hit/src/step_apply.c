@@ -339,6 +339,27 @@ static void apply_hit(clv_arena *a, const clv__cand *c, clv_hit_event *ev) {
     }
 }
 
+/* The frame's new records join the sorted ones: only the new are sorted, then the two runs are
+ * merged from the back (no key is in both: a record found is updated in place). */
+static void merge_records(clv_arena *a) {
+    int32_t k = a->new_rec_count;
+    if (k == 0) {
+        return;
+    }
+    if (k > 1) {
+        qsort(a->new_rec, (size_t)k, sizeof *a->new_rec, cmp_rec_q);
+    }
+    int32_t i = a->rec_count - 1, j = k - 1, w = a->rec_count + k - 1;
+    while (j >= 0) {
+        if (i >= 0 && clv__record_cmp(&a->rec[i], &a->new_rec[j]) > 0) {
+            a->rec[w--] = a->rec[i--];
+        } else {
+            a->rec[w--] = a->new_rec[j--];
+        }
+    }
+    a->rec_count += k;
+}
+
 clv_hit_status clv__apply_and_emit(clv_arena *a) {
     clv_hit_status st = compute_all(a);
     if (st != CLV_HIT_OK) {
@@ -370,10 +391,6 @@ clv_hit_status clv__apply_and_emit(clv_arena *a) {
         remember_hit(a, c, counted);
     }
     mark_kills(a);
-    if (a->new_rec_count > 0) {
-        memcpy(&a->rec[a->rec_count], a->new_rec, (size_t)a->new_rec_count * sizeof *a->rec);
-        a->rec_count += a->new_rec_count;
-        qsort(a->rec, (size_t)a->rec_count, sizeof *a->rec, cmp_rec_q);
-    }
+    merge_records(a);
     return CLV_HIT_OK;
 }
