@@ -39,6 +39,14 @@ run parry
 has parry '^f[0-9]* parry edge of #2 by #1 ' "no parry line"
 lacks parry ' hit edge' "a hit through the parry"
 
+# everything listed, with a slime (#3, the thrower's side) walking in along the knife's path:
+# the throw, and no miss of the knife against its own side
+{ cat "$here/knife.inputs"; echo "0 enemy 400 262"; } > knife-mate.inputs
+"$cleave" demo --headless --frames 120 --enemies 0 --mods throw-mods --log all \
+    --inputs knife-mate.inputs > all.log || { echo "FAIL: --log all exited $?"; fail=1; }
+has all '^f59 #2 throws knives$' "no throw line under --log all"
+lacks all ' miss edge @[0-9]* -> #[23] ' "a miss of the knife against its own side listed"
+
 # the three runs end on different pictures: the reflected knife flies elsewhere
 "$png" differ knife.png reflect.png 50 || fail=1
 [ "$fail" -eq 0 ] && echo "throwers: ok"

@@ -435,11 +435,12 @@ static void react_to_events(app_game *g) {
         const clv_miss_record *m = &ms[i];
         st->misses++;
         clv_projectile_info pj;
+        clv_entity_info ti;
         bool own = (m->target.index1 == st->player.index1 && m->target.gen == st->player.gen) ||
                    (clv_arena_projectile(g->arena, m->attack, &pj) == CLV_HIT_OK &&
-                    pj.owner.index1 == m->target.index1);
+                    clv_arena_entity(g->arena, m->target, &ti) == CLV_HIT_OK && ti.team == pj.team);
         if (m->reason == CLV_MISS_TEAM || own || shown >= 4) {
-            /* a swing passing over its own wielder, or a knife leaving its thrower's hand, is
+            /* a swing passing over its own wielder, or a knife passing its thrower's side, is
              * not news; the panel holds a few */
             continue;
         }
