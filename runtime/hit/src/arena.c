@@ -276,6 +276,7 @@ void clv_arena_destroy(clv_arena *a) {
     clv__free(&al, a->meetings, (size_t)a->meeting_cap * sizeof *a->meetings);
     clv__free(&al, a->meet_misses, (size_t)a->meet_miss_cap * sizeof *a->meet_misses);
     clv__free(&al, a->trade_keys, (size_t)a->trade_keys_cap * sizeof *a->trade_keys);
+    clv__free(&al, a->pushes, (size_t)a->push_cap * sizeof *a->pushes);
     clv__free(&al, a, sizeof *a);
 }
 

@@ -254,6 +254,14 @@ typedef struct clv__edge {
     float right, top, bottom;
 } clv__edge;
 
+/* A push of this frame on a target: the pushes on one target are summed in the order of their
+ * values, so that no slot or spawn order changes the last bits of the sum. */
+typedef struct clv__push {
+    int32_t slot;
+    uint32_t xb, yb; /* the push's bits, the sort key after the slot */
+    clv_vec2 v;
+} clv__push;
+
 /* Two placed hitboxes that met (side 0 on the lower team). */
 typedef struct clv__meeting {
     int32_t placed[2];
@@ -336,6 +344,8 @@ struct clv_arena {
     int32_t meeting_count, meeting_cap;
     clv_miss_record *meet_misses; /* the meetings' misses, emitted before the candidates' */
     int32_t meet_miss_count, meet_miss_cap;
+    clv__push *pushes; /* this frame's pushes, summed per target in a canonical order */
+    int32_t push_count, push_cap;
     uint64_t *trade_keys; /* (attacker slot, target slot) of this frame's hits */
     int32_t trade_keys_cap;
 

@@ -292,13 +292,40 @@ static void remember_hit(clv_arena *a, const clv__cand *c, bool counted) {
     }
 }
 
-/* The hit's push (a push-only hit does nothing else). */
+/* The hit's push (a push-only hit does nothing else), kept for sum_pushes. */
 static void apply_push(clv_arena *a, const clv__cand *c, const clv_hit_event *ev) {
     const clv_hitbox_def *d = &clv__cand_box(a, c)->def;
-    clv__entity *t = &a->ent[c->target1 - 1];
     if (d->knockback.kind != CLV_KNOCKBACK_NONE && !(ev->flags & NO_PUSH)) {
-        t->vel.x = clv__clamp_world(t->vel.x + ev->knockback.x);
-        t->vel.y = clv__clamp_world(t->vel.y + ev->knockback.y);
+        clv__push *p = &a->pushes[a->push_count++];
+        p->slot = (int32_t)c->target1 - 1;
+        memcpy(&p->xb, &ev->knockback.x, sizeof p->xb);
+        memcpy(&p->yb, &ev->knockback.y, sizeof p->yb);
+        p->v = ev->knockback;
+    }
+}
+
+static int cmp_push(const void *pa, const void *pb) {
+    const clv__push *x = pa, *y = pb;
+    if (x->slot != y->slot) {
+        return x->slot < y->slot ? -1 : 1;
+    }
+    if (x->xb != y->xb) {
+        return x->xb < y->xb ? -1 : 1;
+    }
+    return (x->yb > y->yb) - (x->yb < y->yb);
+}
+
+/* Each pushed target's velocity (stopped by stop_pushed) becomes the sum of its pushes, added
+ * in the order of their values: floating-point addition is not associative, and three pushes
+ * added in hit order would give a sum that depends on which slots the attackers hold. */
+static void sum_pushes(clv_arena *a) {
+    if (a->push_count > 1) {
+        qsort(a->pushes, (size_t)a->push_count, sizeof *a->pushes, cmp_push);
+    }
+    for (int32_t i = 0; i < a->push_count; i++) {
+        clv__entity *t = &a->ent[a->pushes[i].slot];
+        t->vel.x = clv__clamp_world(t->vel.x + a->pushes[i].v.x);
+        t->vel.y = clv__clamp_world(t->vel.y + a->pushes[i].v.y);
     }
 }
 
@@ -368,9 +395,13 @@ clv_hit_status clv__apply_and_emit(clv_arena *a) {
     if ((st = mark_trades(a)) != CLV_HIT_OK) {
         return st;
     }
+    if (!clv__reserve(&a->al, (void **)&a->pushes, &a->push_cap, a->hit_count, sizeof *a->pushes)) {
+        return CLV_HIT_ERR_NO_MEMORY;
+    }
     stop_pushed(a);
     int32_t hit_i = 0;
     a->new_rec_count = 0;
+    a->push_count = 0;
     /* The (swing, target) pair whose hit was last counted: hits come sorted by pair, and a
      * push-only hit between two hits of one pair must not make the second count again. */
     uint32_t counted_attack1 = 0, counted_target1 = 0;
@@ -390,6 +421,7 @@ clv_hit_status clv__apply_and_emit(clv_arena *a) {
         counted_target1 = c->target1;
         remember_hit(a, c, counted);
     }
+    sum_pushes(a);
     mark_kills(a);
     merge_records(a);
     return CLV_HIT_OK;

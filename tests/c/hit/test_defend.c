@@ -546,6 +546,41 @@ static void test_snapshot_covers_bodies_guard_and_grabs(void) {
     clv_arena_destroy(a);
 }
 
+/* Three pushes of 1e8, -1e8 and 1 on one target: in float, (1e8 - 1e8) + 1 is 1 and
+ * (1 - 1e8) + 1e8 is 0, so a sum in hit order would depend on which slots the attackers hold.
+ * Summed in the order of their values, every spawn order gives the same velocity. */
+static float three_pushes(const int order[3]) {
+    clv_arena *a = clv_arena_create(NULL, NULL);
+    const float push[3] = {1.0e8f, -1.0e8f, 1.0f};
+    clv_weapon_id w[3];
+    for (int i = 0; i < 3; i++) {
+        clv_hitbox_def d = hitbox(30.0f, 5.0f, 0.0f);
+        d.knockback.kind = CLV_KNOCKBACK_FIXED;
+        d.knockback.vector = clv_v2(push[i], 0.0f);
+        w[i] = add_weapon(a, d, 1);
+    }
+    clv_entity_id owner[3];
+    for (int k = 0; k < 3; k++) {
+        owner[order[k]] = spawn(a, 0.0f, 0.0f, 1);
+    }
+    clv_entity_id foe = spawn(a, 30.0f, 4.0f, 2);
+    for (int k = 0; k < 3; k++) {
+        swing(a, w[order[k]], owner[order[k]], 0.0f);
+    }
+    CHECK(clv_arena_step(a) == CLV_HIT_OK);
+    float vx = info(a, foe).velocity.x;
+    clv_arena_destroy(a);
+    return vx;
+}
+
+static void test_pushes_sum_in_any_order(void) {
+    const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    float first = three_pushes(orders[0]);
+    for (int i = 1; i < 6; i++) {
+        CHECK(three_pushes(orders[i]) == first);
+    }
+}
+
 static void test_new_fields_are_checked(void) {
     clv_hit_diag diag;
     clv_hitbox_def d = hitbox(0.0f, 1.0f, 1.0f);
@@ -584,6 +619,7 @@ int main(int argc, char **argv) {
     RUN(test_hit_filters);
     RUN(test_smash_knockback_in_the_arena);
     RUN(test_snapshot_covers_bodies_guard_and_grabs);
+    RUN(test_pushes_sum_in_any_order);
     RUN(test_new_fields_are_checked);
     return clv_test_report();
 }
