@@ -292,7 +292,9 @@ clv_hit_status clv__grab_rules(clv_arena *a) {
             continue;
         }
         int32_t owner = (int32_t)a->att[c->attack1 - 1].owner.index1 - 1;
-        if (bsearch(&owner, a->scratch, (size_t)n, sizeof owner, cmp_i32) != NULL) {
+        /* held, or struck on this frame: two that held each other would follow each other */
+        if (a->cmb[owner].held_by.index1 != 0 ||
+            bsearch(&owner, a->scratch, (size_t)n, sizeof owner, cmp_i32) != NULL) {
             c->pending = CLV_MISS_INTERRUPTED;
             continue;
         }

@@ -388,10 +388,10 @@ static void test_grab_beats_guard_and_throw_hits_the_held_only(void) {
     clv_arena_destroy(a);
 }
 
-/* A grab loses to a strike landing on the grabber on the same frame, and misses airborne and
- * intangible targets. */
+/* A grab loses to a strike landing on the grabber on the same frame, misses airborne and
+ * intangible targets, and a held grabber cannot grab its holder. */
 static void test_grab_loses_and_misses(void) {
-    for (int kase = 0; kase < 3; kase++) {
+    for (int kase = 0; kase < 4; kase++) {
         clv_arena *a = clv_arena_create(NULL, NULL);
         clv_weapon_id grab = add_weapon(a, grab_box(), 1);
         clv_weapon_id jab = add_weapon(a, hitbox(30.0f, 5.0f, 4.0f), 1);
@@ -402,11 +402,19 @@ static void test_grab_loses_and_misses(void) {
             swing(a, jab, foe, 3.14159265f); /* the foe jabs back on the same frame */
         } else if (kase == 1) {
             CHECK(clv_arena_set_airborne(a, foe, true) == CLV_HIT_OK);
-        } else {
+        } else if (kase == 2) {
             CHECK(clv_arena_set_state(a, foe, CLV_HURT_INTANGIBLE, 1) == CLV_HIT_OK);
+        } else {
+            clv_attack_id mine = {0, 0};
+            CHECK(clv_arena_next_attack(a, &mine) && clv_arena_cancel_attack(a, mine) == 0);
+            swing(a, grab, foe, 3.14159265f); /* the foe grabs first */
+            CHECK(clv_arena_step(a) == CLV_HIT_OK);
+            CHECK(body_info(a, me).held_by.index1 == foe.index1);
+            swing(a, grab, me, 0.0f);
         }
         CHECK(clv_arena_step(a) == CLV_HIT_OK);
-        const int32_t want[3] = {CLV_MISS_INTERRUPTED, CLV_MISS_AIRBORNE, CLV_MISS_INTANGIBLE};
+        const int32_t want[4] = {CLV_MISS_INTERRUPTED, CLV_MISS_AIRBORNE, CLV_MISS_INTANGIBLE,
+                                 CLV_MISS_INTERRUPTED};
         CHECK(hit_on(a, foe) == NULL && miss_on(a, foe) == want[kase]);
         CHECK(body_info(a, foe).held_by.index1 == 0);
         if (kase == 0) {
