@@ -1,12 +1,14 @@
 /* A full arena frame: 8 attackers swinging 8 hitboxes each against N moving enemies.
  *
- * Usage: bench_arena [--quick] [--json PATH]
+ * Usage: bench_arena [--quick] [--knives] [--json PATH]
  * Prints, for N = 1,000, 10,000, 100,000 and 1,000,000 (the scan up to 100,000), the median
  * over 5 repetitions of the mean time per frame (20 frames each, after a warm-up), and how the
- * step's time splits between its phases, from the arena's own profile clock. --json appends
- * one line per figure: {"bench": "...", "impl": "cleave", "ns": ...}.
+ * step's time splits between its phases, from the arena's own profile clock; then the frame
+ * with 1,000 knives against the same without (--knives: only that). --json appends one line
+ * per figure: {"bench": "...", "impl": "cleave", "ns": ...}.
  * The enemies' wall bounces are the game's work and are not timed.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "cleave/hit.h"
 
 #include <stdio.h>
@@ -186,17 +188,28 @@ static result run(uint32_t n, int grid) {
     return res;
 }
 
-/* A frame of the same scene (10k enemies, the grid) with 1,000 knives in flight, thrown by
- * enemies so that they meet the 64 melee hitboxes, against the frame without them: the median
- * of REPS mean times per frame, each side with its own arena. */
-static double projectile_frame(uint32_t n, int32_t knives) {
-    rng r = {7};
-    clv_arena_def ad = clv_default_arena_def();
-    ad.entity_capacity = (int32_t)n + ATTACKERS;
-    ad.grid_cell_size = 64.0f;
-    ad.grid_cols = ad.grid_rows = (int32_t)(WORLD / 64.0f);
-    clv_arena *a = clv_arena_create(&ad, NULL);
-    clv_weapon *w = make_weapon();
+/* The thread's CPU time: the knives' figures are medians of single frames, which time taken by
+ * other programs on a loaded machine would otherwise inflate at random. */
+static uint64_t cpu_ns(void *ctx) {
+    (void)ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The scene of the knives: 10k still enemies and the 8 attackers on the grid, and `knives`
+ * knives in flight, thrown by enemies so that they meet the 64 melee hitboxes. */
+typedef struct knife_scene {
+    clv_arena *a;
+    rng r;
+    uint32_t n;
+    int32_t knives;
+    clv_weapon_id wid, kid;
+    clv_entity_id *ids, heroes[ATTACKERS];
+    clv_attack_id attacks[ATTACKERS], *thrown;
+} knife_scene;
+
+static clv_weapon *make_knife(void) {
     clv_weapon *k = clv_weapon_create(NULL, NULL);
     clv_attack_def fly = clv_default_attack_def();
     snprintf(fly.name, sizeof fly.name, "fly");
@@ -206,72 +219,132 @@ static double projectile_frame(uint32_t n, int32_t knives) {
     snprintf(edge.id, sizeof edge.id, "edge");
     edge.shape = clv_shape_capsule(-4.0f, 0.0f, 4.0f, 0.0f, 1.5f);
     clv_weapon_add_hitbox(k, 0, 0, 3, &edge, NULL);
-    clv_weapon_id wid, kid;
-    clv_arena_add_weapon(a, w, &wid, NULL);
-    clv_arena_add_weapon(a, k, &kid, NULL);
+    return k;
+}
+
+static void knife_scene_init(knife_scene *k, uint32_t n, int32_t knives) {
+    memset(k, 0, sizeof *k);
+    k->r.s = 7;
+    k->n = n;
+    k->knives = knives;
+    clv_arena_def ad = clv_default_arena_def();
+    ad.entity_capacity = (int32_t)n + ATTACKERS;
+    ad.grid_cell_size = 64.0f;
+    ad.grid_cols = ad.grid_rows = (int32_t)(WORLD / 64.0f);
+    ad.clock_ns = cpu_ns;
+    k->a = clv_arena_create(&ad, NULL);
+    clv_weapon *w = make_weapon(), *knife = make_knife();
+    clv_arena_add_weapon(k->a, w, &k->wid, NULL);
+    clv_arena_add_weapon(k->a, knife, &k->kid, NULL);
     clv_weapon_destroy(w);
-    clv_weapon_destroy(k);
-    clv_entity_id *ids = malloc(n * sizeof *ids);
-    clv_attack_id attacks[ATTACKERS] = {{0, 0}};
-    clv_attack_id *thrown = calloc((size_t)knives + 1, sizeof *thrown);
-    clv_entity_id heroes[ATTACKERS];
+    clv_weapon_destroy(knife);
+    k->ids = malloc(n * sizeof *k->ids);
+    k->thrown = calloc((size_t)knives + 1, sizeof *k->thrown);
     for (uint32_t i = 0; i < ATTACKERS + n; i++) {
         clv_entity_def d = clv_default_entity_def();
-        d.position = clv_v2(WORLD * unit(&r), WORLD * unit(&r));
+        d.position = clv_v2(WORLD * unit(&k->r), WORLD * unit(&k->r));
         d.team = i < ATTACKERS ? 1 : 2;
         d.hp = CLV_WORLD_LIMIT;
         d.hurtbox_count = i < ATTACKERS ? 0 : 1;
-        clv_arena_spawn(a, &d, i < ATTACKERS ? &heroes[i] : &ids[i - ATTACKERS], NULL);
+        clv_arena_spawn(k->a, &d, i < ATTACKERS ? &k->heroes[i] : &k->ids[i - ATTACKERS], NULL);
     }
-    double per_frame[REPS];
-    for (int rep = 0, frame = 0; rep < REPS; rep++) {
-        uint64_t total = 0;
-        for (int f = -WARM; f < FRAMES; f++, frame++) {
-            for (int i = 0; i < ATTACKERS; i++) {
-                if (!clv_arena_attack_valid(a, attacks[i])) {
-                    clv_attack_start_def s = clv_default_attack_start_def();
-                    s.weapon = wid;
-                    s.owner = heroes[i];
-                    clv_arena_start_attack(a, &s, &attacks[i], NULL);
-                }
-                clv_arena_set_attack_pose(a, attacks[i], clv_v2(0, 0), 0.15f * (float)frame, false);
-            }
-            for (int32_t i = 0; i < knives; i++) {
-                if (!clv_arena_attack_valid(a, thrown[i])) {
-                    clv_projectile_def p = clv_default_projectile_def();
-                    p.weapon = kid;
-                    p.owner = ids[(uint32_t)i % n];
-                    p.position = clv_v2(WORLD * unit(&r), WORLD * unit(&r));
-                    p.velocity = clv_v2(16.0f * unit(&r) - 8.0f, 16.0f * unit(&r) - 8.0f);
-                    p.lifetime = 120;
-                    p.loop = true;
-                    p.pierce = 0;
-                    clv_arena_spawn_projectile(a, &p, &thrown[i], NULL);
-                }
-            }
-            uint64_t t0 = clock_ns(NULL);
-            clv_arena_step(a);
-            total += f >= 0 ? clock_ns(NULL) - t0 : 0;
+}
+
+/* The game's part of a frame (not timed): swing, turn, throw a knife for each that ended. */
+static void knife_scene_play(knife_scene *k, int frame) {
+    for (int i = 0; i < ATTACKERS; i++) {
+        if (!clv_arena_attack_valid(k->a, k->attacks[i])) {
+            clv_attack_start_def s = clv_default_attack_start_def();
+            s.weapon = k->wid;
+            s.owner = k->heroes[i];
+            clv_arena_start_attack(k->a, &s, &k->attacks[i], NULL);
         }
-        per_frame[rep] = (double)total / FRAMES / 1e3;
+        clv_arena_set_attack_pose(k->a, k->attacks[i], clv_v2(0, 0), 0.15f * (float)frame, false);
     }
-    qsort(per_frame, REPS, sizeof per_frame[0], cmp_double);
-    free(ids);
-    free(thrown);
-    clv_arena_destroy(a);
-    return per_frame[REPS / 2];
+    for (int32_t i = 0; i < k->knives; i++) {
+        if (!clv_arena_attack_valid(k->a, k->thrown[i])) {
+            clv_projectile_def p = clv_default_projectile_def();
+            p.weapon = k->kid;
+            p.owner = k->ids[(uint32_t)i % k->n];
+            p.position = clv_v2(WORLD * unit(&k->r), WORLD * unit(&k->r));
+            p.velocity = clv_v2(16.0f * unit(&k->r) - 8.0f, 16.0f * unit(&k->r) - 8.0f);
+            p.lifetime = 120;
+            p.loop = true;
+            p.pierce = 0;
+            clv_arena_spawn_projectile(k->a, &p, &k->thrown[i], NULL);
+        }
+    }
+}
+
+static void knife_scene_free(knife_scene *k) {
+    free(k->ids);
+    free(k->thrown);
+    clv_arena_destroy(k->a);
+}
+
+enum { KNIFE_FRAMES = REPS * FRAMES };
+
+/* The frame with 1,000 knives against the same without them, the two arenas stepped in turn
+ * frame by frame: the medians of the frames' CPU times (us), of their ratios, and of each part
+ * of the frame (integrate + place, broadphase, narrowphase, rules) on either side. */
+typedef struct knife_result {
+    double without, with, ratio;
+    double split[2][4];
+} knife_result;
+
+static knife_result knife_frames(uint32_t n) {
+    knife_scene k[2];
+    knife_scene_init(&k[0], n, 0);
+    knife_scene_init(&k[1], n, 1000);
+    static double t[2][KNIFE_FRAMES], part[2][4][KNIFE_FRAMES], ratio[KNIFE_FRAMES];
+    for (int f = -WARM; f < KNIFE_FRAMES; f++) {
+        for (int side = 0; side < 2; side++) {
+            knife_scene_play(&k[side], f + WARM);
+            uint64_t t0 = cpu_ns(NULL);
+            clv_arena_step(k[side].a);
+            uint64_t dt = cpu_ns(NULL) - t0;
+            if (f < 0) {
+                continue;
+            }
+            clv_arena_profile p = clv_arena_last_profile(k[side].a);
+            const uint64_t ns[4] = {p.integrate + p.place, p.broadphase, p.narrowphase, p.rules};
+            t[side][f] = (double)dt / 1e3;
+            for (int ph = 0; ph < 4; ph++) {
+                part[side][ph][f] = (double)ns[ph] / 1e3;
+            }
+        }
+        if (f >= 0) {
+            ratio[f] = t[1][f] / t[0][f];
+        }
+    }
+    knife_result res;
+    qsort(ratio, KNIFE_FRAMES, sizeof ratio[0], cmp_double);
+    res.ratio = ratio[KNIFE_FRAMES / 2];
+    for (int side = 0; side < 2; side++) {
+        qsort(t[side], KNIFE_FRAMES, sizeof t[side][0], cmp_double);
+        for (int ph = 0; ph < 4; ph++) {
+            qsort(part[side][ph], KNIFE_FRAMES, sizeof part[side][ph][0], cmp_double);
+            res.split[side][ph] = part[side][ph][KNIFE_FRAMES / 2];
+        }
+        knife_scene_free(&k[side]);
+    }
+    res.without = t[0][KNIFE_FRAMES / 2];
+    res.with = t[1][KNIFE_FRAMES / 2];
+    return res;
 }
 
 int main(int argc, char **argv) {
     const char *json_path = NULL;
-    int quick = 0;
+    int quick = 0, knives_only = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
             json_path = argv[++i];
         } else if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;
+        } else if (strcmp(argv[i], "--knives") == 0) {
+            knives_only = 1;
         } else {
-            fprintf(stderr, "usage: %s [--quick] [--json PATH]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--knives] [--json PATH]\n", argv[0]);
             return 2;
         }
     }
@@ -281,11 +354,13 @@ int main(int argc, char **argv) {
         return 2;
     }
     const uint32_t sizes[4] = {1000u, 10000u, 100000u, 1000000u};
-    printf("== Arena frame: %d attackers x %d hitboxes vs N moving enemies (%gx%g world)\n",
-           ATTACKERS, BOXES, (double)WORLD, (double)WORLD);
-    printf("%-6s %8s %10s %10s %8s %8s %8s %8s %11s %9s %7s\n", "broad", "N", "us/frame",
-           "move+place", "broad", "narrow", "rules", "other", "candidates", "contacts", "hits");
-    for (int grid = 1; grid >= 0; grid--) {
+    if (!knives_only) {
+        printf("== Arena frame: %d attackers x %d hitboxes vs N moving enemies (%gx%g world)\n",
+               ATTACKERS, BOXES, (double)WORLD, (double)WORLD);
+        printf("%-6s %8s %10s %10s %8s %8s %8s %8s %11s %9s %7s\n", "broad", "N", "us/frame",
+               "move+place", "broad", "narrow", "rules", "other", "candidates", "contacts", "hits");
+    }
+    for (int grid = knives_only ? -1 : 1; grid >= 0; grid--) {
         /* a scan of a million enemies per hitbox would take the whole run */
         for (int s = 0; s < (grid ? 4 : 3); s++) {
             uint32_t n = quick ? sizes[s] / 10 : sizes[s];
@@ -311,15 +386,19 @@ int main(int argc, char **argv) {
         }
     }
     uint32_t crowd = quick ? 1000u : 10000u;
-    double without = projectile_frame(crowd, 0), with = projectile_frame(crowd, 1000);
+    knife_result kr = knife_frames(crowd);
     printf("projectiles: %u enemies, 64 melee hitboxes: %.1f us/frame, with 1000 knives %.1f "
-           "us/frame (x%.2f)\n",
-           crowd, without, with, with / without);
+           "us/frame (x%.2f, the median of the frames' ratios; thread CPU time)\n",
+           crowd, kr.without, kr.with, kr.ratio);
+    printf("  median us without / with: move+place %.1f / %.1f, broadphase %.1f / %.1f, "
+           "narrowphase %.1f / %.1f, rules %.1f / %.1f\n",
+           kr.split[0][0], kr.split[1][0], kr.split[0][1], kr.split[1][1], kr.split[0][2],
+           kr.split[1][2], kr.split[0][3], kr.split[1][3]);
     if (json != NULL) {
         fprintf(json,
                 "{\"bench\": \"arena/knives_1000_vs_%u\", \"impl\": \"cleave\", \"ns\": %.1f, "
-                "\"without_ns\": %.1f}\n",
-                crowd, with * 1e3, without * 1e3);
+                "\"without_ns\": %.1f, \"ratio\": %.3f}\n",
+                crowd, kr.with * 1e3, kr.without * 1e3, kr.ratio);
         fclose(json);
     }
     return 0;
