@@ -174,7 +174,7 @@ describe("cleave.weapon", function()
       err_of(w { id = "x", frames = { 0, 2 }, x = 0, y = 0, radius = 3 }))
     assert.matches("attacks%.a%.hitboxes%[1%]%.max_hits must be an integer %(got 1%.5%)$",
       err_of(w { id = "x", frames = 1, x = 0, y = 0, radius = 3, max_hits = 1.5 }))
-    assert.matches("attacks%.a%.hitboxes%[1%]%.knockback%.kind must be 'none', 'fixed', 'scaling' or 'radial' %(got 'up'%)$",
+    assert.matches("attacks%.a%.hitboxes%[1%]%.knockback%.kind must be 'none', 'fixed', 'scaling', 'radial' or 'smash' %(got 'up'%)$",
       err_of(w { id = "x", frames = 1, x = 0, y = 0, radius = 3, knockback = { kind = "up" } }))
     assert.matches("attacks%.a%.hitboxes%[1%]%.knockback: x does not apply to scaling knockback %(it takes angle, base, growth%)$",
       err_of(w { id = "x", frames = 1, x = 0, y = 0, radius = 3, knockback = { x = 1, angle = 3 } }))

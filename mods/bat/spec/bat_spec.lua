@@ -47,7 +47,7 @@ describe("bat", function()
     it("a kind that does not exist", function()
       T.expect_broken { dir = dir, find = "kind = \"reflect\"", replace = "kind = \"reflct\"",
         at = "cleave.arc { id = \"barrel\"",
-        message = "attacks.swing.hitboxes[1].kind must be 'hit', 'reflect' or 'absorb' (got 'reflct')" }
+        message = "attacks.swing.hitboxes[1].kind must be 'hit', 'reflect', 'absorb' or 'grab' (got 'reflct')" }
     end)
     it("a negative reflect speed", function()
       T.expect_broken { dir = dir, find = "reflect_speed = 1.5", replace = "reflect_speed = -1.5",

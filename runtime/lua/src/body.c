@@ -20,10 +20,11 @@ typedef struct lbody {
     clv_lalloc alloc;
 } lbody;
 
-static const char *const body_fields[] = {"name", "animations", NULL};
+static const char *const body_fields[] = {"name", "animations", "guard", NULL};
+static const char *const guard_fields[] = {"meter", "regen", "guard_break", "all_round", NULL};
 static const char *const anim_fields[] = {"length", "loop", "frames", "hurtboxes", NULL};
-static const char *const hurt_fields[] = {"id", "frames", "state", "x",      "y",     "ax",
-                                          "ay", "bx",     "by",    "radius", "shape", NULL};
+static const char *const hurt_fields[] = {"id", "frames", "state",  "x",     "y",     "ax", "ay",
+                                          "bx", "by",     "radius", "shape", "heavy", NULL};
 static const char *const hurt_states[] = {"normal", "invincible", "intangible", "armor", NULL};
 
 static bool has(lua_State *L, int t, const char *key) {
@@ -64,6 +65,22 @@ static bool read_hurt_shape(clv_fctx *c, int t, clv_shape *out) {
     return shape;
 }
 
+/* heavy = X: armor that takes only hits whose push is slower than X. It makes the hurtbox an
+ * armor one when no state is given; with another state it would be ignored, so it is refused. */
+static void read_heavy(clv_fctx *c, int t, bool stated, clv_hurtbox_def *def) {
+    double d;
+    if (!clv_f_opt_number(c, t, "heavy", 0, true, &d)) {
+        return;
+    }
+    if (stated && def->state != CLV_HURTBOX_ARMOR) {
+        size_t old = clv_f_key(c, "heavy");
+        clv_f_fail(c, "applies to armor hurtboxes only (state is '%s')", hurt_states[def->state]);
+        clv_f_pop(c, old);
+    }
+    def->state = CLV_HURTBOX_ARMOR;
+    def->heavy = (float)d;
+}
+
 /* The hurtbox table at t into def; the numbers are checked by cleave_hit's rule. */
 static void read_hurtbox(clv_fctx *c, int t, clv_hurtbox_def *def) {
     lua_State *L = c->L;
@@ -91,8 +108,10 @@ static void read_hurtbox(clv_fctx *c, int t, clv_hurtbox_def *def) {
         }
         def->state = (clv_hurtbox_state)k;
     }
+    bool stated = lua_type(L, -1) != LUA_TNIL;
     lua_pop(L, 1);
     clv_f_pop(c, old);
+    read_heavy(c, t, stated, def);
     bool from_shape = read_hurt_shape(c, t, &def->shape);
     clv_hit_diag d;
     if (clv_hurtbox_def_check(def, &d) != CLV_HIT_OK) {
@@ -201,6 +220,39 @@ static void read_animation(clv_fctx *c, clv_body *b, const char *name, int at) {
     c->where = oldw;
 }
 
+/* body.guard = { meter =, regen =, guard_break =, all_round = }: each field optional. */
+static void read_guard(clv_fctx *c, int t, clv_body *b) {
+    lua_State *L = c->L;
+    size_t old;
+    if (clv_f_get(c, t, "guard", &old) == LUA_TNIL) {
+        lua_pop(L, 1);
+        clv_f_pop(c, old);
+        return;
+    }
+    int g = lua_absindex(L, -1);
+    const char *oldw = clv_f_enter_fields(c, g, guard_fields);
+    clv_guard_def def = clv_default_guard_def();
+    double d;
+    lua_Integer i;
+    if (clv_f_opt_number(c, g, "meter", 0, true, &d)) {
+        def.meter = (float)d;
+    }
+    if (clv_f_opt_number(c, g, "regen", 0, false, &d)) {
+        def.regen = (float)d;
+    }
+    if (clv_f_opt_integer(c, g, "guard_break", 0, 3600, &i)) {
+        def.guard_break = (int32_t)i;
+    }
+    clv_f_opt_bool(c, g, "all_round", &def.all_round);
+    clv_hit_diag diag;
+    if (clv_body_set_guard(b, &def, &diag) != CLV_HIT_OK) {
+        clv_f_fail_at(c, "%s", diag.message);
+    }
+    c->where = oldw;
+    lua_pop(L, 1);
+    clv_f_pop(c, old);
+}
+
 /* body.animations, in the order of their names (so that indices do not depend on hashing). */
 static void read_animations(clv_fctx *c, int t, clv_body *b) {
     lua_State *L = c->L;
@@ -272,6 +324,7 @@ static int l_body(lua_State *L) {
     if (u->body == NULL) {
         return luaL_error(L, "%s: %s", c.where, d.message);
     }
+    read_guard(&c, 1, u->body);
     read_animations(&c, 1, u->body);
     lua_settop(L, 3);
     return 1;
@@ -333,6 +386,10 @@ static int b_hurtboxes(lua_State *L) {
         lua_setfield(L, -2, "state");
         clv_lua_pushshape(L, &hb[k].shape);
         lua_setfield(L, -2, "shape");
+        if (hb[k].state == CLV_HURTBOX_ARMOR && hb[k].heavy > 0.0f) {
+            lua_pushnumber(L, (lua_Number)hb[k].heavy);
+            lua_setfield(L, -2, "heavy");
+        }
         lua_rawseti(L, -2, (lua_Integer)k + 1);
     }
     return 1;
@@ -348,6 +405,21 @@ static int b_frame_at(lua_State *L) {
     return 1;
 }
 
+/// body:guard() -> {meter=, regen=, guard_break=, all_round=}
+static int b_guard(lua_State *L) {
+    clv_guard_def g = clv_body_guard(check_body(L));
+    lua_createtable(L, 0, 4);
+    lua_pushnumber(L, (lua_Number)g.meter);
+    lua_setfield(L, -2, "meter");
+    lua_pushnumber(L, (lua_Number)g.regen);
+    lua_setfield(L, -2, "regen");
+    lua_pushinteger(L, g.guard_break);
+    lua_setfield(L, -2, "guard_break");
+    lua_pushboolean(L, g.all_round);
+    lua_setfield(L, -2, "all_round");
+    return 1;
+}
+
 static int body_tostring(lua_State *L) {
     const clv_body *b = check_body(L);
     lua_pushfstring(L, "cleave.Body(%s)", b != NULL ? clv_body_name(b) : "closed");
@@ -355,11 +427,9 @@ static int body_tostring(lua_State *L) {
 }
 
 void clv_lua_body_meta(lua_State *L) {
-    static const luaL_Reg methods[] = {{"name", b_name},
-                                       {"animations", b_animations},
-                                       {"hurtboxes", b_hurtboxes},
-                                       {"frame_at", b_frame_at},
-                                       {NULL, NULL}};
+    static const luaL_Reg methods[] = {{"name", b_name},           {"animations", b_animations},
+                                       {"hurtboxes", b_hurtboxes}, {"frame_at", b_frame_at},
+                                       {"guard", b_guard},         {NULL, NULL}};
     static const luaL_Reg metamethods[] = {
         {"__gc", body_gc}, {"__tostring", body_tostring}, {NULL, NULL}};
     clv_lua_createmeta(L, CLV_LUA_BODY, metamethods, methods, false);

@@ -5,7 +5,8 @@
 
 #include "internal.h"
 
-static const char *const knockback_fields[] = {"kind", "x", "y", "angle", "base", "growth", NULL};
+static const char *const knockback_fields[] = {"kind", "x",      "y",   "angle",
+                                               "base", "growth", "set", NULL};
 
 static const char *const effect_fields[] = {"name",    "duration", "period", "magnitude",
                                             "damages", "on_tick",  NULL};
@@ -88,6 +89,37 @@ int clv_lua_one_of(clv_fctx *c, const char *const *names, const char *said) {
     return clv_f_fail(c, "must be %s (got %s)", said, clv_f_value_text(L, -1));
 }
 
+/* Smash knockback: base, growth (percent) and set as given, and angle in degrees like the other
+ * kinds, or "sakurai" for the angle that depends on the target being on the ground. */
+static void read_smash(clv_fctx *c, int t, clv_knockback *k) {
+    lua_State *L = c->L;
+    double d;
+    size_t old;
+    int at = clv_f_get(c, t, "angle", &old);
+    if (at == LUA_TSTRING) {
+        if (strcmp(lua_tostring(L, -1), "sakurai") != 0) {
+            clv_f_fail(c, "must be a number of degrees or 'sakurai' (got %s)",
+                       clv_f_value_text(L, -1));
+        }
+        k->sakurai = true;
+        lua_pop(L, 1);
+    } else if (at != LUA_TNIL) {
+        k->angle = (float)(clv_f_number(c) * (CLV_PI / 180.0));
+    } else {
+        lua_pop(L, 1);
+    }
+    clv_f_pop(c, old);
+    if (clv_f_opt_any_number(c, t, "base", &d)) {
+        k->base = (float)d;
+    }
+    if (clv_f_opt_any_number(c, t, "growth", &d)) {
+        k->growth = (float)d;
+    }
+    if (clv_f_opt_any_number(c, t, "set", &d)) {
+        k->set = (float)d;
+    }
+}
+
 void clv_lua_read_knockback(clv_fctx *c, clv_knockback *k) {
     lua_State *L = c->L;
     int t = lua_absindex(L, -1);
@@ -137,23 +169,28 @@ void clv_lua_read_knockback(clv_fctx *c, clv_knockback *k) {
         if (clv_f_opt_any_number(c, t, "growth", &d)) {
             k->growth = (float)d;
         }
+    } else if (strcmp(kind, "smash") == 0) {
+        k->kind = CLV_KNOCKBACK_SMASH;
+        clv_f_pop(c, old);
+        read_smash(c, t, k);
     } else {
         lua_pushstring(L, kind);
-        clv_f_fail(c, "must be 'none', 'fixed', 'scaling' or 'radial' (got '%s')", kind);
+        clv_f_fail(c, "must be 'none', 'fixed', 'scaling', 'radial' or 'smash' (got '%s')", kind);
     }
     clv_f_pop(c, old);
     /* a field of another kind would be dropped without a word: x with angle silently became
      * scaling knockback */
-    static const char *const kinds[] = {"none", "fixed", "scaling", "radial"};
+    static const char *const kinds[] = {"none", "fixed", "scaling", "radial", "smash"};
     static const char *const takes[] = {"no fields", "x, y", "angle, base, growth",
-                                        "angle, base, growth"};
-    for (int q = 0; q < 4; q++) {
+                                        "angle, base, growth", "angle, base, growth, set"};
+    for (int q = 0; q < 5; q++) {
         if (strcmp(kind, kinds[q]) != 0) {
             continue;
         }
         for (int f = 1; knockback_fields[f] != NULL; f++) {
             const char *key = knockback_fields[f];
-            bool fits = q != 0 && (q == 1) == (key[0] == 'x' || key[0] == 'y');
+            bool point = key[0] == 'x' || key[0] == 'y';
+            bool fits = q == 1 ? point : q != 0 && !point && (q == 4 || strcmp(key, "set") != 0);
             if (!fits && lua_getfield(L, t, key) != LUA_TNIL) {
                 clv_f_fail_at(c, "%s does not apply to %s knockback (it takes %s)", key, kind,
                               takes[q]);

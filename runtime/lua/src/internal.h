@@ -227,7 +227,8 @@ typedef struct clv_lweapon {
 #define CLV_LUA_HIT_DATA_FIELDS                                                                    \
     "group", "damage", "knockback", "max_hits", "knockback_ignores_hit_count", "hitlag",           \
         "hitlag_scale", "hitstun", "priority", "sweep", "effects", "clash", "parry_stun", "kind",  \
-        "reflect_speed", "reflect_damage", "reflect_along"
+        "reflect_speed", "reflect_damage", "reflect_along", "chip", "blockstun", "shield_damage",  \
+        "unblockable", "hits", "facing_restrict", "layer", "mask", "grab_offset"
 /// The fields a hitbox takes besides id and frames (those a `defaults` table may give).
 extern const char *const *const clv_lua_hit_fields;
 

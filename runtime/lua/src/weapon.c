@@ -198,14 +198,15 @@ static void read_group(wstate *s, int hb, clv_hitbox_def *out) {
     clv_f_pop(c, old);
 }
 
-/* hitlag, hitstun and parry_stun: frames, or "auto" */
+/* hitlag, hitstun, parry_stun and blockstun: frames, or "auto" */
 static void read_frames_auto(wstate *s, int hb, clv_hitbox_def *out) {
     lua_State *L = s->c.L;
     size_t old;
-    static const char *const keys[] = {"hitlag", "hitstun", "parry_stun"};
-    for (int k = 0; k < 3; k++) {
+    static const char *const keys[] = {"hitlag", "hitstun", "parry_stun", "blockstun"};
+    int32_t *const dsts[] = {&out->hitlag, &out->hitstun, &out->parry_stun, &out->blockstun};
+    for (int k = 0; k < 4; k++) {
         const char *key = keys[k];
-        int32_t *dst = k == 0 ? &out->hitlag : k == 1 ? &out->hitstun : &out->parry_stun;
+        int32_t *dst = dsts[k];
         int t = hb_get(s, hb, key, &old);
         if (t == LUA_TSTRING && strcmp(lua_tostring(L, -1), "auto") == 0) {
             *dst = CLV_FRAMES_AUTO;
@@ -270,14 +271,14 @@ static bool hb_one_of(wstate *s, int hb, const char *key, const char *const *nam
 /* How the hitbox meets other attacks' hitboxes and projectiles (numbers checked by C). */
 static void read_meeting(wstate *s, int hb, clv_hitbox_def *out) {
     static const char *const clash[] = {"normal", "transcend", "trade", NULL};
-    static const char *const kind[] = {"hit", "reflect", "absorb", NULL};
+    static const char *const kind[] = {"hit", "reflect", "absorb", "grab", NULL};
     static const char *const along[] = {"normal", "facing", NULL};
     int k;
     double d;
     if (hb_one_of(s, hb, "clash", clash, "'normal', 'transcend' or 'trade'", &k)) {
         out->clash = (clv_clash_rule)k;
     }
-    if (hb_one_of(s, hb, "kind", kind, "'hit', 'reflect' or 'absorb'", &k)) {
+    if (hb_one_of(s, hb, "kind", kind, "'hit', 'reflect', 'absorb' or 'grab'", &k)) {
         out->kind = (clv_hitbox_kind)k;
     }
     if (hb_one_of(s, hb, "reflect_along", along, "'normal' or 'facing'", &k)) {
@@ -289,6 +290,60 @@ static void read_meeting(wstate *s, int hb, clv_hitbox_def *out) {
     if (hb_number(s, hb, "reflect_damage", &d)) {
         out->reflect_damage = (float)d;
     }
+}
+
+/* grab_offset = {x, y} (from the hitbox or the defaults); numbers checked by cleave_hit. */
+static void read_grab_offset(wstate *s, int hb, clv_hitbox_def *out) {
+    lua_State *L = s->c.L;
+    size_t old;
+    if (!hb_field(s, hb, "grab_offset", &old)) {
+        return;
+    }
+    if (lua_type(L, -1) != LUA_TTABLE || lua_rawlen(L, -1) != 2) {
+        clv_f_fail(&s->c, "must be {x, y} (got %s)", clv_f_type_name(L, -1));
+    }
+    int p = lua_absindex(L, -1);
+    for (int k = 0; k < 2; k++) {
+        size_t o2 = clv_f_index(&s->c, k + 1);
+        lua_rawgeti(L, p, k + 1);
+        float v = (float)clv_f_number(&s->c);
+        *(k == 0 ? &out->grab_offset.x : &out->grab_offset.y) = v;
+        clv_f_pop(&s->c, o2);
+    }
+    lua_pop(L, 1);
+    clv_f_pop(&s->c, old);
+}
+
+/* How the hitbox meets targets that defend, and which targets it may hit at all. */
+static void read_defence(wstate *s, int hb, clv_hitbox_def *out) {
+    static const char *const hits[] = {"auto", "ground", "air", "both", NULL};
+    static const char *const facing[] = {"any", "away", "front", "behind", NULL};
+    double d;
+    lua_Integer i;
+    bool b;
+    int k;
+    if (hb_number(s, hb, "chip", &d)) {
+        out->chip = (float)d;
+    }
+    if (hb_number(s, hb, "shield_damage", &d)) {
+        out->shield_damage = (float)d;
+    }
+    if (hb_bool(s, hb, "unblockable", &b)) {
+        out->unblockable = b;
+    }
+    if (hb_one_of(s, hb, "hits", hits, "'ground', 'air', 'both' or 'auto'", &k)) {
+        out->hits = (clv_hit_air)k;
+    }
+    if (hb_one_of(s, hb, "facing_restrict", facing, "'any', 'away', 'front' or 'behind'", &k)) {
+        out->facing_restrict = (clv_facing_restrict)k;
+    }
+    if (hb_integer(s, hb, "layer", 0, 65535, &i)) {
+        out->layer = (uint16_t)i;
+    }
+    if (hb_integer(s, hb, "mask", 0, 65535, &i)) {
+        out->mask = (uint16_t)i;
+    }
+    read_grab_offset(s, hb, out);
 }
 
 /* Reads the hitbox table at hb (merged with the defaults) into out, checked by cleave_hit. */
@@ -333,6 +388,7 @@ static void read_hitbox(wstate *s, int hb, clv_hitbox_def *out) {
         out->sweep = b;
     }
     read_meeting(s, hb, out);
+    read_defence(s, hb, out);
 
     read_hit_effects(s, hb, out);
     clv_hit_diag diag;

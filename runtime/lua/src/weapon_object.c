@@ -166,6 +166,37 @@ static void push_frames(lua_State *L, int32_t frames) {
     }
 }
 
+/* The fields of a hitbox against targets that defend, into the table at the top. */
+static void push_defence(lua_State *L, const clv_hitbox_def *d) {
+    static const char *const kinds[] = {"hit", "reflect", "absorb", "grab"};
+    static const char *const hits[] = {"auto", "ground", "air", "both"};
+    static const char *const facing[] = {"any", "away", "front", "behind"};
+    lua_pushstring(L, (unsigned)d->kind < 4 ? kinds[d->kind] : "?");
+    lua_setfield(L, -2, "kind");
+    lua_pushnumber(L, (lua_Number)d->chip);
+    lua_setfield(L, -2, "chip");
+    push_frames(L, d->blockstun);
+    lua_setfield(L, -2, "blockstun");
+    lua_pushnumber(L, (lua_Number)d->shield_damage);
+    lua_setfield(L, -2, "shield_damage");
+    lua_pushboolean(L, d->unblockable);
+    lua_setfield(L, -2, "unblockable");
+    lua_pushstring(L, (unsigned)d->hits < 4 ? hits[d->hits] : "?");
+    lua_setfield(L, -2, "hits");
+    lua_pushstring(L, (unsigned)d->facing_restrict < 4 ? facing[d->facing_restrict] : "?");
+    lua_setfield(L, -2, "facing_restrict");
+    lua_pushinteger(L, d->layer);
+    lua_setfield(L, -2, "layer");
+    lua_pushinteger(L, d->mask);
+    lua_setfield(L, -2, "mask");
+    lua_createtable(L, 2, 0);
+    lua_pushnumber(L, (lua_Number)d->grab_offset.x);
+    lua_rawseti(L, -2, 1);
+    lua_pushnumber(L, (lua_Number)d->grab_offset.y);
+    lua_rawseti(L, -2, 2);
+    lua_setfield(L, -2, "grab_offset");
+}
+
 void clv_lua_push_hitbox_def(lua_State *L, const clv_hitbox_def *d) {
     lua_newtable(L);
     lua_pushstring(L, d->id);
@@ -199,16 +230,22 @@ void clv_lua_push_hitbox_def(lua_State *L, const clv_hitbox_def *d) {
     lua_setfield(L, -2, "priority");
     lua_pushboolean(L, d->sweep);
     lua_setfield(L, -2, "sweep");
-    static const char *const kinds[] = {"none", "fixed", "scaling", "radial"};
+    static const char *const kinds[] = {"none", "fixed", "scaling", "radial", "smash"};
     lua_newtable(L);
-    lua_pushstring(L, (unsigned)d->knockback.kind < 4 ? kinds[d->knockback.kind] : "?");
+    lua_pushstring(L, (unsigned)d->knockback.kind < 5 ? kinds[d->knockback.kind] : "?");
     lua_setfield(L, -2, "kind");
     lua_pushnumber(L, (lua_Number)d->knockback.vector.x);
     lua_setfield(L, -2, "x");
     lua_pushnumber(L, (lua_Number)d->knockback.vector.y);
     lua_setfield(L, -2, "y");
-    lua_pushnumber(L, (lua_Number)d->knockback.angle * (180.0 / CLV_PI));
+    if (d->knockback.sakurai) {
+        lua_pushliteral(L, "sakurai");
+    } else {
+        lua_pushnumber(L, (lua_Number)d->knockback.angle * (180.0 / CLV_PI));
+    }
     lua_setfield(L, -2, "angle");
+    lua_pushnumber(L, (lua_Number)d->knockback.set);
+    lua_setfield(L, -2, "set");
     lua_pushnumber(L, (lua_Number)d->knockback.base);
     lua_setfield(L, -2, "base");
     lua_pushnumber(L, (lua_Number)d->knockback.growth);
@@ -220,6 +257,7 @@ void clv_lua_push_hitbox_def(lua_State *L, const clv_hitbox_def *d) {
         lua_rawseti(L, -2, k + 1);
     }
     lua_setfield(L, -2, "effects");
+    push_defence(L, d);
 }
 
 /// weapon:hitbox(attack, frame, id) -> table of the compiled fields, or nil
