@@ -47,7 +47,9 @@ static clv_shape place_shape(const clv__pose *p, const clv_shape *s) {
     return r;
 }
 
-clv__pose clv__attack_pose(const clv_arena *a, const clv__attack *at) {
+/* The pose of an attack, and the sine and cosine of its angle in double (the pose's are them
+ * rounded to float, as clv_sincos rounds them). */
+static clv__pose pose_of(const clv_arena *a, const clv__attack *at, double *sn, double *cs) {
     clv__pose p;
     p.o = at->offset;
     if (at->follow) {
@@ -55,9 +57,16 @@ clv__pose clv__attack_pose(const clv_arena *a, const clv__attack *at) {
         p.o.x += o->pos.x;
         p.o.y += o->pos.y;
     }
-    clv_sincos(at->facing, &p.s, &p.c);
+    clv_sincos_d((double)at->facing, sn, cs);
+    p.s = (float)*sn;
+    p.c = (float)*cs;
     p.mirror = at->mirror;
     return p;
+}
+
+clv__pose clv__attack_pose(const clv_arena *a, const clv__attack *at) {
+    double sn, cs;
+    return pose_of(a, at, &sn, &cs);
 }
 
 clv_shape clv__place_shape(const clv__pose *p, const clv_shape *local) {
@@ -104,23 +113,37 @@ static float round_up(double v) {
     return (double)f < v ? next_out(f, true) : f;
 }
 
+/* The angles of a sweep: th0 at its start, turning by dth; the sine and cosine of th1 (the
+ * pose's angle) are known, and are reused for an angle equal to it bit for bit. */
+typedef struct sweep_turn {
+    double th0, dth, th1, s1, c1;
+} sweep_turn;
+
+/* The sine and cosine of the angle at each sub-step point k of n, into trig[2k], trig[2k + 1]. */
+static void fill_trig(double *trig, int32_t n, const sweep_turn *t) {
+    for (int32_t k = 0; k <= n; k++) {
+        double th = t->th0 + t->dth * ((double)k / (double)n);
+        if (k > 0 && t->dth == 0.0) {
+            /* No turn (a projectile's flight): every angle is th0 + dth * 0, bit for bit. */
+            trig[2 * k] = trig[0], trig[2 * k + 1] = trig[1];
+        } else if (memcmp(&th, &t->th1, sizeof th) == 0) {
+            trig[2 * k] = t->s1, trig[2 * k + 1] = t->c1;
+        } else {
+            clv_sincos_d(th, &trig[2 * k], &trig[2 * k + 1]);
+        }
+    }
+}
+
 /* The swept hitboxes of one attack, placed[first..end): every one that moved takes n sub-steps
  * (the most any of them needs), their cores written to a->sub, their bounds widened to cover
  * all sub-steps. Their nsub holds the sub-steps each needs and grow its rounding slack on entry. */
 static clv_hit_status sweep_attack(clv_arena *a, int32_t first, int32_t end, int32_t n,
-                                   const clv__pose *p0, const clv__pose *p1, double th0,
-                                   double dth) {
+                                   const clv__pose *p0, const clv__pose *p1,
+                                   const sweep_turn *turn) {
     if (!clv__reserve(&a->al, (void **)&a->trig, &a->trig_cap, 2 * (n + 1), sizeof *a->trig)) {
         return CLV_HIT_ERR_NO_MEMORY;
     }
-    for (int32_t k = 0; k <= n; k++) {
-        if (dth == 0.0 && k > 0) {
-            /* No turn (a projectile's flight): every angle is th0 + dth * 0, bit for bit. */
-            a->trig[2 * k] = a->trig[0], a->trig[2 * k + 1] = a->trig[1];
-            continue;
-        }
-        clv_sincos_d(th0 + dth * ((double)k / (double)n), &a->trig[2 * k], &a->trig[2 * k + 1]);
-    }
+    fill_trig(a->trig, n, turn);
     double dx = (double)p1->o.x - (double)p0->o.x, dy = (double)p1->o.y - (double)p0->o.y;
     const clv__attack *at = &a->att[a->placed[first].attack1 - 1];
     const clv__aweapon *w = &a->weapons[at->weapon1 - 1];
@@ -202,7 +225,8 @@ clv_hit_status clv__place(clv_arena *a) {
         }
         const clv__aweapon *w = &a->weapons[at->weapon1 - 1];
         at->active = 1;
-        clv__pose p = clv__attack_pose(a, at);
+        double s1, c1;
+        clv__pose p = pose_of(a, at, &s1, &c1);
         /* The pose of the frame before: every frame but the first follows a placement (a
          * looping projectile's first frame too, after the first time). */
         bool has_prev = at->projectile ? at->elapsed >= 2 : at->frame >= 1;
@@ -259,7 +283,8 @@ clv_hit_status clv__place(clv_arena *a) {
             }
         }
         if (n > 0) {
-            clv_hit_status st = sweep_attack(a, base, a->placed_count, n, &p0, &p, th0, dth);
+            sweep_turn turn = {th0, dth, (double)at->facing, s1, c1};
+            clv_hit_status st = sweep_attack(a, base, a->placed_count, n, &p0, &p, &turn);
             if (st != CLV_HIT_OK) {
                 return st;
             }
