@@ -108,6 +108,9 @@ static bool meet_one_swept(const clv_arena *a, const clv__placed *moving, const 
 
 /* Whether placed hitboxes x (lower team) and y meet on this frame; fills m. */
 static bool meets(const clv_arena *a, int32_t x, int32_t y, clv__meeting *m) {
+    if (def_of(a, x)->kind == CLV_HITBOX_GRAB || def_of(a, y)->kind == CLV_HITBOX_GRAB) {
+        return false; /* a grab reaches for bodies: it neither clanks nor is stopped */
+    }
     const clv__placed *px = &a->placed[x], *py = &a->placed[y];
     m->placed[0] = x;
     m->placed[1] = y;

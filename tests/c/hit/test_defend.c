@@ -425,6 +425,28 @@ static void test_grab_loses_and_misses(void) {
     }
 }
 
+/* A grab and a jab whose hitboxes overlap do not meet: the jab lands on the grabber and the
+ * grab, interrupted, holds nothing; no clash is reported. */
+static void test_grab_meets_no_hitbox(void) {
+    clv_arena *a = clv_arena_create(NULL, NULL);
+    clv_weapon_id grab = add_weapon(a, grab_box(), 1);
+    clv_hitbox_def spear = hitbox(0.0f, 1.0f, 4.0f);
+    spear.shape = clv_shape_capsule(0.0f, 0.0f, 30.0f, 0.0f, 3.0f); /* crosses the hand */
+    clv_weapon_id jab = add_weapon(a, spear, 1);
+    clv_entity_id me = spawn(a, 0.0f, 4.0f, 1);
+    clv_entity_id foe = spawn(a, 30.0f, 4.0f, 2);
+    swing(a, grab, me, 0.0f);
+    swing(a, jab, foe, 3.14159265f);
+    CHECK(clv_arena_step(a) == CLV_HIT_OK);
+    int32_t n = -1;
+    clv_arena_clashes(a, &n);
+    CHECK(n == 0);
+    const clv_hit_event *h = hit_on(a, me);
+    CHECK(h != NULL && h->damage == 4.0f);
+    CHECK(miss_on(a, foe) == CLV_MISS_INTERRUPTED);
+    clv_arena_destroy(a);
+}
+
 /* hits, layers and facing_restrict, each with the reason its miss gives. */
 static void test_hit_filters(void) {
     clv_arena *a = clv_arena_create(NULL, NULL);
@@ -624,6 +646,7 @@ int main(int argc, char **argv) {
     RUN(test_super_armor_hurtbox);
     RUN(test_grab_beats_guard_and_throw_hits_the_held_only);
     RUN(test_grab_loses_and_misses);
+    RUN(test_grab_meets_no_hitbox);
     RUN(test_hit_filters);
     RUN(test_smash_knockback_in_the_arena);
     RUN(test_snapshot_covers_bodies_guard_and_grabs);
