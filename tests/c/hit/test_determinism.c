@@ -360,7 +360,7 @@ static clv_body *build_dancer(void) {
     d.state = CLV_HURTBOX_INTANGIBLE;
     CHECK(clv_body_add_hurtbox(b, 0, 6, 9, &d, NULL) == CLV_HIT_OK);
     d.state = CLV_HURTBOX_ARMOR;
-    d.heavy = 1.5f;
+    d.heavy = 2.5f;
     d.shape = clv_shape_obb(14, 6, 6, 3, 0.4f);
     CHECK(clv_body_add_hurtbox(b, 0, 10, 13, &d, NULL) == CLV_HIT_OK);
     clv_guard_def g = clv_default_guard_def();
@@ -440,7 +440,7 @@ static void defenders_drive(defenders *sc, int f) {
         } else if (roll == 3) {
             clv_arena_set_airborne(a, e, (f / 5 + i) % 3 == 0);
         } else if (roll == 4) {
-            clv_arena_set_armor(a, e, CLV_ARMOR_HEAVY, 1.0f);
+            clv_arena_set_armor(a, e, CLV_ARMOR_HEAVY, 2.0f);
         } else if (roll == 5) {
             clv_arena_release(a, e);
         }
