@@ -19,6 +19,7 @@ return function(M, C, util)
   local STATE_NAMES = { [0] = "normal", "invincible", "intangible", "parry" }
   local STATE_RULE = "be one of 'normal', 'invincible', 'intangible', 'parry'"
   local FLAG_PUSH_ONLY, FLAG_INVINCIBLE, FLAG_KILLED, FLAG_TRADE = 1, 2, 4, 8
+  local FLAG_BLOCKED, FLAG_ARMOR, FLAG_GRAB, FLAG_GUARD_BREAK = 16, 32, 64, 128
   local ERR_LEN = 1024
   -- a mod's callback errors of one frame, each of at most 1 KiB: room for 16 at least
   local CALLBACK_ERR_LEN = 16384
@@ -723,6 +724,9 @@ return function(M, C, util)
       push_only = bit.band(h.flags, FLAG_PUSH_ONLY) ~= 0,
       invincible = bit.band(h.flags, FLAG_INVINCIBLE) ~= 0,
       killed = bit.band(h.flags, FLAG_KILLED) ~= 0, trade = bit.band(h.flags, FLAG_TRADE) ~= 0,
+      blocked = bit.band(h.flags, FLAG_BLOCKED) ~= 0, armor = bit.band(h.flags, FLAG_ARMOR) ~= 0,
+      grab = bit.band(h.flags, FLAG_GRAB) ~= 0,
+      guard_break = bit.band(h.flags, FLAG_GUARD_BREAK) ~= 0,
       effects = {}, target_id = h.target.index1, attacker_id = h.attacker.index1,
       attacker = entity_handle(self, h.attacker),
     }

@@ -49,9 +49,9 @@ describe("validation", function()
     assert.has_error(function() p:set_state("invincible", -1) end,
       "bad argument #2 to 'set_state' (frames must be an integer in 0..2147483647, got -1)")
     assert.has_error(function() a:spawn { state = "x" } end,
-      "spawn: state must be one of 'normal', 'invincible', 'intangible', 'parry' (got 'x')")
+      "spawn: state must be one of 'normal', 'invincible', 'intangible', 'parry', 'guard' (got 'x')")
     assert.has_error(function() a:spawn { state = 1 } end,
-      "spawn: state must be one of 'normal', 'invincible', 'intangible', 'parry' (got 1)")
+      "spawn: state must be one of 'normal', 'invincible', 'intangible', 'parry', 'guard' (got 1)")
     assert.are.equal("userdata", type(a:spawn { state = "intangible" }))
     local w = cleave.weapon { attacks = { swing = { hitboxes = {
       { id = "b", frames = { 1, 3 }, x = 10, y = 0, radius = 5 } } } } }
@@ -79,7 +79,7 @@ describe("messages a new user meets", function()
   it("names spawn's fields as Lua writes them", function()
     local a = cleave.arena {}
     assert.are.equal("spawn: radius must be >= 0 (got -1)", err(function() a:spawn { radius = -1 } end))
-    assert.are.equal("spawn: state must be one of 'normal', 'invincible', 'intangible', 'parry' (got 'ghost')",
+    assert.are.equal("spawn: state must be one of 'normal', 'invincible', 'intangible', 'parry', 'guard' (got 'ghost')",
       err(function() a:spawn { state = "ghost" } end))
     assert.are.equal("spawn: x must be finite (got nan)", err(function() a:spawn { x = 0 / 0 } end))
     assert.are.equal("spawn: y must be finite (got -inf)", err(function() a:spawn { y = -1 / 0 } end))
@@ -158,7 +158,7 @@ describe("messages a new user meets", function()
   it("names the function under pcall", function()
     assert.are.equal("bad argument #1 to 'cleave.load_mod' (string expected, got no value)", err(cleave.load_mod))
     local e = cleave.arena {}:spawn {}
-    assert.are.equal("bad argument #2 to 'set_state' (state must be one of 'normal', 'invincible', 'intangible', 'parry', got 'ghost')",
+    assert.are.equal("bad argument #2 to 'set_state' (state must be one of 'normal', 'invincible', 'intangible', 'parry', 'guard', got 'ghost')",
       err(e.set_state, e, "ghost"))
   end)
 end)

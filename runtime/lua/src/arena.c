@@ -378,9 +378,15 @@ void clv_lua_arena_meta(lua_State *L) {
     lua_getfield(L, -1, "__index"); /* the methods of arena_meet.c, with the same upvalue */
     lua_pushvalue(L, -2);
     luaL_setfuncs(L, clv_larena_meet_methods, 1);
+    lua_pushvalue(L, -2);
+    luaL_setfuncs(L, clv_larena_body_methods, 1);
     lua_pop(L, 1);
     clv_lua_createmeta(L, CLV_LUA_ENTITY, clv_larena_entity_metamethods, clv_larena_entity_methods,
                        true);
+    lua_getfield(L, -1, "__index"); /* the body methods of arena_body.c */
+    lua_pushvalue(L, -2);
+    luaL_setfuncs(L, clv_larena_body_entity_methods, 1);
+    lua_pop(L, 1);
     clv_lua_createmeta(L, CLV_LUA_ATTACK, NULL, clv_larena_attack_methods, true);
     lua_pop(L, 3);
 }

@@ -9,9 +9,10 @@
 
 /* ---- reading definition tables ---- */
 
-static const char *const spawn_fields[] = {"x",         "y",      "vx",   "vy",    "weight",
-                                           "friction",  "hp",     "team", "state", "hurtbox",
-                                           "hurtboxes", "radius", "name", "user",  NULL};
+static const char *const spawn_fields[] = {"x",         "y",      "vx",     "vy",       "weight",
+                                           "friction",  "hp",     "team",   "state",    "hurtbox",
+                                           "hurtboxes", "radius", "name",   "user",     "body",
+                                           "animation", "facing", "mirror", "airborne", NULL};
 static const char *const attack_fields[] = {"weapon", "attack", "owner",  "facing", "x",
                                             "y",      "mirror", "follow", NULL};
 static const char *const arena_fields[] = {
@@ -245,8 +246,47 @@ static void read_hurtbox(lua_State *L, const char *fname, const char *key, int i
     *out = s->f;
 }
 
+/* The spawn table's body, animation (by name; default the body's first by name), facing
+ * (degrees), mirror and airborne, checked before anything is spawned. The body is left on the
+ * stack at x->body_idx. */
+static void read_spawn_body(lua_State *L, const char *fname, clv_larena_spawn_extra *x) {
+    memset(x, 0, sizeof *x);
+    double d;
+    if (opt_num(L, 2, "facing", fname, &d)) {
+        x->facing = (float)(d * RAD);
+    }
+    opt_boolean(L, 2, "mirror", fname, &x->mirror);
+    opt_boolean(L, 2, "airborne", fname, &x->airborne);
+    int at = lua_getfield(L, 2, "animation");
+    int bt = lua_getfield(L, 2, "body");
+    const struct clv_body *body = clv_lua_to_body(L, -1);
+    if (bt != LUA_TNIL && body == NULL) {
+        type_error(L, fname, "body", -1, "be a cleave.Body");
+    }
+    if (body == NULL && at != LUA_TNIL) {
+        luaL_error(L, "%s: animation needs a body", fname);
+    }
+    if (body != NULL && at != LUA_TNIL) {
+        int ai = lua_gettop(L) - 1;
+        x->animation = at == LUA_TSTRING ? clv_body_find_animation(body, lua_tostring(L, ai)) : -1;
+        if (x->animation < 0) {
+            const char *rule =
+                lua_pushfstring(L, "name an animation of body '%s'", clv_body_name(body));
+            field_error(L, fname, "animation", ai, rule);
+        }
+    }
+    lua_remove(L, -2);
+    if (body != NULL && clv_body_animation_count(body) == 0) {
+        luaL_error(L, "%s: body '%s' has no animation", fname, clv_body_name(body));
+    }
+    x->body_idx = body != NULL ? lua_gettop(L) : 0;
+    if (body == NULL) {
+        lua_pop(L, 1);
+    }
+}
+
 /// arena:spawn{x=, y=, vx=, vy=, hp=, weight=, friction=, team=, state=, hurtbox=|hurtboxes=|
-/// radius=, name=, user=} -> cleave.Entity
+/// radius=, name=, user=, body=, animation=, facing=, mirror=, airborne=} -> cleave.Entity
 int clv_larena_spawn(lua_State *L) {
     const char *fname = "spawn";
     larena *A = clv_larena_check(L, 1);
@@ -294,7 +334,7 @@ int clv_larena_spawn(lua_State *L) {
         }
         if (st < 0) {
             field_error(L, fname, "state", -1,
-                        "be one of 'normal', 'invincible', 'intangible', 'parry'");
+                        "be one of 'normal', 'invincible', 'intangible', 'parry', 'guard'");
         }
         def.state = (clv_hurt_state)st;
     }
@@ -345,11 +385,15 @@ int clv_larena_spawn(lua_State *L) {
     if (nt != LUA_TNIL && nt != LUA_TSTRING) {
         type_error(L, fname, "name", -1, "be a string");
     }
+    clv_larena_spawn_extra extra;
+    read_spawn_body(L, fname, &extra);
     clv_entity_id id;
     clv_hit_diag diag;
     if (clv_arena_spawn(A->a, &def, &id, &diag) != CLV_HIT_OK) {
         luaL_error(L, "%s: %s", fname, diag.message);
     }
+    clv_larena_spawn_body(L, A, id, &extra);
+    lua_getfield(L, 2, "name");
     clv_larena_push_entity(L, 1, id);
     lua_pushvalue(L, -2);
     lua_setiuservalue(L, -2, 2);
@@ -362,8 +406,10 @@ static const char *weapon_label(lua_State *L, int idx) {
 }
 
 /// arena:attack{weapon=, attack=, owner=, facing=, x=, y=, mirror=, follow=} -> cleave.Attack
-int clv_larena_attack(lua_State *L) {
-    const char *fname = "attack";
+int clv_larena_attack(lua_State *L) { return clv_larena_start(L, false); }
+
+int clv_larena_start(lua_State *L, bool throw) {
+    const char *fname = throw ? "throw" : "attack";
     larena *A = clv_larena_check(L, 1);
     if (lua_type(L, 2) != LUA_TTABLE) {
         return clv_lua_typeerror(L, 2, "table");
@@ -421,7 +467,9 @@ int clv_larena_attack(lua_State *L) {
     def.weapon = clv_larena_weapon(L, 1, A, 3);
     clv_attack_id id;
     clv_hit_diag diag;
-    if (clv_arena_start_attack(A->a, &def, &id, &diag) != CLV_HIT_OK) {
+    clv_hit_status st = throw ? clv_arena_throw(A->a, &def, &id, &diag)
+                              : clv_arena_start_attack(A->a, &def, &id, &diag);
+    if (st != CLV_HIT_OK) {
         return luaL_error(L, "%s: %s", fname, diag.message);
     }
     return clv_larena_push_attack(L, 1, A, id);

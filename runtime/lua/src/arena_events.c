@@ -65,6 +65,10 @@ void clv_lua_push_hit_plain(lua_State *L, const clv_hit_event *h, const clv_lwea
     clv_larena_set_bool(L, "invincible", (h->flags & CLV_HIT_FLAG_INVINCIBLE) != 0);
     clv_larena_set_bool(L, "killed", (h->flags & CLV_HIT_FLAG_KILLED) != 0);
     clv_larena_set_bool(L, "trade", (h->flags & CLV_HIT_FLAG_TRADE) != 0);
+    clv_larena_set_bool(L, "blocked", (h->flags & CLV_HIT_FLAG_BLOCKED) != 0);
+    clv_larena_set_bool(L, "armor", (h->flags & CLV_HIT_FLAG_ARMOR) != 0);
+    clv_larena_set_bool(L, "grab", (h->flags & CLV_HIT_FLAG_GRAB) != 0);
+    clv_larena_set_bool(L, "guard_break", (h->flags & CLV_HIT_FLAG_GUARD_BREAK) != 0);
     lua_newtable(L);
     int n = 0;
     for (int k = 0; d != NULL && k < d->effect_count; k++) {

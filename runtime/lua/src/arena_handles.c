@@ -7,7 +7,8 @@
 
 #include "arena_internal.h"
 
-const char *const clv_larena_states[] = {"normal", "invincible", "intangible", "parry", NULL};
+const char *const clv_larena_states[] = {"normal", "invincible", "intangible",
+                                         "parry",  "guard",      NULL};
 
 /* ---- handles ---- */
 
@@ -143,13 +144,18 @@ static int e_info(lua_State *L) {
     clv_larena_set_num(L, "hp", (double)i.hp);
     clv_larena_set_num(L, "damage_taken", (double)i.damage_taken);
     clv_larena_set_int(L, "team", i.team);
-    clv_larena_set_str(L, "state", (unsigned)i.state < 4 ? clv_larena_states[i.state] : "?");
+    clv_larena_set_str(L, "state", (unsigned)i.state < 5 ? clv_larena_states[i.state] : "?");
     clv_larena_set_int(L, "state_frames", i.state_frames);
     clv_larena_set_bool(L, "alive", i.alive);
     clv_larena_set_int(L, "hitlag", i.hitlag);
     clv_larena_set_int(L, "hitstun", i.hitstun);
     clv_larena_set_int(L, "effect_count", i.effect_count);
     clv_larena_set_int(L, "hurtbox_count", i.hurtbox_count);
+    larena *A;
+    lentity *e = clv_larena_check_entity(L, 1, &A);
+    lua_getiuservalue(L, 1, 1);
+    lua_insert(L, -2);
+    clv_larena_push_body_info(L, -2, A, e->id);
     return 1;
 }
 
@@ -205,11 +211,11 @@ static int e_set_state(lua_State *L) {
     }
     if (st < 0) {
         const char *got = clv_f_value_text(L, 2);
-        return clv_lua_argerror(
-            L, 2,
-            lua_pushfstring(
-                L, "state must be one of 'normal', 'invincible', 'intangible', 'parry', got %s",
-                got));
+        return clv_lua_argerror(L, 2,
+                                lua_pushfstring(L,
+                                                "state must be one of 'normal', 'invincible', "
+                                                "'intangible', 'parry', 'guard', got %s",
+                                                got));
     }
     if (!lua_isnoneornil(L, 3) && lua_type(L, 3) != LUA_TNUMBER) {
         return clv_lua_typeerror(L, 3, "number");

@@ -3,6 +3,7 @@
 #ifndef CLEAVE_LUA_ARENA_INTERNAL_H
 #define CLEAVE_LUA_ARENA_INTERNAL_H
 
+#include "cleave/body.h"
 #include "internal.h"
 
 #define DEG (180.0 / CLV_PI)
@@ -15,7 +16,8 @@ enum {
     UV_ON_HIT = 3,   /* list of functions */
     UV_ON_ERROR = 4, /* function or nil */
     UV_ERRORS = 5,   /* messages of the last step */
-    UV_COUNT = 5
+    UV_BODIES = 6,   /* body userdata -> arena index1; index1 -> body userdata */
+    UV_COUNT = 6
 };
 
 typedef struct larena {
@@ -67,6 +69,27 @@ lua_Integer clv_larena_frames_arg(lua_State *L, int arg, lua_Integer hi);
 int clv_larena_new(lua_State *L);
 int clv_larena_spawn(lua_State *L);
 int clv_larena_attack(lua_State *L);
+/// arena:attack (throw false) and arena:throw (throw true): the same table, the same checks.
+int clv_larena_start(lua_State *L, bool throw);
+
+/* arena_body.c: bodies, facing, filters, armor, guard and grabs */
+/// What arena:spawn reads beyond clv_entity_def, checked before the entity exists.
+typedef struct clv_larena_spawn_extra {
+    int body_idx;      /* stack index of the cleave.Body, or 0 */
+    int32_t animation; /* its index in the body */
+    float facing;      /* radians */
+    bool mirror, airborne;
+} clv_larena_spawn_extra;
+/// Applies x to the entity just spawned (the arena at stack index 1); removes it and raises
+/// when that fails.
+void clv_larena_spawn_body(lua_State *L, larena *A, clv_entity_id id,
+                           const clv_larena_spawn_extra *x);
+/// The arena id of the body userdata at bidx, copying it into the arena on first use.
+clv_body_id clv_larena_body(lua_State *L, int arena_idx, larena *A, int bidx);
+/// Sets the body fields of entity id (body, animation, frame, facing...) in the table at the top.
+void clv_larena_push_body_info(lua_State *L, int arena_idx, larena *A, clv_entity_id id);
+extern const luaL_Reg clv_larena_body_methods[];
+extern const luaL_Reg clv_larena_body_entity_methods[];
 
 /* arena_events.c: event tables and the callbacks of a frame */
 void clv_larena_set_num(lua_State *L, const char *k, double v);

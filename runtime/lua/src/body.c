@@ -285,6 +285,11 @@ static int body_gc(lua_State *L) {
     return 0;
 }
 
+const clv_body *clv_lua_to_body(lua_State *L, int idx) {
+    lbody *u = (lbody *)luaL_testudata(L, idx, CLV_LUA_BODY);
+    return u != NULL ? u->body : NULL;
+}
+
 static const clv_body *check_body(lua_State *L) {
     lbody *u = (lbody *)luaL_checkudata(L, 1, CLV_LUA_BODY);
     return u->body;

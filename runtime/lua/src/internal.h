@@ -267,6 +267,8 @@ int clv_lua_effect_ref(const clv_lweapon *w, const char *name);
 #define CLV_LUA_BODY "cleave.Body"
 /// Registers the Body metatable (idempotent) and leaves it on the stack.
 void clv_lua_body_meta(lua_State *L);
+/// The body of the cleave.Body at idx, or NULL when idx holds none.
+const struct clv_body *clv_lua_to_body(lua_State *L, int idx);
 
 /// The weapon's name, and the name of its attack `attack` ("?" for a bad index).
 const char *clv_lua_weapon_name(const clv_lweapon *w);
