@@ -21,6 +21,15 @@ function T.misses(arena) end
 ---@param want table frame=, hitbox=, target=, damage=, sweep_t=, arena=... (cleave.Hit's fields)
 ---@return cleave.Hit
 function T.expect_hit(want) end
+---Some recorded hit was blocked by a guard and matches every field given (damage is the chip
+---damage, hitstun the blockstun, guard_break = true the hit that broke it); returns it.
+---@param want table
+---@return cleave.Hit
+function T.expect_blocked(want) end
+---Some recorded hit was a grab and matches every field given; returns it.
+---@param want table
+---@return cleave.Hit
+function T.expect_grab(want) end
 ---No recorded hit matches; unknown fields are errors as for expect_hit.
 ---@param want table
 function T.expect_no_hit(want) end

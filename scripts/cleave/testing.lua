@@ -146,8 +146,8 @@ end
 local HIT_KEYS = {
   "arena", "frame", "weapon", "attack", "attack_frame", "hitbox", "hitbox_index", "group",
   "damage", "knockback_x", "knockback_y", "x", "y", "t", "sweep_t", "hitlag", "hitstun",
-  "push_only", "invincible", "killed", "trade", "effects", "target", "target_id", "target_name",
-  "attacker", "attacker_id",
+  "push_only", "invincible", "killed", "trade", "blocked", "armor", "grab", "guard_break",
+  "effects", "target", "target_id", "target_name", "attacker", "attacker_id",
 }
 local MISS_KEYS = {
   "arena", "frame", "weapon", "attack", "attack_frame", "hitbox", "hitbox_index", "group",
@@ -156,6 +156,7 @@ local MISS_KEYS = {
 local REASONS = {
   "out_of_reach", "team", "dead", "intangible", "rehit", "lockout", "precedence", "max_hits",
   "max_targets", "clanked", "outprioritized", "transcended", "parried", "reflected", "absorbed",
+  "layer", "airborne", "grounded", "facing", "interrupted", "not_thrown",
 }
 
 local function edit_distance(a, b)
@@ -258,6 +259,10 @@ local function hit_line(h)
   if h.invincible then flags[#flags + 1] = "invincible" end
   if h.killed then flags[#flags + 1] = "killed" end
   if h.trade then flags[#flags + 1] = "trade" end
+  if h.blocked then flags[#flags + 1] = "blocked" end
+  if h.guard_break then flags[#flags + 1] = "guard-break" end
+  if h.armor then flags[#flags + 1] = "armor" end
+  if h.grab then flags[#flags + 1] = "grab" end
   for _, e in ipairs(h.effects or {}) do flags[#flags + 1] = "+" .. e end
   return ("frame %d  hit   %s/%s#%d %s -> %s  damage %s  t %s%s  hitlag %d  hitstun %d%s"):format(
     h.frame, h.weapon, h.attack, h.attack_frame, h.hitbox, h.target_name or ("#" .. h.target_id),
@@ -310,16 +315,44 @@ local function listing(events, line, what)
   return table.concat(out, "\n")
 end
 
---- Asserts that some recorded hit matches every field given: frame, hitbox, target (entity or
---- name), damage (within 1e-4), attack, weapon, attack_frame, group, t... Returns the hit.
-function M.expect_hit(want)
-  check_want("expect_hit", want, HIT_KEYS)
+-- The first recorded hit that matches want, with flag (when given) set to true; else an error
+-- at the caller of the caller that lists the hits.
+local function find_hit(fname, want, flag, what)
+  check_want(fname, want, HIT_KEYS)
+  if flag then
+    if want[flag] == false then
+      error(("%s: %s = false contradicts it (use expect_hit)"):format(fname, flag), 3)
+    end
+    local w = {}
+    for k, v in pairs(want) do w[k] = v end
+    w[flag] = true
+    want = w
+  end
   local r = record_of(want.arena or current)
   for _, h in ipairs(r.hits) do
     if matches(h, want) then return h end
   end
-  error(("expected a hit %s, but the hits were:\n%s"):format(describe_want(want),
-    listing(r.hits, hit_line, "hits")), 2)
+  error(("expected %s %s, but the hits were:\n%s"):format(what, describe_want(want),
+    listing(r.hits, hit_line, "hits")), 3)
+end
+
+--- Asserts that some recorded hit matches every field given: frame, hitbox, target (entity or
+--- name), damage (within 1e-4), attack, weapon, attack_frame, group, t, and the flags
+--- blocked, armor, grab, guard_break... Returns the hit.
+function M.expect_hit(want)
+  return find_hit("expect_hit", want, nil, "a hit")
+end
+
+--- Asserts that a guard blocked a hit matching want (frame, hitbox, target, damage: the chip
+--- damage dealt, hitstun: the blockstun, guard_break = true for the hit that broke it...).
+--- Returns the hit.
+function M.expect_blocked(want)
+  return find_hit("expect_blocked", want, "blocked", "a blocked hit")
+end
+
+--- Asserts that a grab caught a target: frame, hitbox, target, attacker... Returns the hit.
+function M.expect_grab(want)
+  return find_hit("expect_grab", want, "grab", "a grab")
 end
 
 -- ---------------------------------------------------------------------------------------------

@@ -146,3 +146,59 @@ describe("cleave.testing", function()
     assert.matches("this arena was not made by T.arena", fails(T.use, plain))
   end)
 end)
+
+describe("cleave.testing against bodies that defend", function()
+  local sword = cleave.weapon { name = "sword", attacks = { cut = { length = 1, hitboxes = { cleave.hitbox {
+    id = "edge", frames = 1, x = 30, y = 0, radius = 5, damage = 10, chip = 0.1, hitlag = 0, hitstun = 0,
+    knockback = { x = 4, y = 0 } } } } } }
+  local hand = cleave.weapon { name = "hand", attacks = { grab = { length = 1, hitboxes = { cleave.hitbox {
+    id = "hand", frames = 1, x = 30, y = 0, radius = 5, damage = 0, kind = "grab" } } } } }
+
+  -- the foe at 30 guards, facing the attacker when `facing` is 180, away from it when 0
+  local function guarded(weapon, facing, armor)
+    local a = T.arena {}
+    local me = a:spawn { team = 1, radius = 0, name = "me" }
+    local foe = a:spawn { x = 30, radius = 4, team = 2, name = "foe", state = "guard", facing = facing }
+    if armor then foe:set_armor("super") end
+    a:attack { weapon = weapon, owner = me }
+    a:step()
+    return a
+  end
+
+  it("expect_blocked finds a guarded hit and fails when the guard did not hold", function()
+    guarded(sword, 180)
+    local h = T.expect_blocked { target = "foe", damage = 1, hitstun = 10 }
+    assert.is_true(h.blocked)
+    guarded(sword, 0) -- hit from behind: it lands whole
+    local e = fails(T.expect_blocked, { target = "foe" })
+    assert.matches('expected a blocked hit {blocked=true, target="foe"}, but the hits were:\n  frame 1  hit   sword/cut#1 edge -> foe  damage 10', e, 1, true)
+    assert.matches("expect_blocked: blocked = false contradicts it", fails(T.expect_blocked, { blocked = false }))
+  end)
+
+  it("expect_grab finds a grab and fails when the target was not grabbed", function()
+    guarded(hand, 180)
+    T.expect_grab { target = "foe", hitbox = "hand" }
+    T.expect_hit { target = "foe", grab = true, blocked = false }
+    guarded(sword, 180)
+    local e = fails(T.expect_grab, { target = "foe" })
+    assert.matches('expected a grab {grab=true, target="foe"}, but the hits were:\n  frame 1  hit   sword/cut#1 edge -> foe  damage 1  t 0  hitlag 0  hitstun 10  [blocked]', e, 1, true)
+  end)
+
+  it("expect_hit{armor = true} holds only for a hit the armor took", function()
+    guarded(sword, 0, true)
+    T.expect_hit { target = "foe", armor = true, damage = 10 }
+    guarded(sword, 0)
+    local e = fails(T.expect_hit, { target = "foe", armor = true })
+    assert.matches('expected a hit {armor=true, target="foe"}, but the hits were:\n  frame 1  hit   sword/cut#1 edge -> foe  damage 10  t 0  kb (4, 0)', e, 1, true)
+  end)
+
+  it("knows the new miss reasons", function()
+    local a = T.arena {}
+    local me = a:spawn { team = 1, radius = 0 }
+    a:spawn { x = 30, radius = 4, team = 2, name = "up", airborne = true }
+    a:attack { weapon = hand, owner = me }
+    a:step()
+    T.expect_miss { target = "up", reason = "airborne" }
+    assert.matches("did you mean 'not_thrown'", fails(T.expect_miss, { reason = "not_thrwn" }))
+  end)
+end)
