@@ -16,14 +16,14 @@ static const struct {
     const char *name;
     size_t size;
 } abi_sizes[] = {
-    CLV_SIZE(clv_shape),       CLV_SIZE(clv_closest),          CLV_SIZE(clv_contact),
-    CLV_SIZE(clv_ray_hit),     CLV_SIZE(clv_ishape),           CLV_SIZE(clv_allocator),
-    CLV_SIZE(clv_hit_diag),    CLV_SIZE(clv_entity_id),        CLV_SIZE(clv_attack_id),
-    CLV_SIZE(clv_weapon_id),   CLV_SIZE(clv_arena_def),        CLV_SIZE(clv_entity_def),
-    CLV_SIZE(clv_entity_info), CLV_SIZE(clv_attack_start_def), CLV_SIZE(clv_attack_info),
-    CLV_SIZE(clv_hit_event),   CLV_SIZE(clv_miss_record),      CLV_SIZE(clv_tick_event),
-    CLV_SIZE(clv_hitbox_def),  CLV_SIZE(clv_attack_def),       CLV_SIZE(clv_mod_limits),
-    CLV_SIZE(clv_clash_event), CLV_SIZE(clv_projectile_def),   CLV_SIZE(clv_projectile_event),
+    CLV_SIZE(clv_shape),           CLV_SIZE(clv_closest),          CLV_SIZE(clv_contact),
+    CLV_SIZE(clv_ray_hit),         CLV_SIZE(clv_ishape),           CLV_SIZE(clv_allocator),
+    CLV_SIZE(clv_hit_diag),        CLV_SIZE(clv_entity_id),        CLV_SIZE(clv_attack_id),
+    CLV_SIZE(clv_weapon_id),       CLV_SIZE(clv_arena_def),        CLV_SIZE(clv_entity_def),
+    CLV_SIZE(clv_entity_info),     CLV_SIZE(clv_attack_start_def), CLV_SIZE(clv_attack_info),
+    CLV_SIZE(clv_hit_event),       CLV_SIZE(clv_miss_record),      CLV_SIZE(clv_tick_event),
+    CLV_SIZE(clv_hitbox_def),      CLV_SIZE(clv_attack_def),       CLV_SIZE(clv_mod_limits),
+    CLV_SIZE(clv_clash_event),     CLV_SIZE(clv_projectile_def),   CLV_SIZE(clv_projectile_event),
     CLV_SIZE(clv_projectile_info),
 };
 
