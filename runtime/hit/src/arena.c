@@ -225,10 +225,14 @@ size_t clv_weapon_arena_bytes(const clv_weapon *weapon) {
     copy_sizes z = copy_sizes_of(weapon->attack_count, weapon->frame_total, weapon->placed_total,
                                  weapon->box_count);
     return taken(z.attacks) + taken(z.frame_base) + taken(z.frame_start) + taken(z.list) +
-           taken(z.prev) + taken(z.boxes);
+           taken(z.prev) + taken(z.boxes) + clv__hurts_bytes(weapon);
 }
 
 static void weapon_free(clv_arena *a, clv__aweapon *w) {
+    if (w->hurt_total > 0) {
+        a->carrying_weapons--;
+    }
+    clv__free_hurts(a, w);
     copy_sizes z = aweapon_sizes(w);
     clv__free(&a->al, w->attacks, z.attacks);
     clv__free(&a->al, w->frame_base, z.frame_base);
@@ -277,6 +281,8 @@ void clv_arena_destroy(clv_arena *a) {
     clv__free(&al, a->meet_misses, (size_t)a->meet_miss_cap * sizeof *a->meet_misses);
     clv__free(&al, a->trade_keys, (size_t)a->trade_keys_cap * sizeof *a->trade_keys);
     clv__free(&al, a->pushes, (size_t)a->push_cap * sizeof *a->pushes);
+    clv__free(&al, a->carry, (size_t)a->carry_cap * sizeof *a->carry);
+    clv__free(&al, a->carried, (size_t)a->carried_cap * sizeof *a->carried);
     clv__free(&al, a, sizeof *a);
 }
 
@@ -425,6 +431,11 @@ clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_wea
     }
     link_sweeps(&w, src, sorted);
     clv__free(&a->al, sorted, (size_t)widest * sizeof *sorted);
+    if (!clv__file_hurts(a, src, &w)) {
+        weapon_free(a, &w);
+        return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
+    }
+    a->carrying_weapons += w.hurt_total > 0 ? 1 : 0;
     w.fingerprint = clv__weapon_fingerprint(&w);
     w.gen = a->weapons[slot].gen; /* 0 for a new slot: clv__reserve zeroes what it adds */
     a->weapons[slot] = w;

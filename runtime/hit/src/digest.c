@@ -154,6 +154,18 @@ uint64_t clv__weapon_fingerprint(const clv__aweapon *w) {
     for (int32_t k = 0; k < w->list_count; k++) {
         mix_i32(&hs, w->list[k]);
     }
+    if (w->hurt_total > 0) { /* a weapon without carried hurtboxes keeps its fingerprint */
+        mix_i32(&hs, w->hurt_total);
+        for (int32_t f = 0; f <= w->frame_total; f++) {
+            mix_i32(&hs, w->hurt_start[f]);
+        }
+        for (int32_t k = 0; k < w->hurt_total; k++) {
+            mix_name(&hs, w->hurts[k].id);
+            mix_shape(&hs, &w->hurts[k].shape);
+            mix_i32(&hs, (int32_t)w->hurts[k].state);
+            mix_f(&hs, w->hurts[k].heavy);
+        }
+    }
     return hs.h;
 }
 

@@ -50,6 +50,12 @@ typedef struct clv__hitbox_entry {
     clv_hitbox_def def;
 } clv__hitbox_entry;
 
+/* A hurtbox an attack carries on frames first..last (weapon_hurt.c). */
+typedef struct clv__hurt_entry {
+    int32_t attack, first, last;
+    clv_hurtbox_def def;
+} clv__hurt_entry;
+
 struct clv_weapon {
     clv_allocator al;
     char name[CLV_HIT_NAME_MAX];
@@ -59,6 +65,9 @@ struct clv_weapon {
     int32_t box_count, box_cap;
     int32_t frame_total;  /* frames of all attacks, <= CLV_WEAPON_MAX_FRAMES */
     int32_t placed_total; /* placed hitboxes, <= CLV_WEAPON_MAX_PLACED */
+    clv__hurt_entry *hurts;
+    int32_t hurt_count, hurt_cap;
+    int32_t hurt_placed; /* carried hurtboxes, one per hurtbox and frame */
 };
 
 /* ---- a weapon compiled into an arena: immutable ---- */
@@ -80,6 +89,12 @@ typedef struct clv__aweapon {
     int32_t list_count;
     clv__box *boxes;
     int32_t box_count;
+    /* Hurtboxes its attacks carry (none: both NULL): frame_total + 1 offsets into hurts, and how
+     * far from the pose's origin the farthest reaches. */
+    int32_t *hurt_start;
+    clv_hurtbox_def *hurts;
+    int32_t hurt_total;
+    float hurt_reach;
     uint64_t fingerprint;        /* clv__weapon_fingerprint: snapshots name the weapons they need */
     char name[CLV_HIT_NAME_MAX]; /* the weapon's, for events read without the weapon at hand */
     uint16_t gen;                /* removals from this slot; attack_count 0 marks an empty slot */
@@ -286,6 +301,11 @@ struct clv_arena {
     clv__hurt *hurt;
     clv__effect *fx;  /* CLV_ENTITY_MAX_EFFECTS per slot */
     clv__combat *cmb; /* NULL until an entity uses a body, a filter, armor, guard or a grab */
+    /* Per slot on this frame: the attack (slot + 1) whose carried hurtboxes the entity has, and
+     * the slots that have one (not part of the state: rebuilt after every placement). */
+    int32_t *carry, *carried;
+    int32_t carry_cap, carried_count, carried_cap;
+    int32_t carrying_weapons; /* weapons in the arena whose attacks carry hurtboxes */
     /* Bounding squares of each slot's hurtboxes, centre (bx, by) and half side br (derived).
      * Free slots and entities without hurtboxes sit far away with br = 0: they touch nothing,
      * and the broadphase reads these three arrays alone. */
@@ -385,6 +405,16 @@ int32_t clv__body_frame(const clv__abody *b, const clv__combat *c);
 void clv__release_slot(clv_arena *a, int32_t s);
 /* Releases what slot s holds or is held by and resets its state (the entity is removed). */
 void clv__combat_forget(clv_arena *a, int32_t s);
+/* The most hurtboxes an entity has on a frame: its body's (or its own) and an attack's. */
+#define CLV__MAX_HURT_WORLD (2 * CLV_BODY_MAX_HURTBOXES)
+/* Copies the hurtboxes src's attacks carry into w (frame lists); false when out of memory. */
+bool clv__file_hurts(clv_arena *a, const clv_weapon *src, clv__aweapon *w);
+/* Frees w's carried hurtboxes. */
+void clv__free_hurts(clv_arena *a, clv__aweapon *w);
+/* Bytes clv__file_hurts takes for src. */
+size_t clv__hurts_bytes(const clv_weapon *src);
+/* 1c. Which entities carry an attack's hurtboxes on this frame, and their bounds grown to them. */
+clv_hit_status clv__carry(clv_arena *a);
 /* Frees the arena's bodies. */
 void clv__bodies_free(clv_arena *a);
 /* A digest of a compiled body. */

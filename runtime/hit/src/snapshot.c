@@ -605,6 +605,10 @@ clv_hit_status clv_arena_restore_diag(clv_arena *a, const void *buffer, size_t s
     a->att_count = h.att_count;
     a->att_free_hint = h.att_free_hint;
     a->rec_count = h.rec_count;
+    for (int32_t i = 0; i < a->carried_count; i++) { /* the next step finds them again */
+        a->carry[a->carried[i]] = 0;
+    }
+    a->carried_count = 0;
     for (int32_t s = 0; s < a->ent_count; s++) {
         clv__entity_refresh_bounds(a, s);
     }

@@ -138,6 +138,9 @@ clv_hit_status clv_arena_step(clv_arena *a) {
     if (st == CLV_HIT_OK) {
         st = clv__place(a);
     }
+    if (st == CLV_HIT_OK) {
+        st = clv__carry(a);
+    }
     uint64_t t2 = clock_now(a);
     if (st == CLV_HIT_OK) {
         st = clv__broadphase(a);

@@ -8,10 +8,14 @@
 
 /* ---- hurtboxes ---- */
 
+static int32_t body_world(const clv_arena *a, int32_t s, const clv__combat *c, clv_shape *out,
+                          int32_t *states, float *heavy);
+
 int32_t clv__hurt_world(const clv_arena *a, int32_t s, clv_shape *out, int32_t *states,
                         float *heavy) {
     clv_vec2 at = a->ent[s].pos;
     const clv__combat *c = a->cmb != NULL ? &a->cmb[s] : NULL;
+    int32_t n = 0;
     if (c == NULL || c->body1 == 0) {
         const clv__hurt *h = &a->hurt[s];
         for (int32_t k = 0; k < h->count; k++) {
@@ -19,8 +23,16 @@ int32_t clv__hurt_world(const clv_arena *a, int32_t s, clv_shape *out, int32_t *
             states[k] = CLV_HURTBOX_NORMAL;
             heavy[k] = 0.0f;
         }
-        return h->count;
+        n = h->count;
+    } else {
+        n = body_world(a, s, c, out, states, heavy);
     }
+    return n + clv__carried_world(a, s, out + n, states + n, heavy + n);
+}
+
+static int32_t body_world(const clv_arena *a, int32_t s, const clv__combat *c, clv_shape *out,
+                          int32_t *states, float *heavy) {
+    clv_vec2 at = a->ent[s].pos;
     const clv__abody *b = &a->bodies[c->body1 - 1];
     int32_t f = b->frame_base[c->anim] + clv__body_frame(b, c);
     int32_t first = b->frame_start[f], n = b->frame_start[f + 1] - first;
@@ -43,9 +55,9 @@ int32_t clv_arena_entity_hurtboxes(const clv_arena *a, clv_entity_id id, clv_sha
     if (s < 0) {
         return -1;
     }
-    clv_shape shapes[CLV_BODY_MAX_HURTBOXES];
-    int32_t st[CLV_BODY_MAX_HURTBOXES];
-    float heavy[CLV_BODY_MAX_HURTBOXES];
+    clv_shape shapes[CLV__MAX_HURT_WORLD];
+    int32_t st[CLV__MAX_HURT_WORLD];
+    float heavy[CLV__MAX_HURT_WORLD];
     int32_t n = clv__hurt_world(a, s, shapes, st, heavy);
     for (int32_t k = 0; k < n && k < cap; k++) {
         if (out != NULL) {

@@ -213,9 +213,9 @@ static int32_t state_rank(int32_t state) {
 /* The hurtboxes a candidate meets. */
 typedef struct hurt_set {
     int32_t n;
-    clv_shape shapes[CLV_BODY_MAX_HURTBOXES];
-    int32_t states[CLV_BODY_MAX_HURTBOXES];
-    float heavy[CLV_BODY_MAX_HURTBOXES];
+    clv_shape shapes[CLV__MAX_HURT_WORLD];
+    int32_t states[CLV__MAX_HURT_WORLD];
+    float heavy[CLV__MAX_HURT_WORLD];
 } hurt_set;
 
 /* A swept hitbox: the earliest sub-step over the hurtboxes (ties go to the first), among the

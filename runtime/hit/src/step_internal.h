@@ -75,10 +75,15 @@ clv_hit_status clv__rules(clv_arena *a);
 
 /* ---- step_body.c ---- */
 
-/* The slot's hurtboxes as the hits meet them (at most CLV_BODY_MAX_HURTBOXES), with each one's
- * clv_hurtbox_state and heavy threshold: its body's current frame, or its own shapes. */
+/* The slot's hurtboxes as the hits meet them (at most CLV__MAX_HURT_WORLD), with each one's
+ * clv_hurtbox_state and heavy threshold: its body's current frame, or its own shapes, then
+ * those its attack carries. */
 int32_t clv__hurt_world(const clv_arena *a, int32_t s, clv_shape *out, int32_t *states,
                         float *heavy);
+/* The hurtboxes of the attack slot s carries on this frame (weapon_hurt.c), appended by
+ * clv__hurt_world; their number. */
+int32_t clv__carried_world(const clv_arena *a, int32_t s, clv_shape *out, int32_t *states,
+                           float *heavy);
 /* 0b. Animations, guard meters and held targets advance (after movement). */
 void clv__combat_step(clv_arena *a);
 /* 4. The reason a filtering hitbox (clv__box.filters) or a throw may not hit, or -1. */

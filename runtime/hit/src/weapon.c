@@ -294,6 +294,7 @@ void clv_weapon_destroy(clv_weapon *w) {
     clv_allocator al = w->al;
     clv__free(&al, w->attacks, (size_t)w->attack_cap * sizeof *w->attacks);
     clv__free(&al, w->boxes, (size_t)w->box_cap * sizeof *w->boxes);
+    clv__free(&al, w->hurts, (size_t)w->hurt_cap * sizeof *w->hurts);
     clv__free(&al, w, sizeof *w);
 }
 

@@ -611,6 +611,63 @@ static void test_pushes_sum_in_any_order(void) {
     }
 }
 
+/* A punch of 8 frames carries its arm (radius 4, 20 ahead) on frames 3-6 (0-based 2..5): a
+ * foe's jab at the arm hits the puncher only while the arm is out, and the puncher has no other
+ * hurtbox. Its snapshot replays the same. */
+static void test_attack_carries_the_arm(void) {
+    clv_arena *a = clv_arena_create(NULL, NULL);
+    clv_weapon *w = clv_weapon_create(NULL, NULL);
+    clv_attack_def ad = clv_default_attack_def();
+    snprintf(ad.name, sizeof ad.name, "punch");
+    ad.frames = 8;
+    CHECK(clv_weapon_add_attack(w, &ad, NULL, NULL) == CLV_HIT_OK);
+    clv_hurtbox_def arm = hurt("arm", 20, 4, CLV_HURTBOX_NORMAL);
+    CHECK(clv_weapon_add_hurtbox(w, 0, 2, 5, &arm, NULL) == CLV_HIT_OK);
+    clv_hit_diag diag;
+    CHECK(clv_weapon_add_hurtbox(w, 0, 5, 8, &arm, &diag) == CLV_HIT_ERR_INDEX);
+    CHECK(clv_weapon_add_hurtbox(w, 0, 4, 4, &arm, &diag) == CLV_HIT_ERR_NAME);
+    clv_weapon_id punch = {0, 0};
+    CHECK(clv_arena_add_weapon(a, w, &punch, NULL) == CLV_HIT_OK);
+    clv_weapon_destroy(w);
+    int32_t n = -1;
+    CHECK(clv_arena_frame_hurtboxes(a, punch, 0, 3, &n) != NULL && n == 1);
+    CHECK(clv_arena_frame_hurtboxes(a, punch, 0, 6, &n) == NULL && n == 0);
+    clv_weapon_id jab = add_weapon(a, hitbox(0.0f, 2.0f, 1.0f), 1);
+    clv_entity_id me = spawn(a, 0.0f, 0.0f, 1);
+    clv_entity_id foe = spawn(a, 20.0f, 0.0f, 2); /* jabs at its own position: the arm */
+    swing(a, punch, me, 0.0f);
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    uint64_t hashes[8];
+    int32_t hit_frames = 0;
+    for (int f = 0; f < 8; f++) {
+        if (f == 3) {
+            len = clv_arena_snapshot_size(a);
+            buf = malloc(len);
+            CHECK(clv_arena_snapshot(a, buf, len, NULL) == CLV_HIT_OK);
+        }
+        swing(a, jab, foe, 0.0f);
+        CHECK(clv_arena_step(a) == CLV_HIT_OK);
+        hashes[f] = clv_arena_hash(a);
+        bool hit = hit_on(a, me) != NULL;
+        CHECK(hit == (f >= 2 && f <= 5));
+        hit_frames += hit ? 1 : 0;
+        clv_shape s[CLV__MAX_HURT_WORLD];
+        int32_t want = f >= 2 && f <= 5 ? 1 : 0;
+        CHECK(clv_arena_entity_hurtboxes(a, me, s, NULL, CLV__MAX_HURT_WORLD) == want);
+    }
+    CHECK(hit_frames == 4);
+    CHECK(clv_arena_restore(a, buf, len) == CLV_HIT_OK);
+    for (int f = 3; f < 8; f++) {
+        swing(a, jab, foe, 0.0f);
+        CHECK(clv_arena_step(a) == CLV_HIT_OK);
+        CHECK(clv_arena_hash(a) == hashes[f]);
+        CHECK((hit_on(a, me) != NULL) == (f <= 5));
+    }
+    free(buf);
+    clv_arena_destroy(a);
+}
+
 static void test_new_fields_are_checked(void) {
     clv_hit_diag diag;
     clv_hitbox_def d = hitbox(0.0f, 1.0f, 1.0f);
@@ -651,6 +708,7 @@ int main(int argc, char **argv) {
     RUN(test_smash_knockback_in_the_arena);
     RUN(test_snapshot_covers_bodies_guard_and_grabs);
     RUN(test_pushes_sum_in_any_order);
+    RUN(test_attack_carries_the_arm);
     RUN(test_new_fields_are_checked);
     return clv_test_report();
 }

@@ -104,6 +104,19 @@ int32_t clv_body_frame_at(const clv_body *body, int32_t animation, int64_t elaps
 const clv_hurtbox_def *clv_body_hurtboxes(const clv_body *body, int32_t animation, int32_t frame,
                                           int32_t *count);
 
+/* ---- hurtboxes an attack carries ---- */
+
+/// Adds a hurtbox that attack `attack` of the weapon carries on frames first..last (0-based,
+/// inclusive), in weapon-local space: while the attack is on such a frame its owner has it too,
+/// placed from the attack's pose (the extended arm of a punch). At most CLV_BODY_MAX_HURTBOXES
+/// per frame, ids unique within a frame; checked like a body's.
+clv_hit_status clv_weapon_add_hurtbox(clv_weapon *weapon, int32_t attack, int32_t first,
+                                      int32_t last, const clv_hurtbox_def *def, clv_hit_diag *diag);
+/// The hurtboxes frame `frame` of an attack of an arena weapon carries, and their number in
+/// *count; NULL and 0 when it carries none or for bad indices.
+const clv_hurtbox_def *clv_arena_frame_hurtboxes(const clv_arena *arena, clv_weapon_id weapon,
+                                                 int32_t attack, int32_t frame, int32_t *count);
+
 /* ---- bodies in an arena (docs/hit-rules.md, "Bodies") ---- */
 
 /// Handle of a body copied into an arena (index1 = slot + 1; bodies stay until the arena goes).
