@@ -51,6 +51,44 @@ describe("cleave.load_mod", function()
     assert.are.same({}, m.effects)
   end)
 
+  it("returns the mod's bodies, which an arena of the host plays", function()
+    local dir = write_mod("bodies", [[
+local knight = cleave.body { name = "knight", guard = { meter = 30 }, animations = {
+  stand = { length = 1, hurtboxes = { { id = "torso", x = 0, y = 0, radius = 6 } } } } }
+return { name = "bodies", version = "1", bodies = { knight = knight },
+  weapons = { w = cleave.weapon { attacks = { x = { hitboxes = {
+    { id = "p", frames = 1, x = 0, y = 0, radius = 1 } } } } } } }
+]])
+    local m = cleave.load_mod(dir)
+    local knight = m.bodies.knight
+    assert.are.equal("cleave.Body(knight)", tostring(knight))
+    assert.are.equal(30, knight:guard().meter)
+    local a = cleave.arena {}
+    local e = a:spawn { body = knight, x = 5 }
+    assert.are.equal("knight", e:info().body)
+    assert.are.equal(6, select(3, e:hurtboxes()[1].shape:unpack()))
+    m = nil
+    collectgarbage() -- the body keeps its mod, and the arena holds its own copy
+    assert.are.equal("knight", knight:name())
+    assert.are.equal(30, e:info().guard_meter)
+    assert.are.same({}, cleave.load_mod(stick_mod("nobody")).bodies)
+  end)
+
+  it("refuses bodies that are no cleave.Body, by file and name", function()
+    local dir = write_mod("badbody", "return { name = 'x', version = '1', bodies = { knight = {} },\n" ..
+      "  weapons = { w = cleave.weapon { attacks = { x = { hitboxes = {\n" ..
+      "    { id = 'p', frames = 1, x = 0, y = 0, radius = 1 } } } } } } }\n")
+    local ok, err = pcall(cleave.load_mod, dir)
+    assert.is_false(ok)
+    assert.are.equal(dir .. "/mod.lua: bodies.knight must be a cleave.Body (got table)", err)
+    dir = write_mod("badbodies", "return { name = 'x', version = '1', bodies = 3,\n" ..
+      "  weapons = { w = cleave.weapon { attacks = { x = { hitboxes = {\n" ..
+      "    { id = 'p', frames = 1, x = 0, y = 0, radius = 1 } } } } } } }\n")
+    ok, err = pcall(cleave.load_mod, dir)
+    assert.is_false(ok)
+    assert.are.equal(dir .. "/mod.lua: bodies must be a table of cleave.body{...} by name (got number)", err)
+  end)
+
   it("gives each mod its own globals, and none of the host's", function()
     rawset(_G, "HOST_SECRET", 42)
     local a = cleave.load_mod(write_mod("a", [[

@@ -233,11 +233,74 @@ static void test_clash_callbacks(void) {
     }
 }
 
+/* A mod's bodies: listed in name order, copied into an arena that then plays them; a body
+ * that is no cleave.Body is refused by file and name. */
+static void test_bodies(void) {
+    const char *dir = write_mod(
+        "local function body(name, r)\n"
+        "  return cleave.body { name = name, guard = { meter = 30 }, animations = {\n"
+        "    stand = { length = 1, hurtboxes = { { id = 't', x = 0, y = 0, radius = r } } } } }\n"
+        "end\n"
+        "return { name = 'b', version = '1', bodies = { zed = body('zed', 5), amy = body('amy', "
+        "7) },\n"
+        "  weapons = { w = cleave.weapon { attacks = { a = { length = 1, hitboxes = {\n"
+        "    { id = 'x', frames = 1, x = 0, y = 0, radius = 1 } } } } } } }\n");
+    CHECK(dir != NULL);
+    if (dir == NULL) {
+        return;
+    }
+    char err[1024] = "";
+    clv_mod *mod = clv_mod_load(dir, err, sizeof err);
+    CHECK(mod != NULL);
+    if (mod == NULL) {
+        fprintf(stderr, "  %s\n", err);
+        remove_mod(dir);
+        return;
+    }
+    CHECK(clv_mod_body_count(mod) == 2);
+    CHECK(strcmp(clv_mod_body_name(mod, 0), "amy") == 0);
+    CHECK(strcmp(clv_mod_body_name(mod, 1), "zed") == 0);
+    CHECK(clv_mod_body_name(mod, 2) == NULL && clv_mod_body(mod, -1) == NULL);
+    CHECK(strcmp(clv_body_name(clv_mod_body(mod, 1)), "zed") == 0);
+    CHECK(clv_body_guard(clv_mod_body(mod, 0)).meter == 30.0f);
+    clv_arena *arena = clv_arena_create(NULL, NULL);
+    clv_body_id ids[2];
+    CHECK(clv_mod_add_bodies(mod, arena, ids, err, sizeof err));
+    clv_entity_def e = clv_default_entity_def();
+    clv_entity_id ent;
+    CHECK(clv_arena_spawn(arena, &e, &ent, NULL) == CLV_HIT_OK);
+    CHECK(clv_arena_play(arena, ent, ids[0], 0) == CLV_HIT_OK);
+    clv_shape s[4];
+    CHECK(clv_arena_entity_hurtboxes(arena, ent, s, NULL, 4) == 1);
+    CHECK(s[0].type == CLV_CIRCLE && s[0].u.circle.r == 7.0f); /* amy's */
+    clv_arena_destroy(arena);
+    clv_mod_free(mod);
+    remove_mod(dir);
+
+    dir = write_mod("return { name = 'b', version = '1', bodies = { knight = 3 },\n"
+                    "  weapons = { w = cleave.weapon { attacks = { a = { length = 1, hitboxes = {\n"
+                    "    { id = 'x', frames = 1, x = 0, y = 0, radius = 1 } } } } } } }\n");
+    CHECK(dir != NULL);
+    if (dir == NULL) {
+        return;
+    }
+    CHECK(clv_mod_load(dir, err, sizeof err) == NULL);
+    char want[512];
+    snprintf(want, sizeof want, "%s/mod.lua: bodies.knight must be a cleave.Body (got number)",
+             dir);
+    CHECK(strcmp(err, want) == 0);
+    if (strcmp(err, want) != 0) {
+        fprintf(stderr, "  got: %s\n", err);
+    }
+    remove_mod(dir);
+}
+
 int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_load_example);
     RUN(test_load_errors);
     RUN(test_callback_errors);
     RUN(test_clash_callbacks);
+    RUN(test_bodies);
     return clv_test_report();
 }

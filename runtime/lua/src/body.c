@@ -18,6 +18,7 @@
 typedef struct lbody {
     clv_body *body;
     clv_lalloc alloc;
+    bool borrowed; /* body is another state's (kept alive by the user value), never freed here */
 } lbody;
 
 static const char *const body_fields[] = {"name", "animations", "guard", NULL};
@@ -280,7 +281,9 @@ static void read_animations(clv_fctx *c, int t, clv_body *b) {
 
 static int body_gc(lua_State *L) {
     lbody *u = (lbody *)luaL_checkudata(L, 1, CLV_LUA_BODY);
-    clv_body_destroy(u->body);
+    if (!u->borrowed) {
+        clv_body_destroy(u->body);
+    }
     u->body = NULL;
     return 0;
 }
@@ -288,6 +291,19 @@ static int body_gc(lua_State *L) {
 const clv_body *clv_lua_to_body(lua_State *L, int idx) {
     lbody *u = (lbody *)luaL_testudata(L, idx, CLV_LUA_BODY);
     return u != NULL ? u->body : NULL;
+}
+
+void clv_lua_push_borrowed_body(lua_State *L, const clv_body *body, int keep) {
+    keep = lua_absindex(L, keep);
+    clv_lua_body_meta(L);
+    lua_pop(L, 1);
+    lbody *u = (lbody *)lua_newuserdatauv(L, sizeof *u, 1);
+    memset(u, 0, sizeof *u);
+    u->body = (clv_body *)body; /* read only: no method of a Body changes it */
+    u->borrowed = true;
+    luaL_setmetatable(L, CLV_LUA_BODY);
+    lua_pushvalue(L, keep);
+    lua_setiuservalue(L, -2, 1);
 }
 
 static const clv_body *check_body(lua_State *L) {

@@ -269,6 +269,9 @@ int clv_lua_effect_ref(const clv_lweapon *w, const char *name);
 void clv_lua_body_meta(lua_State *L);
 /// The body of the cleave.Body at idx, or NULL when idx holds none.
 const struct clv_body *clv_lua_to_body(lua_State *L, int idx);
+/// Pushes a cleave.Body that reads body, a body of another state (a mod's) that the value at
+/// keep keeps alive.
+void clv_lua_push_borrowed_body(lua_State *L, const struct clv_body *body, int keep);
 
 /// The weapon's name, and the name of its attack `attack` ("?" for a bad index).
 const char *clv_lua_weapon_name(const clv_lweapon *w);

@@ -25,6 +25,9 @@ struct clv_mod {
     char **weapon_names;
     clv_lweapon **weapons; /* userdata of the sandbox state, anchored by table_ref */
     int32_t *first;        /* index of the first name of the same weapon (itself if none) */
+    int32_t body_count;
+    char **body_names;
+    const clv_body **bodies; /* of cleave.Body userdata of the sandbox state, anchored likewise */
     int table_ref;
     /* the arena and ids of the weapons, after clv_mod_add_weapons */
     const clv_arena *arena;
@@ -113,8 +116,8 @@ static void check_name(lua_State *S, int idx, const char *file, const char *what
 /* Longest mod name or version, in bytes. */
 #define MOD_TEXT_MAX 63
 
-static const char *const mod_fields[] = {"name",        "version",  "weapons", "effects",
-                                         "description", "selftest", NULL};
+static const char *const mod_fields[] = {"name",    "version",     "weapons",  "bodies",
+                                         "effects", "description", "selftest", NULL};
 
 /* Raises "<file>: not enough memory" for a failed host allocation; the mod owns what was
  * already made, so nothing leaks when the error unwinds. */
@@ -159,6 +162,68 @@ static void read_weapons(lua_State *S, clv_mod *mod, int wt, int32_t n, const ch
     lua_pop(S, 1);
 }
 
+/* A body's name and the body, sorted by name. */
+typedef struct named_body {
+    const char *name;
+    const clv_body *body;
+} named_body;
+
+static int cmp_named_body(const void *a, const void *b) {
+    return strcmp(((const named_body *)a)->name, ((const named_body *)b)->name);
+}
+
+/* The mod table's optional bodies = { name = cleave.body{...} } (the table at t), checked and
+ * listed in name order like the weapons. */
+static void read_bodies(lua_State *S, clv_mod *mod, int t, const char *file) {
+    int bt = lua_getfield(S, t, "bodies");
+    if (bt == LUA_TNIL) {
+        lua_pop(S, 1);
+        return;
+    }
+    if (bt != LUA_TTABLE) {
+        luaL_error(S, "%s: bodies must be a table of cleave.body{...} by name (got %s)", file,
+                   luaL_typename(S, -1));
+    }
+    int b = lua_gettop(S);
+    int32_t n = 0;
+    lua_pushnil(S);
+    while (lua_next(S, b)) {
+        if (lua_type(S, -2) != LUA_TSTRING) {
+            luaL_error(S, "%s: bodies keys must be names (got %s)", file, luaL_typename(S, -2));
+        }
+        check_name(S, -2, file, "body name", CLV_HIT_NAME_MAX - 1);
+        if (clv_lua_to_body(S, -1) == NULL) {
+            luaL_error(S, "%s: bodies.%s must be a cleave.Body (got %s)", file, lua_tostring(S, -2),
+                       luaL_typename(S, -1));
+        }
+        lua_pop(S, 1);
+        if (n == INT32_MAX) {
+            luaL_error(S, "%s: too many bodies", file);
+        }
+        n++;
+    }
+    named_body *list = (named_body *)lua_newuserdatauv(S, (size_t)n * sizeof(named_body), 0);
+    int32_t k = 0;
+    lua_pushnil(S);
+    while (lua_next(S, b)) {
+        list[k].name = lua_tostring(S, -2); /* anchored by the bodies table */
+        list[k].body = clv_lua_to_body(S, -1);
+        k++;
+        lua_pop(S, 1);
+    }
+    qsort(list, (size_t)n, sizeof *list, cmp_named_body);
+    mod->body_names = (char **)check_alloc(S, mod_alloc(mod, (size_t)n * sizeof(char *) + 1), file);
+    memset(mod->body_names, 0, (size_t)n * sizeof(char *));
+    mod->body_count = n; /* the size clv_mod_free gives back, from here on */
+    mod->bodies = (const clv_body **)check_alloc(
+        S, mod_alloc(mod, (size_t)n * sizeof(const clv_body *) + 1), file);
+    for (int32_t i = 0; i < n; i++) {
+        mod->body_names[i] = (char *)check_alloc(S, mod_dup(mod, list[i].name), file);
+        mod->bodies[i] = list[i].body;
+    }
+    lua_settop(S, b - 1);
+}
+
 /* Validates the mod table and fills the mod; run through the sandbox's protected path under
  * the load deadline, because reading a field of a table the mod made may run its metamethods
  * (which could loop) and any allocation may fail. Arguments: the mod and the file name (light
@@ -184,7 +249,7 @@ static int read_mod_table(lua_State *S) {
             char shown[128];
             return luaL_error(S,
                               "%s: unknown field '%s' in the mod table (fields: name, version, "
-                              "weapons, effects, description, selftest)",
+                              "weapons, bodies, effects, description, selftest)",
                               file, k != NULL ? clv_mod_escape(k, shown, sizeof shown) : "?");
         }
     }
@@ -237,8 +302,9 @@ static int read_mod_table(lua_State *S) {
         return luaL_error(S, "%s: weapons must hold at least one weapon", file);
     }
     read_weapons(S, mod, wt, n, file);
+    read_bodies(S, mod, t, file);
     lua_pushvalue(S, t);
-    mod->table_ref = luaL_ref(S, LUA_REGISTRYINDEX); /* anchors the weapons */
+    mod->table_ref = luaL_ref(S, LUA_REGISTRYINDEX); /* anchors the weapons and bodies */
     lua_pushvalue(S, 4);
     return 1;
 }
@@ -473,6 +539,13 @@ void clv_mod_free(clv_mod *mod) {
     mod_release(mod, mod->weapons, n * sizeof(clv_lweapon *));
     mod_release(mod, mod->first, n * sizeof(int32_t));
     mod_release(mod, mod->arena_ids, n * sizeof(clv_weapon_id));
+    size_t nb = (size_t)mod->body_count;
+    for (size_t i = 0; mod->body_names != NULL && i < nb; i++) {
+        char *b = mod->body_names[i];
+        mod_release(mod, b, b != NULL ? strlen(b) + 1 : 0);
+    }
+    mod_release(mod, mod->body_names, nb * sizeof(char *) + 1);
+    mod_release(mod, mod->bodies, nb * sizeof(const clv_body *) + 1);
     mod_release(mod, mod->name, mod->name != NULL ? strlen(mod->name) + 1 : 0);
     mod_release(mod, mod->version, mod->version != NULL ? strlen(mod->version) + 1 : 0);
     clv_sandbox_destroy(mod->sb); /* collects the weapons */
@@ -545,6 +618,42 @@ bool clv_mod_add_weapons(clv_mod *mod, clv_arena *arena, clv_weapon_id *out, cha
     mod_release(mod, mod->arena_ids, bytes);
     mod->arena_ids = ids;
     mod->arena = arena;
+    return true;
+}
+
+int32_t clv_mod_body_count(const clv_mod *mod) { return mod != NULL ? mod->body_count : 0; }
+
+const char *clv_mod_body_name(const clv_mod *mod, int32_t index) {
+    if (mod == NULL || index < 0 || index >= mod->body_count) {
+        return NULL;
+    }
+    return mod->body_names[index];
+}
+
+const clv_body *clv_mod_body(const clv_mod *mod, int32_t index) {
+    if (mod == NULL || index < 0 || index >= mod->body_count) {
+        return NULL;
+    }
+    return mod->bodies[index];
+}
+
+bool clv_mod_add_bodies(const clv_mod *mod, clv_arena *arena, clv_body_id *out, char *err,
+                        size_t errlen) {
+    if (mod == NULL || arena == NULL) {
+        errf(err, errlen, "%s", "mod or arena is NULL", "", "");
+        return false;
+    }
+    for (int32_t i = 0; i < mod->body_count; i++) {
+        clv_hit_diag diag;
+        clv_body_id id;
+        if (clv_arena_add_body(arena, mod->bodies[i], &id, &diag) != CLV_HIT_OK) {
+            errf(err, errlen, "body '%s': %s", mod->body_names[i], diag.message, "");
+            return false;
+        }
+        if (out != NULL) {
+            out[i] = id;
+        }
+    }
     return true;
 }
 
@@ -738,8 +847,8 @@ static void mod_meta(lua_State *L) {
     lua_pop(L, 1);
 }
 
-/* Pushes the mod table of the loaded handle at h: {name=, version=, dir=, weapons=, effects=,
- * handle=}. */
+/* Pushes the mod table of the loaded handle at h: {name=, version=, dir=, weapons=, bodies=,
+ * effects=, handle=}. */
 static int push_mod_table(lua_State *L, int h) {
     h = lua_absindex(L, h);
     clv_mod *mod = ((lmod *)lua_touserdata(L, h))->mod;
@@ -769,6 +878,12 @@ static int push_mod_table(lua_State *L, int h) {
         lua_setfield(L, -2, mod->weapon_names[i]);
     }
     lua_setfield(L, t, "weapons");
+    lua_createtable(L, 0, mod->body_count);
+    for (int32_t i = 0; i < mod->body_count; i++) {
+        clv_lua_push_borrowed_body(L, mod->bodies[i], h);
+        lua_setfield(L, -2, mod->body_names[i]);
+    }
+    lua_setfield(L, t, "bodies");
     /* the names of the mod's effects; read in the mod's state through its protected
      * path, as the table is the mod's */
     lua_newtable(L);
@@ -793,7 +908,7 @@ static int push_mod_table(lua_State *L, int h) {
 }
 
 /// cleave.load_mod(dir) -> {name=, version=, dir=, weapons={name = cleave.Weapon},
-/// effects={names}, handle=cleave.Mod}
+/// bodies={name = cleave.Body}, effects={names}, handle=cleave.Mod}
 static int l_load_mod(lua_State *L) {
     if (lua_type(L, 1) != LUA_TSTRING) {
         return luaL_typeerror(L, 1, "string");

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cleave/body.h"
 #include "cleave/hit.h"
 
 #ifdef __cplusplus
@@ -93,6 +94,19 @@ clv_allocator clv_mod_allocator(clv_mod *mod);
 /// remembered ids. false with a message in err on error.
 bool clv_mod_add_weapons(clv_mod *mod, clv_arena *arena, clv_weapon_id *out, char *err,
                          size_t errlen);
+
+/// Number of bodies of the mod (its table's optional `bodies`, cleave.body{...} by name).
+int32_t clv_mod_body_count(const clv_mod *mod);
+/// Name (the key in the mod's bodies table) of body index, 0-based in name order; NULL when out
+/// of range.
+const char *clv_mod_body_name(const clv_mod *mod, int32_t index);
+/// Body index (owned by the mod, valid until clv_mod_free); NULL when out of range.
+const clv_body *clv_mod_body(const clv_mod *mod, int32_t index);
+/// Copies every body of the mod into arena, in clv_mod_body order; out (may be NULL) receives
+/// clv_mod_body_count ids. Each call adds new copies (an arena keeps its bodies until it is
+/// destroyed). false with a message in err on error; the bodies added before it stay.
+bool clv_mod_add_bodies(const clv_mod *mod, clv_arena *arena, clv_body_id *out, char *err,
+                        size_t errlen);
 
 /// Runs the mod's Lua callbacks for the events of the frame the arena just stepped: each
 /// weapon's on_hit for the hits of that weapon, and the on_tick of each effect the mod's
