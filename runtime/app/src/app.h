@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cleave/body.h"
 #include "cleave/hit.h"
 
 /* ---- Canvas: 32-bit ARGB pixels, drawn in software, identical with or without a window ---- */
@@ -162,6 +163,11 @@ bool app_frames_put_hitbox(FILE *f, const clv_hitbox_def *h);
 #define APP_PARRY_FRAMES 12   ///< frames the parry key (Q) keeps the player in CLV_HURT_PARRY
 #define APP_PARRY_COOLDOWN 30 ///< frames from one parry to the next
 #define APP_THROW_WINDUP 30   ///< frames a thrower stands with its knife raised before it throws
+#define APP_PLAYER_HP 100.0f
+#define APP_PLAYER_RESPAWN 120  ///< frames from the player's death to its return
+#define APP_DODGE_FRAMES 20     ///< the dodge roll's length (intangible on its frames 4 to 11)
+#define APP_DODGE_COOLDOWN 40   ///< frames from one dodge to the next
+#define APP_GUARD_BREAK_SHOW 90 ///< frames a broken guard is shown
 
 /// What the edit mode is told: a toggle, the mouse (screen pixels), or a key.
 typedef enum app_ed_kind {
@@ -211,6 +217,8 @@ typedef struct app_input {
     clv_vec2 spawn_at[8];
     int32_t spawn_kind[8]; ///< app_enemy_kind of each
     bool parry;            ///< pressed this frame: the player parries (APP_PARRY_FRAMES)
+    bool guard;            ///< held: the player guards toward the aim
+    bool dodge;            ///< pressed this frame: the player rolls (APP_DODGE_FRAMES)
     int32_t zoom; ///< a view request carried with the frame: zoom 1..4, 0 = keep (not simulated)
     int32_t ed_count; ///< actions for the edit mode (not simulated)
     app_ed_action ed[APP_ED_ACTIONS];
@@ -228,8 +236,9 @@ typedef struct app_slot {
     const struct app_anim *anim; ///< the attacker's sheet (owned by its mod), or NULL
 } app_slot;
 
-/// What an enemy does: walks at the player, or keeps its distance and throws knives.
-typedef enum app_enemy_kind { APP_ENEMY_SLIME, APP_ENEMY_THROWER } app_enemy_kind;
+/// What an enemy does: walks at the player, keeps its distance and throws knives, or closes in
+/// and swings a blade (a knight, with a body).
+typedef enum app_enemy_kind { APP_ENEMY_SLIME, APP_ENEMY_THROWER, APP_ENEMY_KNIGHT } app_enemy_kind;
 
 typedef struct app_enemy {
     clv_entity_id id;
@@ -239,6 +248,8 @@ typedef struct app_enemy {
     int32_t stagger;  ///< frames the walk is suspended after a hit
     int32_t dead;     ///< frames since death, 0 while alive
     float speed;
+    clv_attack_id swing; ///< knight: its swing in progress
+    int32_t cooldown;    ///< knight: frames until it may swing again
 } app_enemy;
 
 typedef struct app_popup {
@@ -311,7 +322,25 @@ typedef struct app_state {
     /// The player's hitlag: the freeze's length, frames of it passed, frames left (all 0 when
     /// none was running this frame).
     int32_t lag_total, lag_done, lag_left;
+    bool guarding;          ///< the player holds its guard this frame
+    int32_t dodge;          ///< frames of the player's dodge left
+    clv_vec2 dodge_dir;     ///< unit direction of that dodge
+    int32_t dodge_cooldown; ///< frames until the dodge key works again
+    int32_t down;           ///< frames since the player died, 0 while alive
+    int32_t player_anim;    ///< the animation of the player's body it plays
+    int32_t guard_broken;   ///< frames the player's broken guard still shows
+    int32_t deaths;         ///< times the player died
 } app_state;
+
+/// The bodies and the knights' blade the game adds to its arena (fighters.c).
+typedef struct app_fighters {
+    clv_body_id player_body, knight_body;
+    int32_t idle, walk, dodge, guard;  ///< the player body's animations
+    int32_t knight_idle, knight_swing; ///< the knight body's
+    clv_weapon_id blade;               ///< the knights' weapon
+    int32_t blade_attack;              ///< its attack
+    app_attack_facts blade_facts;
+} app_fighters;
 
 typedef struct app_game {
     clv_arena *arena;
@@ -324,6 +353,7 @@ typedef struct app_game {
     /// step after which none does (app_game_retire_weapon).
     clv_weapon_id retiring[APP_MAX_RETIRING];
     int32_t retiring_count;
+    app_fighters fighters;
     bool log_stdout;        ///< print hits and misses as they happen (headless runs)
     int32_t stdout_filter;  ///< app_log_filter of the lines printed
     uint32_t stdout_target; ///< the enemy APP_FILTER_ENEMY prints (index1)
@@ -356,9 +386,24 @@ clv_vec2 app_game_spawn_point(app_game *g);
 /// The velocity a thrower walks at this frame; throws its knife when the time comes.
 clv_vec2 app_thrower_step(app_game *g, int32_t i, const clv_entity_info *ei,
                           const clv_entity_info *pi);
-/// The player's parry (the input's parry press) and its cooldown, before the arena step; also
-/// tops the player's hp up, so that knives never end a session.
+/// The player's parry (the input's parry press) and its cooldown, before the arena step.
 void app_player_parry(app_game *g, const app_input *in);
+/// Adds the bodies and the knights' blade to the arena and gives the player its body.
+bool app_fighters_init(app_game *g, char *err, size_t errlen);
+/// Gives a newly spawned (or returning) knight its body and hp.
+void app_knight_spawned(app_game *g, app_enemy *e);
+/// The velocity a knight walks at this frame; starts its swing when the player is in reach.
+clv_vec2 app_knight_step(app_game *g, int32_t i, const clv_entity_info *ei,
+                         const clv_entity_info *pi);
+/// A hit that gets through a knight's armor while its swing is still winding up spoils it.
+void app_knight_hurt(app_game *g, app_enemy *e, const clv_hit_event *h);
+/// The player's guard, dodge, animation, death and return, before the arena step. false when
+/// the player does not act this frame (down, dodging, stunned): its motion is not the input's.
+bool app_player_control(app_game *g, const app_input *in, const clv_entity_info *pi);
+/// The hit log's words for a hit's defence flags (" blocked", " guard break"...), in buf.
+const char *app_hit_flag_words(uint32_t flags, char *buf, size_t n);
+/// The attract mode's defence: guard or dodge the knight winding up nearest the player.
+void app_attract_defend(const app_game *g, app_input *out);
 /// The slot of the weapon throwers throw (the knives mod's), or -1 when none is loaded.
 int32_t app_knife_slot(const app_game *g);
 /// Logs the last step's clashes, parries and projectile events, and puts up their sparks.
@@ -387,6 +432,7 @@ void app_game_log_event(app_game *g, app_log_kind kind, uint32_t target, const c
 typedef struct app_assets {
     app_image player, enemy, floor, wall;
     app_image thrower; ///< made from enemy
+    app_image knight;  ///< made from enemy
     app_font font;
     char problems[512]; ///< asset load failures, shown on screen
 } app_assets;
@@ -442,6 +488,10 @@ uint32_t app_enemy_at(const app_game *g, clv_vec2 w);
 int app_wrap_words(const char *text, int cols, int max_lines, int *start, int *len);
 
 void app_draw_game(app_canvas *c, const app_assets *a, const app_game *g, const app_view *v);
+/// Hurtboxes by state (normal, intangible, invincible, armor) and the guard's shield arc.
+void app_draw_hurtboxes(app_canvas *c, const app_game *g, const app_view *v);
+/// The player's health and guard meter, its guard and dodge, the knights' wind-ups.
+void app_draw_fighters(app_canvas *c, const app_font *f, const app_game *g, const app_view *v);
 /// Knives in flight, throwers winding up, the player's parry and the sparks of clashes.
 void app_draw_meetings(app_canvas *c, const app_font *f, const app_game *g, const app_view *v);
 /// The frame-data bar of attack facts at (x, y), w wide; current is the frame to mark or -1.
@@ -522,6 +572,7 @@ typedef struct app_script {
     int32_t count, next;
     float move_x, move_y; ///< held movement
     clv_vec2 aim;
+    bool guard; ///< held guard
 } app_script;
 
 /// Parses an inputs file (format in docs/demo.md). false with "file:line: message" in err.

@@ -20,6 +20,7 @@ typedef struct demo_opts {
     int64_t frames; ///< headless: frames to run; window: quit after (0 = never)
     int32_t enemies;
     int32_t throwers; ///< enemies that throw knives, when the knives mod is loaded
+    int32_t knights;  ///< enemies that swing a blade
     const char *inputs;
     const char *screenshot;
     const char *status; ///< file rewritten with the state line whenever it changes
@@ -113,13 +114,14 @@ static const char *default_mods_dir(void) {
 /* What an option of demo takes, or NULL when arg is not such an option. */
 static const char *demo_value_needed(const char *arg) {
     static const char *const options[][2] = {
-        {"--frames", "a frame count"}, {"--quit-after", "a frame count"},
-        {"--enemies", "a count"},      {"--throwers", "a count"},
-        {"--seed", "a whole number"},  {"--miss-margin", "a distance"},
-        {"--inputs", "a file name"},   {"--screenshot", "a file name"},
-        {"--status", "a file name"},   {"--mods", "a folder"},
-        {"--mod", "a mod folder"},     {"--assets", "a folder"},
-        {"--zoom", "a whole factor"},  {"--log", "hits, enemy or all"}};
+        {"--frames", "a frame count"},   {"--quit-after", "a frame count"},
+        {"--enemies", "a count"},        {"--throwers", "a count"},
+        {"--knights", "a count"},        {"--seed", "a whole number"},
+        {"--miss-margin", "a distance"}, {"--inputs", "a file name"},
+        {"--screenshot", "a file name"}, {"--status", "a file name"},
+        {"--mods", "a folder"},          {"--mod", "a mod folder"},
+        {"--assets", "a folder"},        {"--zoom", "a whole factor"},
+        {"--log", "hits, enemy or all"}};
     return app_option_needs(options, sizeof options / sizeof options[0], arg);
 }
 
@@ -127,6 +129,7 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
     memset(o, 0, sizeof *o);
     o->enemies = -1;
     o->throwers = -1;
+    o->knights = -1;
     o->seed = 12345;
     o->miss_margin = -1.0f;
     for (int i = 0; i < argc; i++) {
@@ -151,7 +154,9 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
                 return false;
             }
             o->frames = v;
-        } else if ((strcmp(a, "--enemies") == 0 || strcmp(a, "--throwers") == 0) && has) {
+        } else if ((strcmp(a, "--enemies") == 0 || strcmp(a, "--throwers") == 0 ||
+                    strcmp(a, "--knights") == 0) &&
+                   has) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
             if (end == argv[i] || *end || v < 0 || v > 200000) {
@@ -160,6 +165,8 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
             }
             if (strcmp(a, "--enemies") == 0) {
                 o->enemies = (int32_t)v;
+            } else if (strcmp(a, "--knights") == 0) {
+                o->knights = (int32_t)v;
             } else {
                 o->throwers = (int32_t)v;
             }
@@ -225,6 +232,9 @@ static bool parse_args(int argc, char **argv, demo_opts *o) {
     if (o->throwers < 0) {
         o->throwers = o->enemies > 0 ? 2 : 0;
     }
+    if (o->knights < 0) {
+        o->knights = o->enemies > 0 ? 2 : 0;
+    }
     if (o->headless && o->frames == 0) {
         o->frames = 600;
     }
@@ -259,6 +269,12 @@ static bool demo_open(demo *d, char *err, size_t errlen) {
     /* after the slimes, so that their places and speeds do not depend on the throwers */
     for (int32_t i = 0; app_knife_slot(&d->g) >= 0 && i < d->o.throwers; i++) {
         if (!app_game_spawn_enemy(&d->g, APP_ENEMY_THROWER, app_game_spawn_point(&d->g), err,
+                                  errlen)) {
+            return false;
+        }
+    }
+    for (int32_t i = 0; i < d->o.knights; i++) {
+        if (!app_game_spawn_enemy(&d->g, APP_ENEMY_KNIGHT, app_game_spawn_point(&d->g), err,
                                   errlen)) {
             return false;
         }
@@ -566,6 +582,9 @@ static void on_key(demo *d, win_input *w, SDL_Keycode k, bool shift) {
     case SDLK_q:
         w->latched.parry = true;
         break;
+    case SDLK_r:
+        w->latched.dodge = true;
+        break;
     case SDLK_f:
         d->view.log_filter = (d->view.log_filter + 1) % APP_FILTER_COUNT;
         break;
@@ -729,6 +748,7 @@ static int run_window(demo *d) {
         app_input in = w.latched;
         in.move_x = (float)(keys[SDL_SCANCODE_D] - keys[SDL_SCANCODE_A]);
         in.move_y = (float)(keys[SDL_SCANCODE_S] - keys[SDL_SCANCODE_W]);
+        in.guard = keys[SDL_SCANCODE_G] != 0;
         in.aim = app_view_to_world(&d->view, &d->g, w.mouse);
         int steps = 0;
         if (d->view.paused) {

@@ -11,8 +11,6 @@
 #define KNIFE_SPEED 4.0f   /* units per frame */
 #define KNIFE_LIFETIME 120
 #define KNIFE_OFFSET 17.0f /* from the thrower's centre: just outside its hurtbox */
-#define PLAYER_HP 1000.0f
-#define PLAYER_HP_FLOOR 500.0f
 
 int32_t app_knife_slot(const app_game *g) {
     for (int32_t i = 0; i < g->slot_count; i++) {
@@ -84,15 +82,10 @@ clv_vec2 app_thrower_step(app_game *g, int32_t i, const clv_entity_info *ei,
 
 void app_player_parry(app_game *g, const app_input *in) {
     app_state *st = &g->st;
-    clv_entity_info pi;
-    if (clv_arena_entity(g->arena, st->player, &pi) == CLV_HIT_OK && pi.hp < PLAYER_HP_FLOOR) {
-        /* the demo is for tuning: knives wear the player down but never end the session */
-        clv_arena_set_hp(g->arena, st->player, PLAYER_HP);
-    }
     if (st->parry_cooldown > 0) {
         st->parry_cooldown--;
     }
-    if (!in->parry || st->parry_cooldown > 0 ||
+    if (!in->parry || st->parry_cooldown > 0 || st->down > 0 ||
         clv_arena_set_state(g->arena, st->player, CLV_HURT_PARRY, APP_PARRY_FRAMES) != CLV_HIT_OK) {
         return;
     }

@@ -207,6 +207,9 @@ bool app_game_spawn_enemy(app_game *g, int32_t kind, clv_vec2 at, char *err, siz
     e->speed = 0.7f + 0.5f * rng_unit(&g->st.rng);
     e->kind = kind;
     e->throw_in = THROW_FIRST;
+    if (kind == APP_ENEMY_KNIGHT) {
+        app_knight_spawned(g, e);
+    }
     g->st.enemy_count++;
     return true;
 }
@@ -237,7 +240,7 @@ bool app_game_init(app_game *g, int32_t n_enemies, uint64_t seed, float miss_mar
     }
     clv_entity_def pd = clv_default_entity_def();
     pd.position = clv_v2((APP_ROOM_X0 + APP_ROOM_X1) * 0.5f, (APP_ROOM_Y0 + APP_ROOM_Y1) * 0.5f);
-    pd.hp = 1000.0f;
+    pd.hp = APP_PLAYER_HP;
     pd.team = 0;
     pd.weight = 2.0f;
     pd.friction = 0.5f;
@@ -245,6 +248,9 @@ bool app_game_init(app_game *g, int32_t n_enemies, uint64_t seed, float miss_mar
     pd.hurtboxes[0] = clv_shape_circle(0.0f, 0.0f, PLAYER_RADIUS);
     if (clv_arena_spawn(g->arena, &pd, &g->st.player, &diag) != CLV_HIT_OK) {
         snprintf(err, errlen, "player: %s", diag.message);
+        return false;
+    }
+    if (!app_fighters_init(g, err, errlen)) {
         return false;
     }
     g->hist_disabled = n_enemies > HISTORY_MAX_ENEMIES;
@@ -385,6 +391,28 @@ static const clv_hitbox_def *miss_hitbox(const app_game *g, const clv_miss_recor
     return clv_arena_hitbox(g->arena, wid, m->attack_index, m->attack_frame, m->hitbox);
 }
 
+/* A miss that is no news: a swing passing over its own wielder, or an attack (a knife, a
+ * knight's blade) passing its own side. */
+static bool own_side_miss(const app_game *g, const clv_miss_record *m) {
+    const app_state *st = &g->st;
+    if (m->reason == CLV_MISS_TEAM ||
+        (m->target.index1 == st->player.index1 && m->target.gen == st->player.gen &&
+         m->attack.index1 == st->attack.index1 && m->attack.gen == st->attack.gen)) {
+        return true;
+    }
+    clv_entity_info ti, oi;
+    clv_projectile_info pj;
+    clv_attack_info ai;
+    if (clv_arena_entity(g->arena, m->target, &ti) != CLV_HIT_OK) {
+        return false;
+    }
+    if (clv_arena_projectile(g->arena, m->attack, &pj) == CLV_HIT_OK) {
+        return ti.team == pj.team;
+    }
+    return clv_arena_attack(g->arena, m->attack, &ai) == CLV_HIT_OK &&
+           clv_arena_entity(g->arena, ai.owner, &oi) == CLV_HIT_OK && oi.team == ti.team;
+}
+
 static void react_to_events(app_game *g) {
     app_state *st = &g->st;
     int32_t n = 0;
@@ -398,10 +426,15 @@ static void react_to_events(app_game *g) {
         const clv_hitbox_def *hd =
             clv_arena_hitbox(g->arena, h->weapon, h->attack_index, h->attack_frame, h->hitbox);
         bool by_player = h->attacker.index1 == st->player.index1;
+        bool on_player = h->target.index1 == st->player.index1;
         st->hits += by_player;
-        st->hurt += h->target.index1 == st->player.index1;
+        st->hurt += on_player;
+        if (on_player && (h->flags & CLV_HIT_FLAG_GUARD_BREAK)) {
+            st->guard_broken = APP_GUARD_BREAK_SHOW;
+        }
         if (info.user >= 1 && info.user <= (uint64_t)st->enemy_count) {
             app_enemy *e = &g->enemies[info.user - 1];
+            app_knight_hurt(g, e, h);
             e->flash = 8;
             int32_t stun = h->hitstun > 12 ? h->hitstun : 12;
             e->stagger = stun + h->hitlag;
@@ -420,29 +453,24 @@ static void react_to_events(app_game *g) {
             p->contact = h->point;
             p->knockback = h->knockback;
         }
+        char words[48];
         app_game_log_event(
             g, APP_LOG_HIT, h->target.index1, NULL, color,
-            "f%lld hit %s @%d -> #%u dmg %.1f kb %.1f lag %d%s%s", (long long)st->frame,
+            "f%lld hit %s @%d -> #%u dmg %.1f kb %.1f lag %d%s%s%s", (long long)st->frame,
             hd ? hd->id : "?", (int)h->attack_frame + 1, (unsigned)h->target.index1,
             (double)h->damage,
             (double)sqrtf(h->knockback.x * h->knockback.x + h->knockback.y * h->knockback.y),
             (int)h->hitlag, (h->flags & CLV_HIT_FLAG_KILLED) ? " KO" : "",
-            (h->flags & CLV_HIT_FLAG_PUSH_ONLY) ? " push" : "");
+            (h->flags & CLV_HIT_FLAG_PUSH_ONLY) ? " push" : "",
+            app_hit_flag_words(h->flags, words, sizeof words));
     }
     const clv_miss_record *ms = clv_arena_misses(g->arena, &n);
     int32_t shown = 0;
     for (int32_t i = 0; i < n; i++) {
         const clv_miss_record *m = &ms[i];
         st->misses++;
-        clv_projectile_info pj;
-        clv_entity_info ti;
-        bool own = (m->target.index1 == st->player.index1 && m->target.gen == st->player.gen) ||
-                   (clv_arena_projectile(g->arena, m->attack, &pj) == CLV_HIT_OK &&
-                    clv_arena_entity(g->arena, m->target, &ti) == CLV_HIT_OK && ti.team == pj.team);
-        if (m->reason == CLV_MISS_TEAM || own || shown >= 4) {
-            /* a swing passing over its own wielder, or a knife passing its thrower's side, is
-             * not news; the panel holds a few */
-            continue;
+        if (own_side_miss(g, m) || shown >= 4) {
+            continue; /* the panel holds a few */
         }
         shown++;
         const clv_hitbox_def *hd = miss_hitbox(g, m);
@@ -559,11 +587,15 @@ static void move_enemies(app_game *g, const clv_entity_info *pi) {
                 clv_arena_set_position(g->arena, e->id, app_game_spawn_point(g));
                 clv_arena_set_velocity(g->arena, e->id, clv_v2(0.0f, 0.0f));
                 clv_arena_set_hp(g->arena, e->id, ENEMY_HP);
+                if (e->kind == APP_ENEMY_KNIGHT) {
+                    app_knight_spawned(g, e);
+                }
             } else {
                 clv_arena_set_velocity(g->arena, e->id, clv_v2(0.0f, 0.0f));
             }
             continue;
         }
+        e->cooldown -= e->cooldown > 0; /* a knight's rest runs out even while it is stunned */
         if (e->stagger > 0) {
             e->stagger--;
             continue; /* knockback and friction own the motion */
@@ -573,6 +605,10 @@ static void move_enemies(app_game *g, const clv_entity_info *pi) {
         }
         if (e->kind == APP_ENEMY_THROWER) {
             clv_arena_set_velocity(g->arena, e->id, app_thrower_step(g, i, &ei, pi));
+            continue;
+        }
+        if (e->kind == APP_ENEMY_KNIGHT) {
+            clv_arena_set_velocity(g->arena, e->id, app_knight_step(g, i, &ei, pi));
             continue;
         }
         /* Each enemy heads for its own spot on a ring around the player (golden-angle
@@ -617,18 +653,20 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
     if (d.x * d.x + d.y * d.y > 1.0f) {
         st->facing = atan2f(d.y, d.x);
     }
-    if (pi.hitlag <= 0) {
+    bool acts = app_player_control(g, in, &pi);
+    if (acts && pi.hitlag <= 0) {
         float mx = in->move_x, my = in->move_y;
         float len = sqrtf(mx * mx + my * my);
         if (len > 1.0f) {
             mx /= len;
             my /= len;
         }
-        float speed =
-            clv_arena_attack_valid(g->arena, st->attack) ? PLAYER_SPEED * 0.5f : PLAYER_SPEED;
+        float speed = clv_arena_attack_valid(g->arena, st->attack) ? PLAYER_SPEED * 0.5f
+                      : st->guarding                               ? PLAYER_SPEED * 0.4f
+                                                                   : PLAYER_SPEED;
         clv_arena_set_velocity(g->arena, st->player, clv_v2(mx * speed, my * speed));
     }
-    if (in->attack > 0) {
+    if (in->attack > 0 && acts && !st->guarding) {
         start_swing(g, in);
     }
     app_player_parry(g, in);

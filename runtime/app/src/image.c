@@ -215,6 +215,26 @@ static void make_thrower(const app_image *enemy, app_image *out) {
     }
 }
 
+/* The knight is the slime in steel grey with a red cast, for the same reason. */
+static void make_knight(const app_image *enemy, app_image *out) {
+    size_t n = (size_t)enemy->w * (size_t)enemy->h * 4;
+    out->rgba = malloc(n);
+    if (out->rgba == NULL) {
+        return;
+    }
+    out->w = enemy->w;
+    out->h = enemy->h;
+    out->placeholder = enemy->placeholder;
+    for (size_t i = 0; i < n; i += 4) {
+        const uint8_t *p = enemy->rgba + i;
+        int lum = (p[0] + 2 * p[1] + p[2]) / 4;
+        out->rgba[i] = (uint8_t)(lum + (255 - lum) / 4);
+        out->rgba[i + 1] = (uint8_t)(lum * 7 / 8);
+        out->rgba[i + 2] = (uint8_t)(lum * 7 / 8);
+        out->rgba[i + 3] = p[3];
+    }
+}
+
 void app_assets_load(app_assets *a, const char *dir) {
     memset(a, 0, sizeof *a);
     struct {
@@ -243,11 +263,13 @@ void app_assets_load(app_assets *a, const char *dir) {
         a->font.img.placeholder = true;
     }
     make_thrower(&a->enemy, &a->thrower);
+    make_knight(&a->enemy, &a->knight);
 }
 
 void app_assets_free(app_assets *a) {
     app_image_free(&a->player);
     app_image_free(&a->thrower);
+    app_image_free(&a->knight);
     app_image_free(&a->enemy);
     app_image_free(&a->floor);
     app_image_free(&a->wall);

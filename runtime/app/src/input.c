@@ -23,7 +23,10 @@ enum {
     EV_DRAGFREE,
     EV_KEY,
     EV_THROWER,
-    EV_PARRY
+    EV_PARRY,
+    EV_KNIGHT,
+    EV_GUARD,
+    EV_DODGE
 };
 
 /* min_args < args: the last arguments are optional ("attack" is "attack 1"). */
@@ -36,7 +39,8 @@ static const struct {
     {"prev", EV_PREV, 0, 0},         {"enemy", EV_ENEMY, 2, 2},   {"zoom", EV_ZOOM, 1, 1},
     {"edit", EV_EDIT, 0, 0},         {"click", EV_CLICK, 2, 2},   {"drag", EV_DRAG, 4, 4},
     {"dragfree", EV_DRAGFREE, 4, 4}, {"key", EV_KEY, 1, 1},       {"thrower", EV_THROWER, 2, 2},
-    {"parry", EV_PARRY, 0, 0}};
+    {"parry", EV_PARRY, 0, 0},       {"knight", EV_KNIGHT, 2, 2}, {"guard", EV_GUARD, 1, 1},
+    {"dodge", EV_DODGE, 0, 0}};
 
 static bool whole_in(float v, float lo, float hi) { return v >= lo && v <= hi && v == floorf(v); }
 
@@ -96,7 +100,8 @@ static int find_command(const script_pos *p, const char *name) {
     }
     snprintf(p->err, p->errlen,
              "%s:%d: unknown command '%s' (move, aim, attack, attack2, weapon, next, "
-             "prev, enemy, thrower, parry, zoom, edit, click, drag, dragfree, key)",
+             "prev, enemy, thrower, knight, parry, guard, dodge, zoom, edit, click, drag, "
+             "dragfree, key)",
              p->path, p->lineno, name);
     return -1;
 }
@@ -179,6 +184,11 @@ static bool parse_event(const script_pos *p, char *tok[6], int nt, int64_t fr,
         return false;
     }
     if (!check_whole_arg(p, ev, nargs)) {
+        return false;
+    }
+    if (ev->kind == EV_GUARD && ev->a != 0.0f && ev->a != 1.0f) {
+        snprintf(p->err, p->errlen, "%s:%d: guard takes 1 (held) or 0 (let go)", p->path,
+                 p->lineno);
         return false;
     }
     if (ev->kind == EV_MOVE && (fabsf(ev->a) > 1.0f || fabsf(ev->b) > 1.0f)) {
@@ -326,14 +336,22 @@ void app_script_input(app_script *s, int64_t frame, app_input *out) {
             break;
         case EV_ENEMY:
         case EV_THROWER:
+        case EV_KNIGHT:
             if (out->spawn_count < 8) {
-                out->spawn_kind[out->spawn_count] =
-                    e->kind == EV_THROWER ? APP_ENEMY_THROWER : APP_ENEMY_SLIME;
+                out->spawn_kind[out->spawn_count] = e->kind == EV_THROWER  ? APP_ENEMY_THROWER
+                                                    : e->kind == EV_KNIGHT ? APP_ENEMY_KNIGHT
+                                                                           : APP_ENEMY_SLIME;
                 out->spawn_at[out->spawn_count++] = clv_v2(e->a, e->b);
             }
             break;
         case EV_PARRY:
             out->parry = true;
+            break;
+        case EV_GUARD:
+            s->guard = e->a != 0.0f;
+            break;
+        case EV_DODGE:
+            out->dodge = true;
             break;
         default:
             break;
@@ -342,6 +360,7 @@ void app_script_input(app_script *s, int64_t frame, app_input *out) {
     out->move_x = s->move_x;
     out->move_y = s->move_y;
     out->aim = s->aim;
+    out->guard = s->guard;
 }
 
 void app_attract_input(const app_game *g, app_input *out) {
@@ -380,4 +399,5 @@ void app_attract_input(const app_game *g, app_input *out) {
     if (g->st.frame > 0 && g->st.frame % 360 == 0) {
         out->cycle = 1;
     }
+    app_attract_defend(g, out);
 }

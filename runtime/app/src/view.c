@@ -309,6 +309,7 @@ static int draw_log(app_canvas *c, const app_font *f, const app_state *st, const
 }
 
 static const char *const help_text = "WASD move  mouse aim  1-9/wheel weapon  Q parry\n"
+                                     "G (hold) guard  R dodge\n"
                                      "J K L U I O P attacks 1-7, +Shift 8-14, LMB 1, RMB 2\n"
                                      "H overlay  F log filter  Space pause\n"
                                      ". step  , back  Tab slow  F12 shot  Esc quit\n"
@@ -358,14 +359,16 @@ static void draw_panel(app_canvas *c, const app_assets *a, const app_game *g, co
     }
     app_text(c, f, tx, y, line, 0xFF70F090u, 1);
     y += 12;
-    int help_y = APP_H - 5 * 11 - 4;
+    int help_y = APP_H - 6 * 11 - 4;
     draw_log(c, f, st, v, y, (help_y - 4 - y) / 10);
     app_text(c, f, PANEL_X, help_y, help_text, 0xFF6E7890u, 1);
 }
 
 static void draw_enemy(app_canvas *c, const cam *k, const app_assets *a, const app_game *g,
                        const app_enemy *e, const clv_entity_info *ei) {
-    const app_image *sprite = e->kind == APP_ENEMY_THROWER ? &a->thrower : &a->enemy;
+    const app_image *sprite = e->kind == APP_ENEMY_THROWER  ? &a->thrower
+                              : e->kind == APP_ENEMY_KNIGHT ? &a->knight
+                                                            : &a->enemy;
     if (!ei->alive) {
         int alpha = 160 - e->dead * 160 / 90;
         blit_at(c, k, sprite, ei->position, 0.0f, 1.0f, 0, alpha < 0 ? 0 : alpha, false);
@@ -455,19 +458,6 @@ static void draw_swing(app_canvas *c, const cam *k, const app_game *g, const app
     draw_swept(c, k, g, ai);
     draw_hitboxes_at(c, k, g, ai->weapon, ai->attack, ai->frame, ai->position, ai->facing,
                      ai->mirror, 0x70u, 0xFFu, true, 0);
-}
-
-static void draw_hurtboxes(app_canvas *c, const cam *k, const app_game *g,
-                           const clv_entity_info *pi) {
-    for (int32_t i = 0; i < g->st.enemy_count; i++) {
-        clv_entity_info ei;
-        if (clv_arena_entity(g->arena, g->enemies[i].id, &ei) == CLV_HIT_OK && ei.alive) {
-            bool normal = ei.state == CLV_HURT_NORMAL;
-            circle_world(c, k, ei.position, 11.0f, normal ? 0x3040FFFFu : 0x304080FFu,
-                         normal ? 0xFF40FFFFu : 0xFF4080FFu);
-        }
-    }
-    circle_world(c, k, pi->position, 11.0f, 0x3040FFFFu, 0xFF40FFFFu);
 }
 
 /* Where the hit landed, and the push it gave (6 frames of travel at that speed). */
@@ -612,8 +602,9 @@ void app_draw_game(app_canvas *c, const app_assets *a, const app_game *g, const 
     }
     app_draw_meetings(c, f, g, v);
     if (v->overlay) {
-        draw_hurtboxes(c, &k, g, &pi);
+        app_draw_hurtboxes(c, g, v);
     }
+    app_draw_fighters(c, f, g, v);
     draw_popups(c, &k, f, g, v);
     draw_top_bar(c, f, g, v);
     draw_bar(c, f, g, swinging, &ai);
