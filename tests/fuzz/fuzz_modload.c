@@ -1,6 +1,8 @@
 /* Fuzz target: the mod loader. Each input is written as mod.lua of a scratch mod folder and
  * loaded with clv_mod_load_with (the real sandbox, small limits); a mod that loads has its
- * weapons added to an arena, every attack started, and 40 frames stepped with its callbacks.
+ * weapons and bodies added to an arena, its bodies played by the targets (some guarding, one
+ * in the air), every attack started, 40 frames stepped with its callbacks, and a throw
+ * started whenever the owner holds a target.
  * Run with -timeout=1: the load deadline must stop any loop long before that.
  *
  * Invariants: nothing crashes or trips a sanitizer (leaks included); a failed load gives one
@@ -43,6 +45,12 @@ static void swing_all(clv_mod *mod) {
         fprintf(stderr, "fuzz_modload: add_weapons failed: %s\n", err);
         abort();
     }
+    int32_t bc = clv_mod_body_count(mod);
+    clv_body_id *bodies = calloc((size_t)bc + 1, sizeof *bodies);
+    if (bodies == NULL || !clv_mod_add_bodies(mod, arena, bodies, err, sizeof err)) {
+        fprintf(stderr, "fuzz_modload: add_bodies failed: %s\n", err);
+        abort();
+    }
     clv_entity_def ed = clv_default_entity_def();
     ed.team = 1;
     clv_entity_id owner;
@@ -50,7 +58,14 @@ static void swing_all(clv_mod *mod) {
     ed.team = 2;
     for (int i = 0; i < 6; i++) {
         ed.position = clv_v2(20.0f * (float)(i % 3), 15.0f * (float)(i / 3) - 8.0f);
-        clv_arena_spawn(arena, &ed, NULL, NULL);
+        clv_entity_id target;
+        if (clv_arena_spawn(arena, &ed, &target, NULL) == CLV_HIT_OK && bc > 0) {
+            /* the mod's bodies, facing the owner, some guarding, some in the air */
+            clv_arena_play(arena, target, bodies[i % bc], 0);
+            clv_arena_set_facing(arena, target, 3.14159265f, i % 2 == 1);
+            clv_arena_set_state(arena, target, i % 3 == 0 ? CLV_HURT_GUARD : CLV_HURT_NORMAL, 0);
+            clv_arena_set_airborne(arena, target, i == 4);
+        }
     }
     for (int32_t w = 0; w < wc; w++) {
         for (int32_t a = 0; a < clv_weapon_attack_count(clv_mod_weapon(mod, w)); a++) {
@@ -64,7 +79,16 @@ static void swing_all(clv_mod *mod) {
     for (int f = 0; f < 40; f++) {
         clv_arena_step(arena);
         (void)clv_mod_run_callbacks(mod, arena, err, sizeof err);
+        clv_entity_body_info bi;
+        if (f % 10 == 9 && clv_arena_entity_body(arena, owner, &bi) == CLV_HIT_OK &&
+            bi.holding.index1 != 0) { /* a grab held: throw with the first attack */
+            clv_attack_start_def sd = clv_default_attack_start_def();
+            sd.weapon = ids[0];
+            sd.owner = owner;
+            clv_arena_throw(arena, &sd, NULL, NULL);
+        }
     }
+    free(bodies);
     free(ids);
     clv_arena_destroy(arena);
 }

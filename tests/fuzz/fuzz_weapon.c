@@ -1,11 +1,12 @@
-/* Fuzz target: the weapon validator. The input is decoded into a Lua table (nested tables,
- * the validator's own field names, numbers from the troublesome ones: nan, +-inf, huge,
- * negative, fractional) and passed to cleave.weapon inside a mod sandbox.
+/* Fuzz target: the weapon and body validators. The input is decoded into a Lua table (nested
+ * tables, the validators' own field names, numbers from the troublesome ones: nan, +-inf, huge,
+ * negative, fractional) and passed to cleave.weapon (or, with animations, cleave.body) inside a
+ * mod sandbox.
  *
  * Invariants: nothing crashes or trips a sanitizer; the call either returns a cleave.Weapon,
- * which then swings in an arena for a few frames, or raises one line of text at the caller's
- * line ("fuzz:1: ..."), never an error object of another kind; the sandbox stack is balanced;
- * closing the sandbox gives back every byte.
+ * which then swings in an arena for a few frames (or a cleave.Body, played in one), or raises one
+ * line of text at the caller's line ("fuzz:1: ..."), never an error object of another kind; the
+ * sandbox stack is balanced; closing the sandbox gives back every byte.
  */
 #include <math.h>
 #include <stdint.h>
@@ -31,72 +32,21 @@ static unsigned next_byte(reader *r) {
     return *r->p++;
 }
 
-static const char *const words[] = {"name",
-                                    "attacks",
-                                    "frames",
-                                    "hitboxes",
-                                    "hitbox",
-                                    "id",
-                                    "x",
-                                    "y",
-                                    "radius",
-                                    "ax",
-                                    "ay",
-                                    "bx",
-                                    "by",
-                                    "shape",
-                                    "damage",
-                                    "group",
-                                    "priority",
-                                    "defaults",
-                                    "length",
-                                    "knockback",
-                                    "angle",
-                                    "base",
-                                    "growth",
-                                    "hitlag",
-                                    "hitstun",
-                                    "max_hits",
-                                    "rehit",
-                                    "effects",
-                                    "effect",
-                                    "duration",
-                                    "every",
-                                    "magnitude",
-                                    "on_hit",
-                                    "arc",
-                                    "thrust",
-                                    "from",
-                                    "to",
-                                    "pivot",
-                                    "ease",
-                                    "linear",
-                                    "in",
-                                    "out",
-                                    "in_out",
-                                    "swing",
-                                    "jab",
-                                    "a",
-                                    "",
-                                    "knockback_ignores_hit_count",
-                                    "weight",
-                                    "tip",
-                                    "handle",
-                                    "interpolate",
-                                    "cancel",
-                                    "lingering",
-                                    "clash",
-                                    "transcend",
-                                    "trade",
-                                    "parry_stun",
-                                    "rebound",
-                                    "kind",
-                                    "reflect",
-                                    "absorb",
-                                    "reflect_speed",
-                                    "reflect_damage",
-                                    "reflect_along_facing",
-                                    "normal"};
+static const char *const words[] = {
+    "name", "attacks", "frames", "hitboxes", "hitbox", "id", "x", "y", "radius", "ax", "ay", "bx",
+    "by", "shape", "damage", "group", "priority", "defaults", "length", "knockback", "angle",
+    "base", "growth", "hitlag", "hitstun", "max_hits", "rehit", "effects", "effect", "duration",
+    "every", "magnitude", "on_hit", "arc", "thrust", "from", "to", "pivot", "ease", "linear", "in",
+    "out", "in_out", "swing", "jab", "a", "", "knockback_ignores_hit_count", "weight", "tip",
+    "handle", "interpolate", "cancel", "lingering", "clash", "transcend", "trade", "parry_stun",
+    "rebound", "kind", "reflect", "absorb", "reflect_speed", "reflect_damage",
+    "reflect_along_facing", "normal",
+    /* against bodies that defend, and bodies themselves */
+    "chip", "blockstun", "shield_damage", "unblockable", "hits", "ground", "air", "both", "auto",
+    "facing_restrict", "any", "away", "front", "behind", "layer", "mask", "grab", "grab_offset",
+    "smash", "set", "sakurai", "reflect_along", "animations", "loop", "hurtboxes", "state",
+    "intangible", "invincible", "armor", "heavy", "guard", "meter", "regen", "guard_break",
+    "all_round", "stand", "roll"};
 #define WORD_COUNT (sizeof words / sizeof words[0])
 
 static void push_value(lua_State *L, reader *r, int depth);
@@ -205,11 +155,19 @@ static int build_and_call(lua_State *L) {
     return 1;
 }
 
-/* The chunk a modder would write, and a short swing of what it returns. Loaded outside the
+/* The chunk a modder would write, and a short swing of what it returns; a table with
+ * animations (and no attacks) is a body instead, played, guarding, by a target of the swing.
+ * Both calls are on line 1, where every validation error must point. Loaded outside the
  * protected path: the fresh state is far below its budget, so this cannot fail for memory. */
 static const char *const chunk =
-    "local t = ... local w = cleave.weapon(t)\n"
+    "local t = ... local b = t.animations ~= nil and cleave.body(t) local w = b or "
+    "cleave.weapon(t)\n"
     "local arena = cleave.arena {} local p = arena:spawn { team = 1 }\n"
+    "if b then\n"
+    "  local e = arena:spawn { team = 2, x = 20, body = b, state = 'guard', facing = 180 }\n"
+    "  for _, a in ipairs(b:animations()) do e:play(a.name) arena:step(2) e:hurtboxes() end\n"
+    "  e:info() return b\n"
+    "end\n"
     "arena:spawn { team = 2, x = 20, radius = 8 }\n"
     "local first = w:attacks()[1]\n"
     "if first then arena:attack { weapon = w, attack = first, owner = p } arena:step(8) end\n"
@@ -239,8 +197,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reader r = {data, size};
     lua_pushlightuserdata(L, &r);
     if (clv_sandbox_call(sb, 1, 1, err, sizeof err)) {
-        if (luaL_testudata(L, -1, "cleave.Weapon") == NULL) {
-            fprintf(stderr, "fuzz_weapon: cleave.weapon returned a %s\n", luaL_typename(L, -1));
+        if (luaL_testudata(L, -1, "cleave.Weapon") == NULL &&
+            luaL_testudata(L, -1, "cleave.Body") == NULL) {
+            fprintf(stderr, "fuzz_weapon: cleave.weapon or cleave.body returned a %s\n",
+                    luaL_typename(L, -1));
             abort();
         }
         lua_pop(L, 1);
