@@ -3,7 +3,8 @@
 # and the hitlag and knockback it states for a hit equal to those the arena logs for that hit.
 # The fields of attacks that meet (per attack rebound; per hitbox clash, kind, parry_stun) are
 # pinned in every format for the greatsword (rebound 16), the bat (kind reflect) and
-# tests/app/check/meet (transcend, trade, absorb, parry_stun 30 and 0).
+# tests/app/check/meet (transcend, trade, absorb, parry_stun 30 and 0), and so are the blockstun
+# and frame advantage on block of every row (meet: blockstun 20 set, 3 automatic).
 # usage: check_formats.sh CLEAVE SOURCE_DIR HAVE_JSON(ON|OFF)
 set -u
 cleave=$1 src=$2 have_json=$3

@@ -36,8 +36,9 @@ hit=$(grep -n ' hit blade ' open.log | head -1 | cut -d: -f1)
     { echo "FAIL: open: the wind-up is not logged before the hit"; fail=1; }
 
 run guard 70
-has guard '^f59 hit blade @21 -> #1 dmg 2.0 kb 0.0 lag [0-9]* blocked$' \
-    "the guarded blade is not blocked with chip damage 2.0"
+# chip 0.25 of 8, and the blockstun check states: floor(2 + 0.8 * 8)
+has guard '^f59 hit blade @21 -> #1 dmg 2.0 kb 0.0 lag [0-9]* blocked stun 8$' \
+    "the guarded blade is not blocked with chip damage 2.0 and blockstun 8"
 lacks guard ' dmg 8.0' "the guarded blade lands whole"
 
 run dodge 70
@@ -70,7 +71,7 @@ hit_while_down=$(awk -v d="${down:-0}" -v b="${back:-0}" '/ hit blade .* -> #1 /
 "$cleave" demo --headless --frames 1200 --enemies 2 --mod "$src/mods/sword" --log all \
     > attract.log || { echo "FAIL: attract exited $?"; fail=1; }
 has attract '^f[0-9]* #[45] winds up cleave$' "no knight winds up in the attract run"
-has attract ' hit blade @[0-9]* -> #1 dmg 2.0 .* blocked$' "the attract run blocks no blade"
+has attract ' hit blade @[0-9]* -> #1 dmg 2.0 .* blocked stun 8$' "the attract run blocks no blade"
 has attract ' miss blade @[0-9]* -> #1 intangible ' "the attract run dodges no blade"
 has attract ' hit blade @[0-9]* -> #1 dmg 8.0 ' "no blade gets through in the attract run"
 has attract ' hit [a-z]* @[0-9]* -> #[45] dmg ' "the attract run never hits a knight back"

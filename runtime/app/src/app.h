@@ -153,7 +153,7 @@ bool app_frames_put_hitbox(FILE *f, const clv_hitbox_def *h);
 #define APP_ROOM_Y0 64.0f
 #define APP_ROOM_X1 544.0f
 #define APP_ROOM_Y1 448.0f
-#define APP_MAX_SLOTS 9
+#define APP_MAX_SLOTS 16
 #define APP_MAX_RETIRING 8 ///< replaced weapons kept for their swings in flight
 #define APP_LOG_LINES 64
 #define APP_MAX_FACTS 16          ///< attacks per weapon whose frame data the demo shows
@@ -400,8 +400,8 @@ void app_knight_hurt(app_game *g, app_enemy *e, const clv_hit_event *h);
 /// The player's guard, dodge, animation, death and return, before the arena step. false when
 /// the player does not act this frame (down, dodging, stunned): its motion is not the input's.
 bool app_player_control(app_game *g, const app_input *in, const clv_entity_info *pi);
-/// The hit log's words for a hit's defence flags (" blocked", " guard break"...), in buf.
-const char *app_hit_flag_words(uint32_t flags, char *buf, size_t n);
+/// The hit log's words for a hit's defence flags (" blocked stun 8", " guard break"...), in buf.
+const char *app_hit_flag_words(const clv_hit_event *h, char *buf, size_t n);
 /// The attract mode's defence: guard or dodge the knight winding up nearest the player.
 void app_attract_defend(const app_game *g, app_input *out);
 /// The slot of the weapon throwers throw (the knives mod's), or -1 when none is loaded.

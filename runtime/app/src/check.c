@@ -16,7 +16,8 @@ static bool same_hit(const clv_hitbox_def *a, const clv_hitbox_def *b) {
            a->max_hits == b->max_hits && a->hitlag == b->hitlag && a->hitstun == b->hitstun &&
            a->priority == b->priority && a->effect_count == b->effect_count &&
            a->knockback_ignores_hit_count == b->knockback_ignores_hit_count &&
-           a->clash == b->clash && a->kind == b->kind && a->parry_stun == b->parry_stun;
+           a->clash == b->clash && a->kind == b->kind && a->parry_stun == b->parry_stun &&
+           a->blockstun == b->blockstun;
 }
 
 /* true when frame fr of the attack lists a hitbox with the same hit data as h. */
@@ -34,9 +35,10 @@ static bool frame_has_same(const app_picked *p, int32_t attack, int32_t fr,
 }
 
 /* The numbers of a hit on a weight-1 target, computed as the arena computes them
- * (docs/hit-rules.md, "Automatic hitlag and hitstun"), and the attacker's frame advantage when
- * the hit lands on the row's first frame: both sides freeze for the same hitlag, so it is the
- * target's hitstun less the attacker's frames left after that one. */
+ * (docs/hit-rules.md, "Automatic hitlag and hitstun", and "Guard" for blockstun), and the
+ * attacker's frame advantage when the hit lands or is blocked on the row's first frame: both
+ * sides freeze for the same hitlag, so it is the target's hitstun (or blockstun) less the
+ * attacker's frames left after that one. */
 static void hit_numbers(const clv_hitbox_def *h, int32_t frames, check_row *r) {
     const clv_knockback *k = &h->knockback;
     float speed = 0.0f;
@@ -50,7 +52,10 @@ static void hit_numbers(const clv_hitbox_def *h, int32_t frames, check_row *r) {
     r->kb_speed = speed;
     r->hitlag = h->hitlag != CLV_FRAMES_AUTO ? h->hitlag : (int32_t)fminf(floorf(lag), 3600.0f);
     r->hitstun = h->hitstun != CLV_FRAMES_AUTO ? h->hitstun : (int32_t)fminf(floorf(stun), 3600.0f);
+    float block = floorf(2.0f + 0.8f * h->damage);
+    r->blockstun = h->blockstun != CLV_FRAMES_AUTO ? h->blockstun : (int32_t)fminf(block, 3600.0f);
     r->on_hit = r->hitstun - (frames - 1 - r->first);
+    r->on_block = r->blockstun - (frames - 1 - r->first);
 }
 
 /* One row per run of consecutive frames where a hitbox id keeps the same hit data. */

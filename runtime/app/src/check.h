@@ -10,7 +10,9 @@ typedef struct check_row {
     int32_t first, last; ///< 0-based frames of the run
     float kb_speed;      ///< launch speed given to a weight-1 target
     int32_t hitlag, hitstun;
-    int32_t on_hit; ///< the attacker's frame advantage when the run's first frame hits
+    int32_t on_hit;    ///< the attacker's frame advantage when the run's first frame hits
+    int32_t blockstun; ///< frames a guard that blocks the hit is stunned
+    int32_t on_block;  ///< the attacker's frame advantage when the run's first frame is blocked
 } check_row;
 
 typedef struct check_out check_out;

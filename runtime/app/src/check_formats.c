@@ -131,9 +131,10 @@ static void table_attack(check_out *o, const app_attack_facts *f, bool readable)
                name, (int)f->frames, (int)f->startup, (int)f->active_first + 1,
                (int)f->active_last + 1, (int)f->active_count, (int)f->recovery,
                app_frames_text(f->rebound, rebound, sizeof rebound));
-        printf("    %-12s %-7s %-8s %5s %6s %-24s %4s %6s %7s %6s %4s %-9s %-7s %5s %s\n", "hitbox",
-               "frames", "shape", "group", "damage", "knockback", "hits", "hitlag", "hitstun",
-               "on-hit", "prio", "clash", "kind", "parry", "effects");
+        printf("    %-12s %-7s %-8s %5s %6s %-24s %4s %6s %7s %6s %5s %8s %4s %-9s %-7s %5s %s\n",
+               "hitbox", "frames", "shape", "group", "damage", "knockback", "hits", "hitlag",
+               "hitstun", "on-hit", "block", "on-block", "prio", "clash", "kind", "parry",
+               "effects");
     }
 }
 
@@ -147,11 +148,12 @@ static void table_hitbox(check_out *o, const app_attack_facts *f, const check_ro
     } else {
         snprintf(hits, sizeof hits, "-");
     }
-    printf("    %-12s %-7s %-8s %5d %6.3g %-24s %4s %6d %7d %+6d %4d %-9s %-7s %5s %s\n",
+    printf("    %-12s %-7s %-8s %5d %6.3g %-24s %4s %6d %7d %+6d %5d %+8d %4d %-9s %-7s %5s %s\n",
            SHOWN(h->id, id), range_text(r->first, r->last, range, sizeof range),
            shape_name(h->shape.type), (int)h->group, (double)h->damage,
            kb_text(&h->knockback, kb, sizeof kb), hits, (int)r->hitlag, (int)r->hitstun,
-           (int)r->on_hit, (int)h->priority, app_clash_text(h->clash), app_kind_text(h->kind),
+           (int)r->on_hit, (int)r->blockstun, (int)r->on_block, (int)h->priority,
+           app_clash_text(h->clash), app_kind_text(h->kind),
            app_frames_text(h->parry_stun, parry, sizeof parry), effects_text(h, fx, sizeof fx));
 }
 
@@ -185,7 +187,7 @@ static bool csv_begin(check_out *o, const char *mod, const char *version, const 
     /* the columns of attacks that meet come last, so the others keep their places */
     puts("mod,weapon,attack,frames,startup,active,recovery,hitbox,hitbox_frames,shape,group,"
          "damage,knockback,kb_speed,max_hits,hitlag,hitstun,priority,on_hit,clash,kind,"
-         "parry_stun,rebound");
+         "parry_stun,rebound,blockstun,on_block");
     return true;
 }
 
@@ -209,7 +211,7 @@ static void csv_attack(check_out *o, const app_attack_facts *f, bool readable) {
     if (readable && f->active_first < 0) {
         csv_attack_cells(o, f);
         char rebound[16];
-        printf(",,,,,,,,,,,,,,,%s\n", app_frames_text(f->rebound, rebound, sizeof rebound));
+        printf(",,,,,,,,,,,,,,,%s,,\n", app_frames_text(f->rebound, rebound, sizeof rebound));
     }
 }
 
@@ -222,11 +224,12 @@ static void csv_hitbox(check_out *o, const app_attack_facts *f, const check_row 
            shape_name(h->shape.type), (int)h->group);
     printf("%s,", app_float_text(h->damage, num, sizeof num));
     csv_field(kb_text(&h->knockback, kb, sizeof kb), ",");
-    printf("%s,%d,%d,%d,%d,%d,%s,%s,%s,%s\n", app_float_text(r->kb_speed, num, sizeof num),
+    printf("%s,%d,%d,%d,%d,%d,%s,%s,%s,%s,%d,%d\n", app_float_text(r->kb_speed, num, sizeof num),
            (int)h->max_hits, (int)r->hitlag, (int)r->hitstun, (int)h->priority, (int)r->on_hit,
            app_clash_text(h->clash), app_kind_text(h->kind),
            app_frames_text(h->parry_stun, parry, sizeof parry),
-           app_frames_text(f->rebound, rebound, sizeof rebound));
+           app_frames_text(f->rebound, rebound, sizeof rebound), (int)r->blockstun,
+           (int)r->on_block);
 }
 
 /* ---- Markdown: one table per weapon ---- */
@@ -261,8 +264,9 @@ static void md_weapon(check_out *o, const char *name, const char *same_as, int32
         return;
     }
     puts("| attack | frames | startup | active | recovery | rebound | hitbox | hitbox frames | "
-         "damage | knockback | hitlag | hitstun | on hit | clash | kind | parry stun |");
-    puts("|---|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---|---|---:|");
+         "damage | knockback | hitlag | hitstun | on hit | blockstun | on block | clash | kind | "
+         "parry stun |");
+    puts("|---|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|---:|---|---|---:|");
 }
 
 static void md_attack_cells(const app_attack_facts *f) {
@@ -277,7 +281,7 @@ static void md_attack(check_out *o, const app_attack_facts *f, bool readable) {
     (void)o;
     if (readable && f->active_first < 0) {
         md_attack_cells(f);
-        puts("| - | - | - | - | - | - | - | - | - | - |");
+        puts("| - | - | - | - | - | - | - | - | - | - | - | - |");
     }
 }
 
@@ -289,9 +293,9 @@ static void md_hitbox(check_out *o, const app_attack_facts *f, const check_row *
     printf("| %s | %s ", range_text(r->first, r->last, range, sizeof range),
            app_float_text(r->h->damage, num, sizeof num));
     md_cell(kb_text(&r->h->knockback, kb, sizeof kb));
-    printf("| %d | %d | %+d | %s | %s | %s |\n", (int)r->hitlag, (int)r->hitstun, (int)r->on_hit,
-           app_clash_text(r->h->clash), app_kind_text(r->h->kind),
-           app_frames_text(r->h->parry_stun, parry, sizeof parry));
+    printf("| %d | %d | %+d | %d | %+d | %s | %s | %s |\n", (int)r->hitlag, (int)r->hitstun,
+           (int)r->on_hit, (int)r->blockstun, (int)r->on_block, app_clash_text(r->h->clash),
+           app_kind_text(r->h->kind), app_frames_text(r->h->parry_stun, parry, sizeof parry));
 }
 
 static const check_format formats[] = {

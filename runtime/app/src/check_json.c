@@ -144,6 +144,8 @@ static void json_hitbox(check_out *o, const app_attack_facts *f, const check_row
     add_int(o, row, "hitstun", r->hitstun);
     add_int(o, row, "priority", h->priority);
     add_int(o, row, "on_hit", r->on_hit);
+    add_int(o, row, "blockstun", r->blockstun);
+    add_int(o, row, "on_block", r->on_block);
     add_text(o, row, "clash", app_clash_text(h->clash));
     add_text(o, row, "kind", app_kind_text(h->kind));
     add_frames(o, row, "parry_stun", h->parry_stun);

@@ -462,7 +462,7 @@ static void react_to_events(app_game *g) {
             (double)sqrtf(h->knockback.x * h->knockback.x + h->knockback.y * h->knockback.y),
             (int)h->hitlag, (h->flags & CLV_HIT_FLAG_KILLED) ? " KO" : "",
             (h->flags & CLV_HIT_FLAG_PUSH_ONLY) ? " push" : "",
-            app_hit_flag_words(h->flags, words, sizeof words));
+            app_hit_flag_words(h, words, sizeof words));
     }
     const clv_miss_record *ms = clv_arena_misses(g->arena, &n);
     int32_t shown = 0;

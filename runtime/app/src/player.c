@@ -107,9 +107,13 @@ bool app_player_control(app_game *g, const app_input *in, const clv_entity_info 
     return !stunned;
 }
 
-const char *app_hit_flag_words(uint32_t flags, char *buf, size_t n) {
-    snprintf(buf, n, "%s%s%s%s%s", (flags & CLV_HIT_FLAG_INVINCIBLE) ? " invincible" : "",
-             (flags & CLV_HIT_FLAG_BLOCKED) ? " blocked" : "",
+const char *app_hit_flag_words(const clv_hit_event *h, char *buf, size_t n) {
+    uint32_t flags = h->flags;
+    char stun[24] = "";
+    if (flags & CLV_HIT_FLAG_BLOCKED) {
+        snprintf(stun, sizeof stun, " blocked stun %d", (int)h->hitstun);
+    }
+    snprintf(buf, n, "%s%s%s%s%s", (flags & CLV_HIT_FLAG_INVINCIBLE) ? " invincible" : "", stun,
              (flags & CLV_HIT_FLAG_GUARD_BREAK) ? " guard break" : "",
              (flags & CLV_HIT_FLAG_ARMOR) ? " armor" : "",
              (flags & CLV_HIT_FLAG_GRAB) ? " grab" : "");
