@@ -47,9 +47,9 @@ static void put_string(FILE *f, const char *s) {
 }
 
 static void put_knockback(FILE *f, const clv_knockback *k) {
-    static const char *const kinds[] = {"none", "fixed", "scaling", "radial"};
+    static const char *const kinds[] = {"none", "fixed", "scaling", "radial", "smash"};
     char a[40], b[40], c[40];
-    fprintf(f, "knockback = { kind = \"%s\"", kinds[(unsigned)k->kind < 4u ? k->kind : 0]);
+    fprintf(f, "knockback = { kind = \"%s\"", kinds[(unsigned)k->kind < 5u ? k->kind : 0]);
     if (k->kind == CLV_KNOCKBACK_FIXED) {
         fprintf(f, ", x = %s, y = %s", num(k->vector.x, a, 40), num(k->vector.y, b, 40));
     } else if (k->kind == CLV_KNOCKBACK_SCALING || k->kind == CLV_KNOCKBACK_RADIAL) {
@@ -59,6 +59,15 @@ static void put_knockback(FILE *f, const clv_knockback *k) {
                     shortest((double)k->angle * (180.0 / CLV_PI), k->angle, CLV_PI / 180.0, a, 40));
         }
         fprintf(f, ", base = %s, growth = %s", num(k->base, b, 40), num(k->growth, c, 40));
+    } else if (k->kind == CLV_KNOCKBACK_SMASH) {
+        if (k->sakurai) {
+            fputs(", angle = \"sakurai\"", f);
+        } else {
+            fprintf(f, ", angle = %s",
+                    shortest((double)k->angle * (180.0 / CLV_PI), k->angle, CLV_PI / 180.0, a, 40));
+        }
+        fprintf(f, ", base = %s, growth = %s", num(k->base, b, 40), num(k->growth, c, 40));
+        fprintf(f, ", set = %s", num(k->set, a, 40));
     }
     fputs(" }", f);
 }
@@ -87,13 +96,47 @@ static void put_frames_auto(FILE *f, const char *key, int32_t v) {
 /* How the hitbox meets other attacks and projectiles. */
 static void put_meeting(FILE *f, const clv_hitbox_def *h) {
     static const char *const clash[] = {"normal", "transcend", "trade"};
-    static const char *const kind[] = {"hit", "reflect", "absorb"};
+    static const char *const kind[] = {"hit", "reflect", "absorb", "grab"};
     char sp[40], dm[40];
     fprintf(f, ", clash = \"%s\"", clash[(unsigned)h->clash < 3u ? h->clash : 0]);
     put_frames_auto(f, "parry_stun", h->parry_stun);
     fprintf(f, ", kind = \"%s\", reflect_speed = %s, reflect_damage = %s, reflect_along = \"%s\"",
-            kind[(unsigned)h->kind < 3u ? h->kind : 0], num(h->reflect_speed, sp, 40),
+            kind[(unsigned)h->kind < 4u ? h->kind : 0], num(h->reflect_speed, sp, 40),
             num(h->reflect_damage, dm, 40), h->reflect_along_facing ? "facing" : "normal");
+}
+
+/* How the hitbox meets bodies that defend. Each field is written only when it differs from the
+ * default, so that the frames files of hitboxes that do not use them read as they did. */
+static void put_defence(FILE *f, const clv_hitbox_def *h) {
+    static const char *const hits[] = {"auto", "ground", "air", "both"};
+    static const char *const facing[] = {"any", "away", "front", "behind"};
+    const clv_hitbox_def d = clv_default_hitbox_def();
+    char a[40], b[40];
+    if (h->chip != d.chip) {
+        fprintf(f, ", chip = %s", num(h->chip, a, 40));
+    }
+    if (h->blockstun != d.blockstun) {
+        put_frames_auto(f, "blockstun", h->blockstun);
+    }
+    if (h->shield_damage != d.shield_damage) {
+        fprintf(f, ", shield_damage = %s", num(h->shield_damage, a, 40));
+    }
+    if (h->unblockable) {
+        fputs(", unblockable = true", f);
+    }
+    if (h->hits != d.hits && (unsigned)h->hits < 4u) {
+        fprintf(f, ", hits = \"%s\"", hits[h->hits]);
+    }
+    if (h->facing_restrict != d.facing_restrict && (unsigned)h->facing_restrict < 4u) {
+        fprintf(f, ", facing_restrict = \"%s\"", facing[h->facing_restrict]);
+    }
+    if (h->layer != d.layer || h->mask != d.mask) {
+        fprintf(f, ", layer = %d, mask = %d", (int)h->layer, (int)h->mask);
+    }
+    if (h->grab_offset.x != d.grab_offset.x || h->grab_offset.y != d.grab_offset.y) {
+        fprintf(f, ", grab_offset = { %s, %s }", num(h->grab_offset.x, a, 40),
+                num(h->grab_offset.y, b, 40));
+    }
 }
 
 /* The shape's fields; false for a shape a frames file cannot hold. */
@@ -136,6 +179,7 @@ bool app_frames_put_hitbox(FILE *f, const clv_hitbox_def *h) {
     fprintf(f, ", priority = %d, sweep = %s, ", (int)h->priority, h->sweep ? "true" : "false");
     put_effects(f, h);
     put_meeting(f, h);
+    put_defence(f, h);
     fputs(" }", f);
     return true;
 }
