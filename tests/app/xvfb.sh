@@ -53,7 +53,11 @@ xdotool key --clearmodifiers j
 wait_for ' swings=1 attacking=no '
 xdotool mousemove --window "$wid" 450 200 click 1
 wait_for ' swings=2 attacking=no '
-xdotool key --clearmodifiers "$sword"
+if [ "$sword" -le 9 ]; then
+    xdotool key --clearmodifiers "$sword"
+else # the keys reach the first nine weapons, the wheel (down = next) the others
+    for _ in $(seq 2 "$sword"); do xdotool click 5; done
+fi
 wait_for ' weapon=sword$'
 xdotool key --clearmodifiers l
 wait_for ' last_attack=sword/slash3 swings=3 attacking=no '
