@@ -31,12 +31,13 @@ function Shape:sweep(dx, dy, target) end
 
 ---@class cleave.Knockback
 ---inferred when absent: scaling with angle, fixed with x/y, else radial
----@field kind? "none"|"fixed"|"scaling"|"radial"
+---@field kind? "none"|"fixed"|"scaling"|"radial"|"smash"
 ---@field x? number fixed: velocity given to a weight-1 target, weapon-local, units/frame
 ---@field y? number fixed: velocity y
----@field angle? number scaling: launch direction, weapon-local degrees
----@field base? number scaling/radial: speed at 0 damage (>= 0)
----@field growth? number scaling/radial: extra speed per point of damage (>= 0)
+---@field angle? number|"sakurai" scaling, smash: launch direction, weapon-local degrees
+---@field base? number scaling/radial: speed at 0 damage (>= 0); smash: base knockback
+---@field growth? number scaling/radial: extra speed per point of damage; smash: percent
+---@field set? number smash: set knockback (> 0 replaces the damage terms)
 
 ---@class cleave.EffectDef
 ---@field name? string required when written inline in a hitbox; else the key in weapon.effects
@@ -66,6 +67,16 @@ function Shape:sweep(dx, dy, target) end
 ---@field priority? integer higher wins within a group (default 0)
 ---@field sweep? boolean cover the path from the previous frame (default true)
 ---@field effects? (string|cleave.EffectDef)[] at most 4
+---@field chip? number 0..1: fraction of the damage a guarded hit deals (default 0)
+---@field blockstun? integer|"auto" frames a blocked hit stuns the guard
+---@field shield_damage? number guard meter a blocked hit takes beyond its damage
+---@field unblockable? boolean a guard does not stop it
+---@field hits? "ground"|"air"|"both"|"auto" which targets by their airborne flag
+---@field facing_restrict? "any"|"away"|"front"|"behind"
+---@field layer? integer 0..65535 (default 1)
+---@field mask? integer 0..65535 (default 65535)
+---@field kind? "hit"|"reflect"|"absorb"|"grab" what it does to projectiles; "grab": holds its target
+---@field grab_offset? number[] {x, y}: where a grab holds its target (default {24, 0})
 
 ---@class cleave.HitboxDef: cleave.HitboxFields
 ---@field id string unique within a frame
@@ -134,6 +145,7 @@ function Weapon:hitbox(attack, frame, id) end
 ---@field id string unique within a frame
 ---@field frames? integer|integer[] a frame or {first, last} (in `hurtboxes`; default: all)
 ---@field state? "normal"|"invincible"|"intangible"|"armor"
+---@field heavy? number > 0: heavy armor's threshold (makes the hurtbox armor)
 ---@field x? number circle centre
 ---@field y? number
 ---@field ax? number capsule ends
@@ -149,9 +161,16 @@ function Weapon:hitbox(attack, frame, id) end
 ---@field hurtboxes? cleave.HurtboxDef[] each over its frames
 ---@field frames? table<integer, cleave.HurtboxDef[]> the hurtboxes of one frame
 
+---@class cleave.GuardDef
+---@field meter? number > 0 (default 50)
+---@field regen? number meter per frame while not guarding (default 0.1)
+---@field guard_break? integer frames of stun when it breaks (default 120)
+---@field all_round? boolean blocks from behind too (default false)
+
 ---@class cleave.BodyDef
 ---@field name string
 ---@field animations table<string, cleave.AnimationDef>
+---@field guard? cleave.GuardDef
 
 ---@class cleave.Body
 local Body = {}
@@ -167,6 +186,8 @@ function Body:hurtboxes(animation, frame) end
 ---@param elapsed integer frames since it began
 ---@return integer frame 1-based
 function Body:frame_at(animation, elapsed) end
+---@return cleave.GuardDef
+function Body:guard() end
 
 ---@class cleave.Hit
 ---@field frame integer arena frame
@@ -191,6 +212,11 @@ function Body:frame_at(animation, elapsed) end
 ---@field push_only boolean
 ---@field invincible boolean
 ---@field killed boolean
+---@field trade boolean
+---@field blocked boolean a guard took it: damage is the chip, hitstun the blockstun
+---@field armor boolean armor took it: damage without push or stun
+---@field grab boolean the target is now held
+---@field guard_break boolean this block emptied the guard meter
 ---@field target cleave.Entity|integer a handle in the host, an id in a mod's callback
 ---@field attacker cleave.Entity|integer
 ---@field target_id integer
@@ -207,6 +233,18 @@ function Body:frame_at(animation, elapsed) end
 ---| "precedence"
 ---| "max_hits"
 ---| "max_targets"
+---| "clanked"
+---| "outprioritized"
+---| "transcended"
+---| "parried"
+---| "reflected"
+---| "absorbed"
+---| "layer"
+---| "airborne"
+---| "grounded"
+---| "facing"
+---| "interrupted"
+---| "not_thrown"
 
 ---@class cleave.Miss
 ---@field frame integer
@@ -242,7 +280,12 @@ function Body:frame_at(animation, elapsed) end
 ---@field weight? number > 0 (default 1)
 ---@field friction? number speed lost per frame (default 0)
 ---@field team? integer (default 0)
----@field state? "normal"|"invincible"|"intangible"
+---@field state? "normal"|"invincible"|"intangible"|"parry"|"guard"
+---@field body? cleave.Body its hurtboxes are the body's
+---@field animation? string the body's animation to play (default: its first by name)
+---@field facing? number degrees (turns the body and the guard's front)
+---@field mirror? boolean
+---@field airborne? boolean
 ---@field radius? number one circle hurtbox (default 8); give one of radius, hurtbox, hurtboxes
 ---@field hurtbox? cleave.Shape relative to the position
 ---@field hurtboxes? cleave.Shape[] at most 4
@@ -286,9 +329,27 @@ function Entity:set_position(x, y) end
 function Entity:set_velocity(vx, vy) end
 ---@param hp number
 function Entity:set_hp(hp) end
----@param state "normal"|"invincible"|"intangible"
+---@param state "normal"|"invincible"|"intangible"|"parry"|"guard"
 ---@param frames? integer 0 = until changed
 function Entity:set_state(state, frames) end
+---@param animation string
+---@param body? cleave.Body a new body (default: the one it plays)
+function Entity:play(animation, body) end
+---@param facing number degrees
+---@param mirror? boolean
+function Entity:set_facing(facing, mirror) end
+---@param airborne boolean
+function Entity:set_airborne(airborne) end
+---@param layer integer 0..65535
+---@param mask integer 0..65535
+function Entity:set_layers(layer, mask) end
+---@param armor "none"|"super"|"heavy"
+---@param heavy? number > 0, heavy armor's threshold
+function Entity:set_armor(armor, heavy) end
+---Lets the entity it holds, or that holds it, go.
+function Entity:release() end
+---@return {shape: cleave.Shape, state: string, id?: string}[] world shapes now
+function Entity:hurtboxes() end
 
 ---@class cleave.Attack
 local Attack = {}
@@ -319,6 +380,13 @@ function Arena:spawn(def) end
 ---@param def cleave.AttackStart
 ---@return cleave.Attack
 function Arena:attack(def) end
+---A throw: an attack of an owner that holds a target, which hits that target only.
+---@param def cleave.AttackStart
+---@return cleave.Attack
+function Arena:throw(def) end
+---Copies a body into the arena now (a restore needs the bodies in the same order).
+---@param body cleave.Body
+function Arena:add_body(body) end
 ---@param n? integer frames, an integer in 0..1000000000 (default 1)
 ---@return integer hits in those frames
 function Arena:step(n) end
@@ -362,6 +430,7 @@ function Mod:memory() end
 ---@field version string
 ---@field dir string the folder it was loaded from, as given (reload_mod reads it again)
 ---@field weapons table<string, cleave.Weapon>
+---@field bodies table<string, cleave.Body>
 ---@field effects string[]
 ---@field handle cleave.Mod
 
@@ -370,6 +439,7 @@ function Mod:memory() end
 ---@field name string non-empty
 ---@field version string non-empty
 ---@field weapons table<string, cleave.Weapon> at least one
+---@field bodies? table<string, cleave.Body>
 ---@field effects? table<string, cleave.EffectDef>
 ---@field description? string
 ---run after validation, under the load deadline; an error fails the load or reload
