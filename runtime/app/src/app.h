@@ -490,6 +490,16 @@ int app_wrap_words(const char *text, int cols, int max_lines, int *start, int *l
 void app_draw_game(app_canvas *c, const app_assets *a, const app_game *g, const app_view *v);
 /// Hurtboxes by state (normal, intangible, invincible, armor) and the guard's shield arc.
 void app_draw_hurtboxes(app_canvas *c, const app_game *g, const app_view *v);
+/// One hurtbox drawn at canvas = shape * z + o in its state's colours (intangible: dashed).
+void app_draw_hurtbox(app_canvas *c, const clv_shape *s, clv_vec2 o, float z,
+                      clv_hurtbox_state state);
+/// The outline colour of a hurtbox state, as the overlay and body sheets draw it.
+uint32_t app_hurtbox_color(clv_hurtbox_state state);
+/// A body the demo builds in C ("player", "knight"), or NULL (diag says why when not NULL).
+clv_body *app_demo_body(const char *name, clv_hit_diag *diag);
+/// Draws every frame of every animation of a body, one cell each, into the PNG out; false (on
+/// stderr) when it cannot. title heads the sheet.
+bool app_render_body(const clv_body *body, const char *title, const char *out);
 /// The player's health and guard meter, its guard and dodge, the knights' wind-ups.
 void app_draw_fighters(app_canvas *c, const app_font *f, const app_game *g, const app_view *v);
 /// Knives in flight, throwers winding up, the player's parry and the sparks of clashes.

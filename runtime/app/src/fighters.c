@@ -133,6 +133,13 @@ static clv_weapon *knight_blade(clv_hit_diag *diag) {
     return w;
 }
 
+clv_body *app_demo_body(const char *name, clv_hit_diag *diag) {
+    if (strcmp(name, "player") == 0) {
+        return player_body(diag);
+    }
+    return strcmp(name, "knight") == 0 ? knight_body(diag) : NULL;
+}
+
 static bool add_bodies(app_game *g, clv_hit_diag *diag) {
     app_fighters *f = &g->fighters;
     clv_body *p = player_body(diag), *k = knight_body(diag);

@@ -116,6 +116,25 @@ static void shield_arc(app_canvas *c, const xf *t, clv_vec2 at, float facing, fl
     }
 }
 
+void app_draw_hurtbox(app_canvas *c, const clv_shape *s, clv_vec2 o, float z,
+                      clv_hurtbox_state state) {
+    xf t = {z, o.x, o.y};
+    uint32_t fill, line;
+    state_colors(state, &fill, &line);
+    if (state == CLV_HURTBOX_INTANGIBLE) {
+        app_shape(c, s, t.ox, t.oy, t.z, fill, 0);
+        dashed_shape(c, &t, s, line);
+    } else {
+        app_shape(c, s, t.ox, t.oy, t.z, fill, line);
+    }
+}
+
+uint32_t app_hurtbox_color(clv_hurtbox_state state) {
+    uint32_t fill, line;
+    state_colors(state, &fill, &line);
+    return line;
+}
+
 static void entity_hurtboxes(app_canvas *c, const xf *t, const app_game *g, clv_entity_id id) {
     clv_entity_info ei;
     if (clv_arena_entity(g->arena, id, &ei) != CLV_HIT_OK || !ei.alive) {
@@ -125,15 +144,7 @@ static void entity_hurtboxes(app_canvas *c, const xf *t, const app_game *g, clv_
     clv_hurtbox_state states[CLV_BODY_MAX_HURTBOXES];
     int32_t n = clv_arena_entity_hurtboxes(g->arena, id, shapes, states, CLV_BODY_MAX_HURTBOXES);
     for (int32_t k = 0; k < n && k < CLV_BODY_MAX_HURTBOXES; k++) {
-        clv_hurtbox_state s = effective(ei.state, states[k]);
-        uint32_t fill, line;
-        state_colors(s, &fill, &line);
-        if (s == CLV_HURTBOX_INTANGIBLE) {
-            app_shape(c, &shapes[k], t->ox, t->oy, t->z, fill, 0);
-            dashed_shape(c, t, &shapes[k], line);
-        } else {
-            app_shape(c, &shapes[k], t->ox, t->oy, t->z, fill, line);
-        }
+        app_draw_hurtbox(c, &shapes[k], clv_v2(t->ox, t->oy), t->z, effective(ei.state, states[k]));
     }
 }
 

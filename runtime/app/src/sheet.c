@@ -65,7 +65,8 @@ static bool parse_range(const char *s, long *first, long *last) {
 
 static const char *const render_usage =
     "usage: cleave render <mod folder> [--weapon NAME] [--attack NAME] [--frames A-B] "
-    "[--sheet aseprite.json] --out sheet.png";
+    "[--sheet aseprite.json] --out sheet.png, or cleave render [<mod folder>] --body NAME "
+    "--out sheet.png";
 
 const char *app_option_needs(const char *const (*options)[2], size_t count, const char *arg) {
     for (size_t k = 0; k < count; k++) {
@@ -82,12 +83,13 @@ static const char *render_value_needed(const char *arg) {
                                              {"--out", "a file name"},
                                              {"--attack", "an attack name"},
                                              {"--weapon", "a weapon name"},
-                                             {"--sheet", "an Aseprite sheet's JSON"}};
+                                             {"--sheet", "an Aseprite sheet's JSON"},
+                                             {"--body", "a body name"}};
     return app_option_needs(options, sizeof options / sizeof options[0], arg);
 }
 
 typedef struct render_args {
-    const char *dir, *out, *attack_name, *weapon_name, *sheet;
+    const char *dir, *out, *attack_name, *weapon_name, *sheet, *body;
     long range_first, range_last; /* 0 when no --frames */
 } render_args;
 
@@ -116,6 +118,8 @@ static bool parse_render_args(int argc, char **argv, render_args *a) {
             a->weapon_name = argv[++i];
         } else if (strcmp(argv[i], "--sheet") == 0) {
             a->sheet = argv[++i];
+        } else if (strcmp(argv[i], "--body") == 0) {
+            a->body = argv[++i];
         } else if (argv[i][0] != '-' && a->dir == NULL) {
             a->dir = argv[i];
         } else {
@@ -124,7 +128,7 @@ static bool parse_render_args(int argc, char **argv, render_args *a) {
             return false;
         }
     }
-    if (a->dir == NULL || a->out == NULL) {
+    if ((a->dir == NULL && a->body == NULL) || a->out == NULL) {
         fprintf(stderr, "cleave render: %s (%s)\n",
                 a->dir == NULL ? "no mod folder given" : "no --out file given", render_usage);
         return false;
@@ -376,10 +380,61 @@ static bool load_sprites(const char *json, const char *attack, app_aseprite *spr
     return true;
 }
 
+/* --body without a mod folder: one of the bodies the demo builds in C. */
+static int render_demo_body(const render_args *a) {
+    clv_hit_diag diag;
+    clv_body *b = app_demo_body(a->body, &diag);
+    if (b == NULL) {
+        char name[256];
+        fprintf(stderr,
+                "cleave render: the demo has no body '%s' (player, knight; a mod's bodies need "
+                "its folder)\n",
+                clv_mod_escape(a->body, name, sizeof name));
+        return 1;
+    }
+    char title[160];
+    snprintf(title, sizeof title, "demo / %s", clv_body_name(b));
+    bool ok = app_render_body(b, title, a->out);
+    clv_body_destroy(b);
+    return ok ? 0 : 1;
+}
+
+/* --body with a mod folder: the mod's body of that name (its `bodies` table). */
+static int render_mod_body(const render_args *a) {
+    if (a->dir == NULL) {
+        return render_demo_body(a);
+    }
+    char folder[1024], name[256], title[320];
+    app_picked p;
+    if (!app_pick_open(app_mod_folder(a->dir, folder, sizeof folder), &p)) {
+        app_pick_close(&p);
+        return 1;
+    }
+    int32_t found = -1, n = clv_mod_body_count(p.mod);
+    for (int32_t i = 0; i < n && found < 0; i++) {
+        found = strcmp(clv_mod_body_name(p.mod, i), a->body) == 0 ? i : -1;
+    }
+    bool ok = found >= 0;
+    if (!ok) {
+        char mod[256];
+        fprintf(stderr, "cleave render: mod %s has no body '%s' (%d bodies)\n",
+                clv_mod_escape(clv_mod_name(p.mod), mod, sizeof mod),
+                clv_mod_escape(a->body, name, sizeof name), (int)n);
+    } else {
+        snprintf(title, sizeof title, "%s / %s", clv_mod_name(p.mod), a->body);
+        ok = app_render_body(clv_mod_body(p.mod, found), title, a->out);
+    }
+    app_pick_close(&p);
+    return ok ? 0 : 1;
+}
+
 int app_cmd_render(int argc, char **argv) {
     render_args a;
     if (!parse_render_args(argc, argv, &a)) {
         return 2;
+    }
+    if (a.body != NULL) {
+        return render_mod_body(&a);
     }
     char folder[1024];
     app_picked p;
