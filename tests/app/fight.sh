@@ -1,7 +1,7 @@
 #!/bin/sh
 # Knights fight back, headless, read from the demo's own log (--log all): a knight winds up
 # and its blade lands 20 frames later; a guarded blade is logged as blocked with chip damage (a
-# quarter of its 8); a dodge makes the blade miss with reason intangible where the same blade
+# quarter of its 8), and the fourth blocked blade breaks the guard; a dodge makes the blade miss with reason intangible where the same blade
 # without it lands; four knights put the player down, it respawns 120 frames after its death,
 # invincible for a while, and is hit again; the attract run shows both sides fighting. The
 # screenshots show the wind-up outline (red dashes) only while the knight winds up, and the
@@ -40,6 +40,12 @@ run guard 70
 has guard '^f59 hit blade @21 -> #1 dmg 2.0 kb 0.0 lag [0-9]* blocked stun 8$' \
     "the guarded blade is not blocked with chip damage 2.0 and blockstun 8"
 lacks guard ' dmg 8.0' "the guarded blade lands whole"
+
+run break 170
+has break '^f59 hit blade @21 -> #1 dmg 2.0 .* blocked stun 8$' "the first round is not blocked"
+has break '^f154 #1 guard break, stunned 90 frames$' "the fourth blocked blade does not break the guard"
+[ "$(grep -c ' blocked ' break.log)" -eq 4 ] ||
+    { echo "FAIL: break: $(grep -c ' blocked ' break.log) blocked blades, want 4"; fail=1; }
 
 run dodge 70
 has dodge '^f5[7-9] miss blade @[0-9]* -> #1 intangible ' "the roll does not make the blade miss"
@@ -90,5 +96,10 @@ shot guard 50 guarding.png
 [ "$(count windup.png FF6050)" -gt 20 ] || { echo "FAIL: no wind-up outline"; fail=1; }
 [ "$(count windup.png 70B0FF)" -lt 20 ] || { echo "FAIL: a shield arc without a guard"; fail=1; }
 [ "$(count guarding.png 70B0FF)" -gt 40 ] || { echo "FAIL: no shield arc while guarding"; fail=1; }
+# GUARD BREAK over the player (yellow on this frame of its blink), not before the break
+shot break 150 unbroken.png
+shot break 161 broken.png
+[ "$(count unbroken.png FFD060)" -eq 0 ] || { echo "FAIL: GUARD BREAK before the break"; fail=1; }
+[ "$(count broken.png FFD060)" -gt 20 ] || { echo "FAIL: no GUARD BREAK shown"; fail=1; }
 [ "$fail" -eq 0 ] && echo "fight: ok"
 exit "$fail"

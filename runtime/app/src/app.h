@@ -400,7 +400,9 @@ void app_knight_hurt(app_game *g, app_enemy *e, const clv_hit_event *h);
 /// The player's guard, dodge, animation, death and return, before the arena step. false when
 /// the player does not act this frame (down, dodging, stunned): its motion is not the input's.
 bool app_player_control(app_game *g, const app_input *in, const clv_entity_info *pi);
-/// The hit log's words for a hit's defence flags (" blocked stun 8", " guard break"...), in buf.
+/// Logs a hit that broke its target's guard, on a line of its own, and shows it on the player.
+void app_note_guard_break(app_game *g, const clv_hit_event *h);
+/// The hit log's words for a hit's defence flags (" blocked stun 8", " armor"...), in buf.
 const char *app_hit_flag_words(const clv_hit_event *h, char *buf, size_t n);
 /// The attract mode's defence: guard or dodge the knight winding up nearest the player.
 void app_attract_defend(const app_game *g, app_input *out);

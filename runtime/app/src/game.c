@@ -429,9 +429,6 @@ static void react_to_events(app_game *g) {
         bool on_player = h->target.index1 == st->player.index1;
         st->hits += by_player;
         st->hurt += on_player;
-        if (on_player && (h->flags & CLV_HIT_FLAG_GUARD_BREAK)) {
-            st->guard_broken = APP_GUARD_BREAK_SHOW;
-        }
         if (info.user >= 1 && info.user <= (uint64_t)st->enemy_count) {
             app_enemy *e = &g->enemies[info.user - 1];
             app_knight_hurt(g, e, h);
@@ -463,6 +460,7 @@ static void react_to_events(app_game *g) {
             (int)h->hitlag, (h->flags & CLV_HIT_FLAG_KILLED) ? " KO" : "",
             (h->flags & CLV_HIT_FLAG_PUSH_ONLY) ? " push" : "",
             app_hit_flag_words(h, words, sizeof words));
+        app_note_guard_break(g, h);
     }
     const clv_miss_record *ms = clv_arena_misses(g->arena, &n);
     int32_t shown = 0;

@@ -107,14 +107,29 @@ bool app_player_control(app_game *g, const app_input *in, const clv_entity_info 
     return !stunned;
 }
 
+void app_note_guard_break(app_game *g, const clv_hit_event *h) {
+    if (!(h->flags & CLV_HIT_FLAG_GUARD_BREAK)) {
+        return;
+    }
+    clv_entity_body_info bi;
+    int32_t stun =
+        clv_arena_entity_body(g->arena, h->target, &bi) == CLV_HIT_OK ? bi.guard.guard_break : 0;
+    if (h->target.index1 == g->st.player.index1) {
+        g->st.guard_broken = APP_GUARD_BREAK_SHOW;
+    }
+    /* a line of its own: the hit's line is already as long as the panel is wide */
+    app_game_log_event(g, APP_LOG_HIT, h->target.index1, NULL, 0xFFFF5050u,
+                       "f%lld #%u guard break, stunned %d frames", (long long)g->st.frame,
+                       (unsigned)h->target.index1, (int)stun);
+}
+
 const char *app_hit_flag_words(const clv_hit_event *h, char *buf, size_t n) {
     uint32_t flags = h->flags;
     char stun[24] = "";
     if (flags & CLV_HIT_FLAG_BLOCKED) {
         snprintf(stun, sizeof stun, " blocked stun %d", (int)h->hitstun);
     }
-    snprintf(buf, n, "%s%s%s%s%s", (flags & CLV_HIT_FLAG_INVINCIBLE) ? " invincible" : "", stun,
-             (flags & CLV_HIT_FLAG_GUARD_BREAK) ? " guard break" : "",
+    snprintf(buf, n, "%s%s%s%s", (flags & CLV_HIT_FLAG_INVINCIBLE) ? " invincible" : "", stun,
              (flags & CLV_HIT_FLAG_ARMOR) ? " armor" : "",
              (flags & CLV_HIT_FLAG_GRAB) ? " grab" : "");
     return buf;
