@@ -193,9 +193,10 @@ static const uint32_t clv_lane_pack[16] = {0x00000000u, 0x00000000u, 0x00000001u
                                            0x00000003u, 0x00000300u, 0x00000301u, 0x00030100u,
                                            0x00000302u, 0x00030200u, 0x00030201u, 0x03020100u};
 
-/* entity_cells for entities [base, base + m), m a multiple of 8, eight at a time and operation
- * for operation the same arithmetic (so the same sub-cells, into sub[0 .. m), and the same
- * radius, into *w); then, without a branch, the offsets of those whose block is marked in the
+/* entity_cells for entities [base, base + m), m a multiple of 8, eight at a time: the same
+ * sub-cells, into sub[0 .. m), and the same radius, into *w (the same column and row; the
+ * sub-cell row * columns + column in integers, which the float sum gives exactly below 2^24
+ * sub-cells); then, without a branch, the offsets of those whose block is marked in the
  * coarse bitmap, and of the oversized, into cand[] (which has room for 8 more); returns how
  * many. An entity on a marked sub-cell is in a marked block, so the others need no bit test:
  * at 1,000,000 entities most are left out by the coarse bitmap, held in four registers, where
@@ -207,7 +208,7 @@ coarse_candidates(const clv_grid *g, const float *x, const float *y, const float
     const __m256 vox = _mm256_set1_ps(g->def.origin.x), voy = _mm256_set1_ps(g->def.origin.y);
     const __m256 vinv = _mm256_set1_ps(g->sub_inv), zero = _mm256_setzero_ps();
     const __m256 vmc = _mm256_set1_ps(g->sub_max_col), vmr = _mm256_set1_ps(g->sub_max_row);
-    const __m256 vcols = _mm256_set1_ps((float)(g->def.cols << g->sub_shift));
+    const __m256i vicols = _mm256_set1_epi32((int32_t)(g->def.cols << g->sub_shift));
     const __m256 vcell = _mm256_set1_ps(g->def.cell_size);
     const __m256i vbig = _mm256_set1_epi32((int32_t)g->sub_big);
     const __m128i vcs = _mm_cvtsi32_si128((int)g->coarse_shift);
@@ -229,9 +230,7 @@ coarse_candidates(const clv_grid *g, const float *x, const float *y, const float
         fx = _mm256_min_ps(_mm256_max_ps(fx, zero), vmc);
         fy = _mm256_min_ps(_mm256_max_ps(fy, zero), vmr);
         __m256i icol = _mm256_cvttps_epi32(fx), irow = _mm256_cvttps_epi32(fy);
-        __m256 col = _mm256_cvtepi32_ps(icol);
-        __m256 row = _mm256_cvtepi32_ps(irow);
-        __m256i cell = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(row, vcols), col));
+        __m256i cell = _mm256_add_epi32(_mm256_mullo_epi32(irow, vicols), icol);
         __m256 vr = _mm256_loadu_ps(r + i);
         __m256 keep = _mm256_cmp_ps(vr, vcell, _CMP_LE_OQ);
         cell = _mm256_blendv_epi8(vbig, cell, _mm256_castps_si256(keep));
