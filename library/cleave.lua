@@ -109,6 +109,7 @@ function Shape:sweep(dx, dy, target) end
 ---@field frames? table<integer, cleave.HitboxDef[]> hitboxes active on exactly that frame
 ---@field hitboxes? (cleave.HitboxDef|cleave.ArcDef|cleave.ThrustDef|table)[]
 ---@field defaults? cleave.HitboxFields
+---@field hurtboxes? cleave.HurtboxDef[] carried by the owner on their frames (a punch's arm)
 ---@field rehit? integer frames before a group may hit a target again, 0 = once per swing
 ---@field max_targets? integer distinct targets per swing, 0 = no limit
 ---@field lockout? integer frames a hit target is immune to the swing's other groups

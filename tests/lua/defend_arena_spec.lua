@@ -133,6 +133,41 @@ describe("entities with bodies", function()
   end)
 end)
 
+describe("hurtboxes an attack carries", function()
+  -- a punch whose arm (radius 4, 20 ahead) is out on frames 3-6; the foe at 20 jabs at its own
+  -- position every frame, so it reaches the puncher (who has no hurtbox of its own) only there
+  local punch = cleave.weapon { name = "punch", attacks = { punch = { length = 8, hitboxes = {},
+    hurtboxes = { { id = "arm", frames = { 3, 6 }, x = 20, y = 0, radius = 4 } } } } }
+  local jab = weapon({ x = 0, radius = 2, damage = 1 })
+
+  it("makes the puncher hittable on those frames only", function()
+    local a = cleave.arena {}
+    local me = a:spawn { x = 0, hurtboxes = {}, team = 1 }
+    local foe = a:spawn { x = 20, hurtboxes = {}, team = 2 }
+    a:attack { weapon = punch, owner = me }
+    local hit = {}
+    for f = 1, 8 do
+      a:attack { weapon = jab, owner = foe }
+      a:step()
+      hit[f] = only_hit(a, me) ~= nil
+      assert.are.equal(hit[f] and 1 or 0, #me:hurtboxes(), "frame " .. f)
+    end
+    assert.are.same({ false, false, true, true, true, true, false, false }, hit)
+  end)
+
+  it("checks them like a body's, naming the field", function()
+    local function carry(hurt)
+      return cleave.weapon { name = "p", attacks = { p = { length = 4, hurtboxes = { hurt } } } }
+    end
+    assert.matches("attacks%.p%.hurtboxes%[1%]%.radius must be >= 0 %(got %-1%)",
+      message(carry, { id = "arm", x = 0, y = 0, radius = -1 }))
+    assert.matches("attacks%.p%.hurtboxes%[1%]%.frames",
+      message(carry, { id = "arm", frames = { 3, 9 }, x = 0, y = 0, radius = 1 }))
+    assert.matches("attacks%.p%.hurtboxes%[1%]%.state must be normal, invincible, intangible or armor",
+      message(carry, { id = "arm", x = 0, y = 0, radius = 1, state = "ghost" }))
+  end)
+end)
+
 describe("guard", function()
   -- meter 50; chip 0.1 of 10 damage and 5 shield damage take 1 hp and 15 meter a hit, so the
   -- 4th hit (5 - 15 < 0) breaks the guard: stun 120, the meter full again; the 5th lands whole

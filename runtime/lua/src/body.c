@@ -83,7 +83,7 @@ static void read_heavy(clv_fctx *c, int t, bool stated, clv_hurtbox_def *def) {
 }
 
 /* The hurtbox table at t into def; the numbers are checked by cleave_hit's rule. */
-static void read_hurtbox(clv_fctx *c, int t, clv_hurtbox_def *def) {
+void clv_lua_read_hurtbox(clv_fctx *c, int t, clv_hurtbox_def *def) {
     lua_State *L = c->L;
     if (lua_type(L, t) != LUA_TTABLE) {
         clv_f_fail(c, "must be a hurtbox table (got %s)", clv_f_type_name(L, t));
@@ -143,7 +143,7 @@ static void read_hurtbox_list(clv_fctx *c, int at, clv_body *b, int32_t anim, in
         lua_rawgeti(L, list, i);
         int h = lua_absindex(L, -1);
         clv_hurtbox_def def;
-        read_hurtbox(c, h, &def);
+        clv_lua_read_hurtbox(c, h, &def);
         int32_t first = 1, last = length;
         if (has(L, h, "frames")) {
             clv_f_frames(c, h, "animation", length, &first, &last);
@@ -174,7 +174,7 @@ static void read_frame_lists(clv_fctx *c, int at, clv_body *b, int32_t anim, int
             size_t o3 = clv_f_index(c, i);
             lua_rawgeti(L, -1, i);
             clv_hurtbox_def def;
-            read_hurtbox(c, lua_gettop(L), &def);
+            clv_lua_read_hurtbox(c, lua_gettop(L), &def);
             add_hurtbox(c, b, anim, (int32_t)f - 1, (int32_t)f - 1, &def);
             lua_pop(L, 1);
             clv_f_pop(c, o3);

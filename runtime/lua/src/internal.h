@@ -9,6 +9,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "cleave/body.h"
 #include "cleave/collide.h"
 #include "cleave/hit.h"
 #include "cleave/lua.h"
@@ -268,10 +269,13 @@ int clv_lua_effect_ref(const clv_lweapon *w, const char *name);
 /// Registers the Body metatable (idempotent) and leaves it on the stack.
 void clv_lua_body_meta(lua_State *L);
 /// The body of the cleave.Body at idx, or NULL when idx holds none.
-const struct clv_body *clv_lua_to_body(lua_State *L, int idx);
+const clv_body *clv_lua_to_body(lua_State *L, int idx);
+/// Reads the hurtbox table at t (id, state, heavy, shape; not frames) into def, checked by
+/// cleave_hit's rule; raises at its field otherwise.
+void clv_lua_read_hurtbox(clv_fctx *c, int t, clv_hurtbox_def *def);
 /// Pushes a cleave.Body that reads body, a body of another state (a mod's) that the value at
 /// keep keeps alive.
-void clv_lua_push_borrowed_body(lua_State *L, const struct clv_body *body, int keep);
+void clv_lua_push_borrowed_body(lua_State *L, const clv_body *body, int keep);
 
 /// The weapon's name, and the name of its attack `attack` ("?" for a bad index).
 const char *clv_lua_weapon_name(const clv_lweapon *w);

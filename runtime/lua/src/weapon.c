@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cleave/body.h"
 #include "internal.h"
 
 /* ---- hitbox fields ---- */
@@ -486,8 +487,49 @@ static void read_hitbox_entry(wstate *s, int hb, int depth) {
     c->where = oldw;
 }
 
-static const char *const attack_fields[] = {
-    "length", "frames", "hitboxes", "defaults", "rehit", "max_targets", "lockout", "rebound", NULL};
+static const char *const attack_fields[] = {"length",    "frames",      "hitboxes", "defaults",
+                                            "rehit",     "max_targets", "lockout",  "rebound",
+                                            "hurtboxes", NULL};
+
+/* attack.hurtboxes: hurtboxes the attack carries (the extended arm of a punch), each over its
+ * frames (default: the whole attack), checked like a body's. */
+static void read_carried_hurtboxes(wstate *s, int at) {
+    lua_State *L = s->c.L;
+    clv_fctx *c = &s->c;
+    size_t old;
+    int t = clv_f_get(c, at, "hurtboxes", &old);
+    if (t != LUA_TNIL && t != LUA_TTABLE) {
+        clv_f_fail(c, "must be a list of hurtboxes (got %s)", clv_f_type_name(L, -1));
+    }
+    int list = lua_absindex(L, -1);
+    for (lua_Integer i = 1; t == LUA_TTABLE && i <= (lua_Integer)lua_rawlen(L, list); i++) {
+        size_t o2 = clv_f_index(c, i);
+        lua_rawgeti(L, list, i);
+        int h = lua_absindex(L, -1);
+        clv_hurtbox_def def;
+        clv_lua_read_hurtbox(c, h, &def);
+        int32_t first = 1, last = s->length;
+        lua_getfield(L, h, "frames");
+        bool framed = !lua_isnil(L, -1);
+        lua_pop(L, 1);
+        if (framed) {
+            clv_f_frames(c, h, "attack", s->length, &first, &last);
+        }
+        clv_hit_diag diag;
+        clv_hit_status st =
+            clv_weapon_add_hurtbox(s->w->compiled, s->attack, first - 1, last - 1, &def, &diag);
+        if (st == CLV_HIT_ERR_NO_MEMORY) {
+            luaL_error(L, "out of memory");
+        }
+        if (st != CLV_HIT_OK) {
+            clv_f_fail_at(c, "%s", diag.message);
+        }
+        lua_pop(L, 1);
+        clv_f_pop(c, o2);
+    }
+    lua_pop(L, 1);
+    clv_f_pop(c, old);
+}
 
 /* The highest frame an attack's hitboxes mention, for an attack without length. */
 static lua_Integer max_frame_of(lua_State *L, int t, int depth) {
@@ -711,6 +753,7 @@ static void read_attack(wstate *s, const char *name, int at) {
     }
     s->length = def.frames;
     read_hitbox_list(s, at);
+    read_carried_hurtboxes(s, at);
     for (lua_Integer f = 1; frames_idx != 0 && f <= top_frame; f++) {
         size_t o1 = clv_f_key(c, "frames");
         clv_f_index(c, f);
