@@ -3,7 +3,8 @@
 # starts a row of 8, below a 44-pixel header), hurtboxes coloured by state. The test mod's
 # sentinel spins invincible (white) on frames 1-2 and intangible (violet dashes) on 3-4, then
 # stands with a normal torso (cyan) and an armored shield (orange); the demo's player rolls
-# intangible on its dodge's frames 4-11 (row 9 of its sheet) and not on frame 3.
+# intangible on its dodge's frames 4-11 (rows 5 and 6 of its sheet, after idle's 1 frame and
+# walk's 24) and not on frames 3 and 12.
 # usage: body_sheet.sh CLEAVE PNG_STAT SOURCE_DIR
 set -u
 cleave=$1 png=$2 src=$3
@@ -31,11 +32,11 @@ want "spin has an armored box" "$(count sentinel.png FFB040 0 0)" -eq 0
 
 out=$("$cleave" render --body player --out player.png) ||
     { echo "FAIL: render --body player exited $?"; fail=1; }
-[ "$out" = "cleave: player.png: 85 frames, 896x1396 pixels" ] || { echo "FAIL: '$out'"; fail=1; }
-want "the dodge's frame 3 is intangible" "$(count player.png 9090FF 2 8)" -eq 0
-want "the dodge's frame 4 is not intangible" "$(count player.png 9090FF 3 8)" -gt 20
-want "the dodge's frame 11 is not intangible" "$(count player.png 9090FF 2 9)" -gt 20
-want "the dodge's frame 12 is intangible" "$(count player.png 9090FF 3 9)" -eq 0
+[ "$out" = "cleave: player.png: 46 frames, 896x948 pixels" ] || { echo "FAIL: '$out'"; fail=1; }
+want "the dodge's frame 3 is intangible" "$(count player.png 9090FF 2 4)" -eq 0
+want "the dodge's frame 4 is not intangible" "$(count player.png 9090FF 3 4)" -gt 20
+want "the dodge's frame 11 is not intangible" "$(count player.png 9090FF 2 5)" -gt 20
+want "the dodge's frame 12 is intangible" "$(count player.png 9090FF 3 5)" -eq 0
 
 # mistakes: a body the mod or the demo does not have (1), --body without a name (2)
 "$cleave" render "$src/tests/app/body/sentinel" --body nobody --out x.png 2> err.txt

@@ -44,8 +44,8 @@ static void add(clv_body *b, int32_t anim, int32_t first, int32_t last, clv_hurt
 static clv_body *player_body(clv_hit_diag *diag) {
     clv_body *b = clv_body_create("player", NULL, diag);
     bool ok = b != NULL;
-    int32_t idle = animation(b, "idle", 40, true, &ok, diag);
-    add(b, idle, 0, 39, hurtbox("torso", clv_shape_circle(0, 0, TORSO_RADIUS), CLV_HURTBOX_NORMAL),
+    int32_t idle = animation(b, "idle", 1, true, &ok, diag);
+    add(b, idle, 0, 0, hurtbox("torso", clv_shape_circle(0, 0, TORSO_RADIUS), CLV_HURTBOX_NORMAL),
         &ok, diag);
     int32_t walk = animation(b, "walk", 24, true, &ok, diag);
     add(b, walk, 0, 11, hurtbox("torso", clv_shape_circle(1, 0, TORSO_RADIUS), CLV_HURTBOX_NORMAL),

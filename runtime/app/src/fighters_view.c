@@ -214,7 +214,7 @@ static void draw_player(app_canvas *c, const xf *t, const app_font *f, const app
     }
 }
 
-/* A knight winding up: where its blade's first active frame will be, outlined, and a bar over
+/* A knight winding up: where its blade's first active frame will be, outlined, and a bar under
  * it that fills through the startup; red once the blade is out. */
 static void draw_knight(app_canvas *c, const xf *t, const app_font *f, const app_game *g,
                         const app_enemy *e) {
@@ -251,7 +251,7 @@ static void draw_knight(app_canvas *c, const xf *t, const app_font *f, const app
         }
     }
     float frac = frame < bf->startup ? (float)(frame + 1) / (float)bf->startup : 1.0f;
-    bar(c, t, clv_v2(ei.position.x, ei.position.y - 22.0f), 26.0f, frac,
+    bar(c, t, clv_v2(ei.position.x, ei.position.y + 17.0f), 26.0f, frac,
         frame < bf->startup ? 0xFF60E060u : 0xFFFF4040u);
 }
 
