@@ -604,20 +604,10 @@ static box_lists file_any(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float
  * cells and with fewer than 255 boxes; otherwise every reached cell lists its boxes). The grid
  * keeps one hint, the crowd's largest radius, with which the next call files its boxes before
  * it reads the entities; a radius grown since costs that call a second pass, never an answer. */
-uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq, const float *x,
-                              const float *y, const float *r, uint32_t count, uint32_t *first,
-                              uint32_t *out, uint32_t cap) {
-    clv_grid *g = grid;
-    g->count = 0;
-    g->rmax = 0.0f;
-    if (first == NULL) {
-        return 0;
-    }
+static uint32_t query_run(clv_grid *g, const clv_aabb *boxes, uint32_t nq, const float *x,
+                          const float *y, const float *r, uint32_t count, uint32_t *first,
+                          uint32_t *out, uint32_t cap) {
     memset(first, 0, ((size_t)nq + 1u) * sizeof(uint32_t));
-    if (nq == 0 || count == 0 || count > g->def.capacity || nq > g->def.capacity || boxes == NULL ||
-        x == NULL || y == NULL || r == NULL) {
-        return 0;
-    }
     /* The boxes are filed first, widened by the last call's largest radius (the hint), and
      * each block of entities gets its sub-cells just before its bit tests, while the next
      * blocks stream in. Without a hint a pass over the radii finds the true one; when a
@@ -655,6 +645,69 @@ uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq
         flush_pairs(b.pairs, total, first, out);
     } else {
         pick_entities(g, &b, x, y, r, count, b.pairs, b.room, first, out, &seen);
+    }
+    return total;
+}
+
+/* At least the number of cells box q, widened by w, reaches: its extent over the cell size plus
+ * two along each axis, held to the grid; 1 for an empty or NaN box (which reaches none). */
+static float cells_bound(const clv_grid *g, clv_aabb q, float w) {
+    float nx = (q.max.x - q.min.x + 2.0f * w) * g->inv_cell + 2.0f;
+    float ny = (q.max.y - q.min.y + 2.0f * w) * g->inv_cell + 2.0f;
+    if (!(nx >= 2.0f) || !(ny >= 2.0f)) {
+        return 1.0f;
+    }
+    nx = nx < (float)g->def.cols ? nx : (float)g->def.cols;
+    ny = ny < (float)g->def.rows ? ny : (float)g->def.rows;
+    return nx * ny;
+}
+
+/* The end of the run of boxes from k0 whose cell lists fit the grid's scratch together (as
+ * file_boxes counts them: a length and a slot per cell, and a slot per box); at least k0 + 1. */
+static uint32_t run_end(const clv_grid *g, const clv_aabb *boxes, uint32_t k0, uint32_t nq,
+                        float w) {
+    const float room = 2.0f * (float)g->def.capacity;
+    float need = 0.0f;
+    uint32_t k = k0;
+    while (k < nq && (k == k0 || need + 2.0f * cells_bound(g, boxes[k], w) + 1.0f <= room)) {
+        need += 2.0f * cells_bound(g, boxes[k], w) + 1.0f;
+        k++;
+    }
+    return k;
+}
+
+/* Boxes whose cell lists do not fit the scratch together are answered in runs that do, the
+ * entities read once per run: a box the lists cannot hold is otherwise tested against every
+ * entity, which with a thousand small boxes over a small crowd cost more than the runs. Each
+ * box's candidates do not depend on the others, so the runs' answers are the call's. */
+uint32_t clv_grid_query_boxes(clv_grid *grid, const clv_aabb *boxes, uint32_t nq, const float *x,
+                              const float *y, const float *r, uint32_t count, uint32_t *first,
+                              uint32_t *out, uint32_t cap) {
+    clv_grid *g = grid;
+    g->count = 0;
+    g->rmax = 0.0f;
+    if (first == NULL) {
+        return 0;
+    }
+    memset(first, 0, ((size_t)nq + 1u) * sizeof(uint32_t));
+    if (nq == 0 || count == 0 || count > g->def.capacity || nq > g->def.capacity || boxes == NULL ||
+        x == NULL || y == NULL || r == NULL) {
+        return 0;
+    }
+    if (nq <= CLV_MASK_BOXES) {
+        return query_run(g, boxes, nq, x, y, r, count, first, out, cap);
+    }
+    const float w = g->w_hint >= 0.0f ? g->w_hint : largest_radius(g, r, count);
+    uint32_t total = 0;
+    for (uint32_t k0 = 0, k1; k0 < nq; k0 = k1) {
+        k1 = run_end(g, boxes, k0, nq, w);
+        const bool room = out != NULL && total <= cap;
+        uint32_t n = query_run(g, boxes + k0, k1 - k0, x, y, r, count, first + k0,
+                               room ? out + total : NULL, room ? cap - total : 0);
+        for (uint32_t k = k0; k <= k1; k++) {
+            first[k] += total; /* first[k0], the run's begin, was set to 0 by it */
+        }
+        total += n;
     }
     return total;
 }
