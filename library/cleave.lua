@@ -75,7 +75,7 @@ function Shape:sweep(dx, dy, target) end
 ---@field facing_restrict? "any"|"away"|"front"|"behind"
 ---@field layer? integer 0..65535 (default 1)
 ---@field mask? integer 0..65535 (default 65535)
----@field kind? "hit"|"reflect"|"absorb"|"grab" what it does to projectiles; "grab": holds its target
+---@field kind? "hit"|"reflect"|"absorb"|"grab" what it does to projectiles; "grab" holds a target
 ---@field grab_offset? number[] {x, y}: where a grab holds its target (default {24, 0})
 
 ---@class cleave.HitboxDef: cleave.HitboxFields

@@ -30,7 +30,8 @@ local dagger = cleave.weapon {
       length = 10,
       hitboxes = {
         cleave.thrust { id = "point", frames = { 3, 5 }, from = 18, to = 34, reach = 14,
-                        radius = 3, damage = 6, knockback = { angle = 0, base = 1.5, growth = 0.1 } },
+                        radius = 3, damage = 6,
+                        knockback = { angle = 0, base = 1.5, growth = 0.1 } },
       },
     },
   },

@@ -59,15 +59,17 @@ return { name = "bodies", version = "1", bodies = { knight = knight },
   weapons = { w = cleave.weapon { attacks = { x = { hitboxes = {
     { id = "p", frames = 1, x = 0, y = 0, radius = 1 } } } } } } }
 ]])
-    local m = cleave.load_mod(dir)
-    local knight = m.bodies.knight
+    local knight
+    do -- the mod's table goes out of scope: only the body holds the mod
+      local m = cleave.load_mod(dir)
+      knight = m.bodies.knight
+    end
     assert.are.equal("cleave.Body(knight)", tostring(knight))
     assert.are.equal(30, knight:guard().meter)
     local a = cleave.arena {}
     local e = a:spawn { body = knight, x = 5 }
     assert.are.equal("knight", e:info().body)
     assert.are.equal(6, select(3, e:hurtboxes()[1].shape:unpack()))
-    m = nil
     collectgarbage() -- the body keeps its mod, and the arena holds its own copy
     assert.are.equal("knight", knight:name())
     assert.are.equal(30, e:info().guard_meter)
