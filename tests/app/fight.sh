@@ -1,7 +1,8 @@
 #!/bin/sh
 # Knights fight back, headless, read from the demo's own log (--log all): a knight winds up
 # and its blade lands 20 frames later; a guarded blade is logged as blocked with chip damage (a
-# quarter of its 8), and the fourth blocked blade breaks the guard; a dodge makes the blade miss with reason intangible where the same blade
+# quarter of its 8), and the fourth blocked blade breaks the guard; the knight's armor takes a
+# sword's hit during its wind-up and swings on, a greatsword's gets through and spoils it; a dodge makes the blade miss with reason intangible where the same blade
 # without it lands; four knights put the player down, it respawns 120 frames after its death,
 # invincible for a while, and is hit again; the attract run shows both sides fighting. The
 # screenshots show the wind-up outline (red dashes) only while the knight winds up, and the
@@ -47,6 +48,17 @@ has break '^f154 #1 guard break, stunned 90 frames$' "the fourth blocked blade d
 [ "$(grep -c ' blocked ' break.log)" -eq 4 ] ||
     { echo "FAIL: break: $(grep -c ' blocked ' break.log) blocked blades, want 4"; fail=1; }
 
+run armor 70
+has armor '^f48 hit tip @4 -> #2 dmg 10.0 kb 0.0 lag 8 armor$' "the knight's armor does not take the sword"
+has armor '^f67 hit blade @21 -> #1 dmg 8.0 ' "the armored swing does not go on"
+lacks armor 'spoiled' "the sword spoils an armored swing"
+run early 40
+has early '^f33 hit tip @4 -> #2 dmg 10.0 kb 2.5 lag 8$' "the knight is armored before its wind-up"
+"$cleave" demo --headless --frames 120 --enemies 0 --mod "$src/mods/greatsword" --log all \
+    --inputs "$here/armor.inputs" > spoil.log || { echo "FAIL: spoil exited $?"; fail=1; }
+has spoil '^f[0-9]* #2 swing spoiled$' "a hit through the armor does not spoil the wind-up"
+lacks spoil ' hit blade @[0-9]* -> #1 ' "the spoiled swing still lands"
+
 run dodge 70
 has dodge '^f5[7-9] miss blade @[0-9]* -> #1 intangible ' "the roll does not make the blade miss"
 lacks dodge ' hit blade .* -> #1 ' "the blade lands through the roll"
@@ -81,6 +93,7 @@ has attract ' hit blade @[0-9]* -> #1 dmg 2.0 .* blocked stun 8$' "the attract r
 has attract ' miss blade @[0-9]* -> #1 intangible ' "the attract run dodges no blade"
 has attract ' hit blade @[0-9]* -> #1 dmg 8.0 ' "no blade gets through in the attract run"
 has attract ' hit [a-z]* @[0-9]* -> #[45] dmg ' "the attract run never hits a knight back"
+has attract ' -> #[45] dmg [0-9.]* kb 0.0 lag [0-9]* armor$' "no knight's armor takes a hit"
 
 # pictures: the wind-up's outline shows in the wind-up and not before it; the shield shows
 # while guarding and not without the guard
