@@ -67,7 +67,9 @@ bool clv_swept_init(clv_swept *m, const clv_shape *prev, bool mirror0, const clv
     double d1x = m->b1x - m->a1x, d1y = m->b1y - m->a1y;
     m->phi = 0.0;
     if (len2(d0x, d0y) > 0.0 && len2(d1x, d1y) > 0.0) {
-        m->phi = clv_atan2_d(d0x * d1y - d0y * d1x, d0x * d1x + d0y * d1y);
+        /* a core that did not turn (a flying knife's, every frame) skips the series: 0 anyway */
+        double cr = d0x * d1y - d0y * d1x, dt = d0x * d1x + d0y * d1y;
+        m->phi = cr == 0.0 && dt > 0.0 ? 0.0 : clv_atan2_d(cr, dt);
     }
     if (fabs(m->phi) < TINY_TURN) {
         m->phi = 0.0;
