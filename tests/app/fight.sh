@@ -59,6 +59,10 @@ has early '^f33 hit tip @4 -> #2 dmg 10.0 kb 2.5 lag 8$' "the knight is armored 
 has spoil '^f[0-9]* #2 swing spoiled$' "a hit through the armor does not spoil the wind-up"
 lacks spoil ' hit blade @[0-9]* -> #1 ' "the spoiled swing still lands"
 
+run clank 70
+has clank '^f59 clash clank blade #1 / blade #2$' "the swings do not clank"
+has clank '^f59 miss blade @21 -> #1 clanked ' "the knight's clanked blade is not named in its miss"
+
 run dodge 70
 has dodge '^f5[7-9] miss blade @[0-9]* -> #1 intangible ' "the roll does not make the blade miss"
 lacks dodge ' hit blade .* -> #1 ' "the blade lands through the roll"

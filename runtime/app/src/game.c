@@ -376,8 +376,8 @@ static void start_swing(app_game *g, const app_input *in) {
     st->attack_prev_frame = -1;
 }
 
-/* The hitbox a miss names: the player's swing's (which may have ended in this step), or that
- * of an attack still running (a projectile); NULL when neither. */
+/* The hitbox a miss names: the player's or a knight's swing's (which may have ended in this
+ * step), or that of an attack still running (a projectile); NULL when none. */
 static const clv_hitbox_def *miss_hitbox(const app_game *g, const clv_miss_record *m) {
     const app_state *st = &g->st;
     clv_weapon_id wid = {0, 0};
@@ -387,6 +387,10 @@ static const clv_hitbox_def *miss_hitbox(const app_game *g, const clv_miss_recor
         wid = g->slots[st->attack_slot].id;
     } else if (clv_arena_attack(g->arena, m->attack, &ai) == CLV_HIT_OK) {
         wid = ai.weapon;
+    }
+    for (int32_t i = 0; wid.index1 == 0 && i < st->enemy_count; i++) {
+        const clv_attack_id sw = g->enemies[i].swing; /* a knight's swing that ended in this step */
+        wid = sw.index1 == m->attack.index1 && sw.gen == m->attack.gen ? g->fighters.blade : wid;
     }
     return clv_arena_hitbox(g->arena, wid, m->attack_index, m->attack_frame, m->hitbox);
 }
