@@ -121,6 +121,7 @@ static clv_weapon *knight_blade(clv_hit_diag *diag) {
         h.knockback.angle = 0.0f;
         h.knockback.base = 2.0f;
         h.knockback.growth = 0.1f;
+        h.hitstun = 14; /* the arena's own (0.4 x push) is nothing on the heavy player */
         h.chip = 0.25f;
         h.shield_damage = 6.0f;
         int32_t fr = BLADE_STARTUP + k;
