@@ -4,7 +4,9 @@
 # The fields of attacks that meet (per attack rebound; per hitbox clash, kind, parry_stun) are
 # pinned in every format for the greatsword (rebound 16), the bat (kind reflect) and
 # tests/app/check/meet (transcend, trade, absorb, parry_stun 30 and 0), and so are the blockstun
-# and frame advantage on block of every row (meet: blockstun 20 set, 3 automatic).
+# and frame advantage on block of every row (meet: blockstun 20 set, 3 automatic). The grappler
+# pins a grab (kind grab, no knockback, no blockstun) and smash knockback, whose hitstun and
+# launch speed must equal those of the throw in the grappler's golden hit log.
 # usage: check_formats.sh CLEAVE SOURCE_DIR HAVE_JSON(ON|OFF)
 set -u
 cleave=$1 src=$2 have_json=$3
@@ -25,6 +27,7 @@ for format in $formats; do
     pinned greatsword "$format"
     pinned bat "$format"
     pinned meet "$format" tests/app/check/meet
+    pinned grappler "$format"
 done
 # without --format the table
 (cd "$src" && "$cleave" check mods/sword) | cmp -s - "$here/check/sword.table" ||
@@ -55,6 +58,17 @@ row=$(sed -n 's/^sword,sword,slash1,.*,tip,[^,]*,[^,]*,[^,]*,\([^,]*\),[^,]*,\([
 want=$(echo "$row" | awk '{ printf "%.1f %.1f %d", $1, $2, $3 }')
 [ -n "$hit" ] && [ "$hit" = "$want" ] ||
     { echo "FAIL: the arena logged '$hit' for the tip, check states '$want'"; fail=1; }
+
+# The arena's own numbers for a smash hit: the throw in the grappler's golden log (the default
+# target: weight 1, 0 percent, on the ground), against the CSV row of the heave.
+gold=$(sed -n 's/.* heave -> foe .* kb (\([-0-9.]*\), \([-0-9.]*\)) .* hitstun \([0-9]*\)$/\1 \2 \3/p' \
+    "$src/mods/grappler/spec/golden/throw.log")
+row=$(awk -F, '$3 == "throw" && $8 == "heave" { print $14, $17 }' check-grappler.csv)
+echo "$gold $row" | awk 'NF != 5 || $3 != $5 || sqrt($1 * $1 + $2 * $2) - $4 > 0.002 ||
+    $4 - sqrt($1 * $1 + $2 * $2) > 0.002 { exit 1 }' ||
+    { echo "FAIL: the golden log has kb and hitstun '$gold' for the throw, check states '$row'"; fail=1; }
+kind=$(awk -F, '$8 == "hand" { print $21 }' check-grappler.csv)
+[ "$kind" = grab ] || { echo "FAIL: the grappler's hand is kind '$kind', not grab"; fail=1; }
 
 [ "$fail" -eq 0 ] && echo "check formats: ok"
 exit "$fail"

@@ -6,6 +6,7 @@
 
 #include "app.h"
 #include "check.h"
+#include "cleave/body.h"
 #include "cleave/mod.h"
 
 /* Two hitboxes carry the same hit data when everything but the shape's place is equal. */
@@ -34,28 +35,56 @@ static bool frame_has_same(const app_picked *p, int32_t attack, int32_t fr,
     }
 }
 
-/* The numbers of a hit on a weight-1 target, computed as the arena computes them
- * (docs/hit-rules.md, "Automatic hitlag and hitstun", and "Guard" for blockstun), and the
- * attacker's frame advantage when the hit lands or is blocked on the row's first frame: both
- * sides freeze for the same hitlag, so it is the target's hitstun (or blockstun) less the
- * attacker's frames left after that one. */
-static void hit_numbers(const clv_hitbox_def *h, int32_t frames, check_row *r) {
+/* Knockback units of a smash hit on the default target: the arena's (clv__smash_push) for a
+ * middleweight (weight 1, so 100 in the formula) at 0 percent before the hit. */
+static float smash_units(const clv_hitbox_def *h) {
     const clv_knockback *k = &h->knockback;
-    float speed = 0.0f;
-    if (k->kind == CLV_KNOCKBACK_FIXED) {
-        speed = sqrtf(k->vector.x * k->vector.x + k->vector.y * k->vector.y);
-    } else if (k->kind != CLV_KNOCKBACK_NONE) {
-        speed = k->base + k->growth * h->damage;
+    clv_smash_hit s = {.damage = h->damage, .base = k->base, .growth = k->growth, .set = k->set};
+    float kb = clv_smash_knockback(&s, 0.0f, 100.0f);
+    return kb >= 0.0f ? kb : 0.0f; /* NaN beyond the formula's range: no push, as the arena */
+}
+
+/* The launch speed and hitstun of a hit on the default target. A grab holds: no push, no stun. */
+static void push_numbers(const clv_hitbox_def *h, float *speed, float *stun) {
+    const clv_knockback *k = &h->knockback;
+    *speed = 0.0f;
+    *stun = 0.0f;
+    if (h->kind == CLV_HITBOX_GRAB || k->kind == CLV_KNOCKBACK_NONE) {
+        return;
     }
+    if (k->kind == CLV_KNOCKBACK_SMASH) {
+        float units = smash_units(h);
+        *speed = clv_smash_launch_speed(units);
+        *stun = (float)clv_smash_hitstun(units);
+        return;
+    }
+    if (k->kind == CLV_KNOCKBACK_FIXED) {
+        *speed = sqrtf(k->vector.x * k->vector.x + k->vector.y * k->vector.y);
+    } else {
+        *speed = k->base + k->growth * h->damage;
+    }
+    *stun = 0.4f * *speed;
+}
+
+/* The numbers of a hit on the default target (weight 1, 0 percent, on the ground), computed as
+ * the arena computes them (docs/hit-rules.md, "Automatic hitlag and hitstun", and "Guard" for
+ * blockstun), and the attacker's frame advantage when the hit lands or is blocked on the row's
+ * first frame: both sides freeze for the same hitlag, so it is the target's hitstun (or
+ * blockstun) less the attacker's frames left after that one. */
+static void hit_numbers(const clv_hitbox_def *h, int32_t frames, check_row *r) {
+    float speed, stun;
+    push_numbers(h, &speed, &stun);
     float lag = floorf(h->damage * 0.3846154f + 5.0f) * h->hitlag_scale;
-    float stun = 0.4f * speed;
     r->kb_speed = speed;
     r->hitlag = h->hitlag != CLV_FRAMES_AUTO ? h->hitlag : (int32_t)fminf(floorf(lag), 3600.0f);
-    r->hitstun = h->hitstun != CLV_FRAMES_AUTO ? h->hitstun : (int32_t)fminf(floorf(stun), 3600.0f);
+    r->hitstun = h->hitstun != CLV_FRAMES_AUTO && h->kind != CLV_HITBOX_GRAB
+                     ? h->hitstun
+                     : (int32_t)fminf(floorf(stun), 3600.0f);
     float block = floorf(2.0f + 0.8f * h->damage);
     r->blockstun = h->blockstun != CLV_FRAMES_AUTO ? h->blockstun : (int32_t)fminf(block, 3600.0f);
     r->on_hit = r->hitstun - (frames - 1 - r->first);
     r->on_block = r->blockstun - (frames - 1 - r->first);
+    r->blockable = h->kind != CLV_HITBOX_GRAB && !h->unblockable;
 }
 
 /* One row per run of consecutive frames where a hitbox id keeps the same hit data. */

@@ -8,11 +8,12 @@
 typedef struct check_row {
     const clv_hitbox_def *h;
     int32_t first, last; ///< 0-based frames of the run
-    float kb_speed;      ///< launch speed given to a weight-1 target
+    float kb_speed;      ///< launch speed given to the default target (weight 1, 0 percent)
     int32_t hitlag, hitstun;
     int32_t on_hit;    ///< the attacker's frame advantage when the run's first frame hits
     int32_t blockstun; ///< frames a guard that blocks the hit is stunned
     int32_t on_block;  ///< the attacker's frame advantage when the run's first frame is blocked
+    bool blockable;    ///< false for grabs and unblockable hitboxes: no guard stops them
 } check_row;
 
 typedef struct check_out check_out;
@@ -46,7 +47,7 @@ const check_format *app_check_format(const char *name);
 extern const check_format app_check_json;
 
 /// A hitbox's clash rule and kind as a mod spells them ("normal", "transcend", "trade"; "hit",
-/// "reflect", "absorb").
+/// "reflect", "absorb", "grab").
 const char *app_clash_text(clv_clash_rule rule);
 const char *app_kind_text(clv_hitbox_kind kind);
 /// A frame count a mod may leave to the arena (rebound, parry_stun): "auto" or the number.

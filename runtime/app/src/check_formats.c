@@ -32,8 +32,8 @@ const char *app_clash_text(clv_clash_rule rule) {
 }
 
 const char *app_kind_text(clv_hitbox_kind kind) {
-    static const char *const names[] = {"hit", "reflect", "absorb"};
-    return (unsigned)kind < 3u ? names[kind] : "?";
+    static const char *const names[] = {"hit", "reflect", "absorb", "grab"};
+    return (unsigned)kind < 4u ? names[kind] : "?";
 }
 
 const char *app_frames_text(int32_t frames, char *buf, size_t n) {
@@ -45,8 +45,20 @@ const char *app_frames_text(int32_t frames, char *buf, size_t n) {
     return buf;
 }
 
-static const char *kb_text(const clv_knockback *k, char *buf, size_t n) {
-    switch (k->kind) {
+/* The smash formula's numbers: "b30 g100", with " s5" when set knockback stands in. */
+static const char *smash_terms(const clv_knockback *k, char *buf, size_t n) {
+    int used = snprintf(buf, n, "b%.3g g%.3g", (double)k->base, (double)k->growth);
+    if (k->set > 0.0f && used >= 0 && (size_t)used < n) {
+        snprintf(buf + used, n - (size_t)used, " s%.3g", (double)k->set);
+    }
+    return buf;
+}
+
+/* A grab holds its target and pushes it nowhere, whatever knockback it names. */
+static const char *kb_text(const clv_hitbox_def *h, char *buf, size_t n) {
+    const clv_knockback *k = &h->knockback;
+    char terms[40];
+    switch (h->kind == CLV_HITBOX_GRAB ? CLV_KNOCKBACK_NONE : k->kind) {
     case CLV_KNOCKBACK_NONE:
         snprintf(buf, n, "none");
         break;
@@ -60,9 +72,27 @@ static const char *kb_text(const clv_knockback *k, char *buf, size_t n) {
     case CLV_KNOCKBACK_RADIAL:
         snprintf(buf, n, "radial %.3g+%.3g*dmg", (double)k->base, (double)k->growth);
         break;
+    case CLV_KNOCKBACK_SMASH:
+        if (k->sakurai) {
+            snprintf(buf, n, "smash sakurai %s", smash_terms(k, terms, sizeof terms));
+        } else {
+            snprintf(buf, n, "smash %.0fdeg %s", (double)(k->angle * (float)(180.0 / CLV_PI)),
+                     smash_terms(k, terms, sizeof terms));
+        }
+        break;
     default:
         snprintf(buf, n, "?");
         break;
+    }
+    return buf;
+}
+
+/* Blockstun and frame advantage on block: "-" for a hit no guard stops. */
+static const char *block_text(const check_row *r, bool advantage, char *buf, size_t n) {
+    if (!r->blockable) {
+        snprintf(buf, n, "-");
+    } else {
+        snprintf(buf, n, advantage ? "%+d" : "%d", (int)(advantage ? r->on_block : r->blockstun));
     }
     return buf;
 }
@@ -141,19 +171,19 @@ static void table_attack(check_out *o, const app_attack_facts *f, bool readable)
 static void table_hitbox(check_out *o, const app_attack_facts *f, const check_row *r) {
     (void)o, (void)f;
     const clv_hitbox_def *h = r->h;
-    char id[CLV_HIT_NAME_MAX * 4], range[24], kb[48], fx[96], hits[12], parry[16];
+    char id[CLV_HIT_NAME_MAX * 4], range[24], kb[48], fx[96], hits[12], parry[16], bs[16], ob[16];
     if (h->max_hits > 0) {
         snprintf(hits, sizeof hits, "%d%s", (int)h->max_hits,
                  h->knockback_ignores_hit_count ? "+" : "");
     } else {
         snprintf(hits, sizeof hits, "-");
     }
-    printf("    %-12s %-7s %-8s %5d %6.3g %-24s %4s %6d %7d %+6d %5d %+8d %4d %-9s %-7s %5s %s\n",
+    printf("    %-12s %-7s %-8s %5d %6.3g %-24s %4s %6d %7d %+6d %5s %8s %4d %-9s %-7s %5s %s\n",
            SHOWN(h->id, id), range_text(r->first, r->last, range, sizeof range),
-           shape_name(h->shape.type), (int)h->group, (double)h->damage,
-           kb_text(&h->knockback, kb, sizeof kb), hits, (int)r->hitlag, (int)r->hitstun,
-           (int)r->on_hit, (int)r->blockstun, (int)r->on_block, (int)h->priority,
-           app_clash_text(h->clash), app_kind_text(h->kind),
+           shape_name(h->shape.type), (int)h->group, (double)h->damage, kb_text(h, kb, sizeof kb),
+           hits, (int)r->hitlag, (int)r->hitstun, (int)r->on_hit,
+           block_text(r, false, bs, sizeof bs), block_text(r, true, ob, sizeof ob),
+           (int)h->priority, app_clash_text(h->clash), app_kind_text(h->kind),
            app_frames_text(h->parry_stun, parry, sizeof parry), effects_text(h, fx, sizeof fx));
 }
 
@@ -223,13 +253,17 @@ static void csv_hitbox(check_out *o, const app_attack_facts *f, const check_row 
     printf("%s,%s,%d,", range_text(r->first, r->last, range, sizeof range),
            shape_name(h->shape.type), (int)h->group);
     printf("%s,", app_float_text(h->damage, num, sizeof num));
-    csv_field(kb_text(&h->knockback, kb, sizeof kb), ",");
-    printf("%s,%d,%d,%d,%d,%d,%s,%s,%s,%s,%d,%d\n", app_float_text(r->kb_speed, num, sizeof num),
+    csv_field(kb_text(h, kb, sizeof kb), ",");
+    printf("%s,%d,%d,%d,%d,%d,%s,%s,%s,%s,", app_float_text(r->kb_speed, num, sizeof num),
            (int)h->max_hits, (int)r->hitlag, (int)r->hitstun, (int)h->priority, (int)r->on_hit,
            app_clash_text(h->clash), app_kind_text(h->kind),
            app_frames_text(h->parry_stun, parry, sizeof parry),
-           app_frames_text(f->rebound, rebound, sizeof rebound), (int)r->blockstun,
-           (int)r->on_block);
+           app_frames_text(f->rebound, rebound, sizeof rebound));
+    if (r->blockable) {
+        printf("%d,%d\n", (int)r->blockstun, (int)r->on_block);
+    } else {
+        puts(","); /* no guard stops it: no blockstun */
+    }
 }
 
 /* ---- Markdown: one table per weapon ---- */
@@ -287,15 +321,16 @@ static void md_attack(check_out *o, const app_attack_facts *f, bool readable) {
 
 static void md_hitbox(check_out *o, const app_attack_facts *f, const check_row *r) {
     (void)o;
-    char id[CLV_HIT_NAME_MAX * 4], range[24], kb[48], num[32], parry[16];
+    char id[CLV_HIT_NAME_MAX * 4], range[24], kb[48], num[32], parry[16], bs[16], ob[16];
     md_attack_cells(f);
     md_cell(SHOWN(r->h->id, id));
     printf("| %s | %s ", range_text(r->first, r->last, range, sizeof range),
            app_float_text(r->h->damage, num, sizeof num));
-    md_cell(kb_text(&r->h->knockback, kb, sizeof kb));
-    printf("| %d | %d | %+d | %d | %+d | %s | %s | %s |\n", (int)r->hitlag, (int)r->hitstun,
-           (int)r->on_hit, (int)r->blockstun, (int)r->on_block, app_clash_text(r->h->clash),
-           app_kind_text(r->h->kind), app_frames_text(r->h->parry_stun, parry, sizeof parry));
+    md_cell(kb_text(r->h, kb, sizeof kb));
+    printf("| %d | %d | %+d | %s | %s | %s | %s | %s |\n", (int)r->hitlag, (int)r->hitstun,
+           (int)r->on_hit, block_text(r, false, bs, sizeof bs), block_text(r, true, ob, sizeof ob),
+           app_clash_text(r->h->clash), app_kind_text(r->h->kind),
+           app_frames_text(r->h->parry_stun, parry, sizeof parry));
 }
 
 static const check_format formats[] = {

@@ -97,28 +97,53 @@ static void json_attack(check_out *o, const app_attack_facts *f, bool readable) 
     note(o, cJSON_AddArrayToObject(a, "hitboxes") != NULL);
 }
 
-static const char *const kb_kinds[] = {"none", "fixed", "scaling", "radial"};
+static const char *const kb_kinds[] = {"none", "fixed", "scaling", "radial", "smash"};
 static const char *const shape_names[] = {"point", "circle", "capsule", "aabb", "obb"};
 
+/* The angle in degrees as a mod writes it; a smash hit's may be "sakurai". */
+static void add_angle(check_out *o, cJSON *kb, const clv_knockback *k) {
+    if (k->kind == CLV_KNOCKBACK_SMASH && k->sakurai) {
+        add_text(o, kb, "angle", "sakurai");
+    } else {
+        add_float(o, kb, "angle", k->angle * (float)(180.0 / CLV_PI));
+    }
+}
+
+/* A grab holds its target and pushes it nowhere, whatever knockback it names. */
 static void add_knockback(check_out *o, cJSON *row, const check_row *r) {
     const clv_knockback *k = &r->h->knockback;
+    clv_knockback_kind kind = r->h->kind == CLV_HITBOX_GRAB ? CLV_KNOCKBACK_NONE : k->kind;
     cJSON *kb = cJSON_AddObjectToObject(row, "knockback");
     if (kb == NULL) {
         note(o, false);
         return;
     }
-    add_text(o, kb, "kind", (unsigned)k->kind < 4u ? kb_kinds[k->kind] : "?");
-    if (k->kind == CLV_KNOCKBACK_FIXED) {
+    add_text(o, kb, "kind", (unsigned)kind < 5u ? kb_kinds[kind] : "?");
+    if (kind == CLV_KNOCKBACK_FIXED) {
         add_float(o, kb, "x", k->vector.x);
         add_float(o, kb, "y", k->vector.y);
-    } else if (k->kind != CLV_KNOCKBACK_NONE) {
-        if (k->kind == CLV_KNOCKBACK_SCALING) {
-            add_float(o, kb, "angle", k->angle * (float)(180.0 / CLV_PI));
+    } else if (kind != CLV_KNOCKBACK_NONE) {
+        if (kind == CLV_KNOCKBACK_SCALING || kind == CLV_KNOCKBACK_SMASH) {
+            add_angle(o, kb, k);
         }
         add_float(o, kb, "base", k->base);
         add_float(o, kb, "growth", k->growth);
+        if (kind == CLV_KNOCKBACK_SMASH) {
+            add_float(o, kb, "set", k->set);
+        }
     }
     add_float(o, kb, "speed", r->kb_speed);
+}
+
+/* Blockstun and frame advantage on block: null for a hit no guard stops. */
+static void add_block(check_out *o, cJSON *row, const check_row *r) {
+    if (r->blockable) {
+        add_int(o, row, "blockstun", r->blockstun);
+        add_int(o, row, "on_block", r->on_block);
+    } else {
+        note(o, cJSON_AddNullToObject(row, "blockstun") != NULL);
+        note(o, cJSON_AddNullToObject(row, "on_block") != NULL);
+    }
 }
 
 static void json_hitbox(check_out *o, const app_attack_facts *f, const check_row *r) {
@@ -144,8 +169,7 @@ static void json_hitbox(check_out *o, const app_attack_facts *f, const check_row
     add_int(o, row, "hitstun", r->hitstun);
     add_int(o, row, "priority", h->priority);
     add_int(o, row, "on_hit", r->on_hit);
-    add_int(o, row, "blockstun", r->blockstun);
-    add_int(o, row, "on_block", r->on_block);
+    add_block(o, row, r);
     add_text(o, row, "clash", app_clash_text(h->clash));
     add_text(o, row, "kind", app_kind_text(h->kind));
     add_frames(o, row, "parry_stun", h->parry_stun);
