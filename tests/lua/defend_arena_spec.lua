@@ -109,6 +109,29 @@ describe("entities with bodies", function()
     assert.is_nil(h)
   end)
 
+  it("play idle without an animation named, else the body's first by name", function()
+    local function anim(state) return { length = 1, hurtboxes = { { id = "t", x = 0, y = 0, radius = 4, state = state } } } end
+    local guarded = cleave.body { name = "g", animations = { brace = anim("armor"), dodge = anim("intangible"), idle = anim() } }
+    local a = cleave.arena {}
+    local e = a:spawn { body = guarded }
+    assert.are.equal("idle", e:info().animation)
+    assert.are.equal("normal", e:hurtboxes()[1].state)
+    local no_idle = cleave.body { name = "n", animations = { walk = anim(), dodge = anim("intangible") } }
+    assert.are.equal("dodge", a:spawn { body = no_idle }:info().animation)
+  end)
+
+  it("refuse a bad spawn with the caller's file and line", function()
+    local a = cleave.arena {}
+    local line = debug.getinfo(1, "l").currentline + 1
+    local ok, err = pcall(function() a:spawn { body = fighter, animation = "nosuch" } end)
+    assert.is_false(ok)
+    assert.are.equal(("tests/lua/defend_arena_spec.lua:%d: spawn: animation must name an animation of body 'fighter' (got 'nosuch')"):format(line), err)
+    line = debug.getinfo(1, "l").currentline + 1
+    ok, err = pcall(function() a:spawn { body = fighter, animaton = "jab" } end)
+    assert.is_false(ok)
+    assert.are.equal(("tests/lua/defend_arena_spec.lua:%d: spawn: unknown field 'animaton' (did you mean 'animation'?)"):format(line), err)
+  end)
+
   it("refuse a bad body, animation, facing or airborne with the field named", function()
     local a = cleave.arena {}
     assert.matches("spawn: body must be a cleave.Body %(got cleave.Weapon%)", message(a.spawn, a, { body = weapon() }))

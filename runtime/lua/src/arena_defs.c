@@ -42,11 +42,14 @@ static int type_error(lua_State *L, const char *fname, const char *key, int vidx
     return luaL_error(L, "%s: %s must %s (got %s)", fname, key, rule, got);
 }
 
-/* Every key of the table at idx must be a field in known: "fname: unknown field 'k'", with the
- * nearest known name when one is close. */
+/* Every key of the table at idx must be a field in known: "file:line: fname: unknown field 'k'",
+ * with the nearest known name when one is close; the position is the caller's, as luaL_error
+ * gives it for the other messages of the method. */
 static void check_fields(lua_State *L, int idx, const char *const *known, const char *fname) {
-    clv_fctx c = {.L = L, .where = fname};
+    luaL_where(L, 1);
+    clv_fctx c = {.L = L, .where = lua_pushfstring(L, "%s%s", lua_tostring(L, -1), fname)};
     clv_f_check_keys(&c, idx, known, false);
+    lua_pop(L, 2);
 }
 
 /* Optional number field within [lo, hi] (lo excluded when strict). */
@@ -246,7 +249,15 @@ static void read_hurtbox(lua_State *L, const char *fname, const char *key, int i
     *out = s->f;
 }
 
-/* The spawn table's body, animation (by name; default the body's first by name), facing
+/* The animation an entity spawned with body and no animation plays: "idle" when the body has
+ * one, else its first by name. Preferring "idle" keeps a body whose names sort "brace" or
+ * "dodge" first from spawning guarded or intangible. */
+static int32_t default_animation(const struct clv_body *body) {
+    int32_t idle = clv_body_find_animation(body, "idle");
+    return idle >= 0 ? idle : 0;
+}
+
+/* The spawn table's body, animation (by name; default_animation without one), facing
  * (degrees), mirror and airborne, checked before anything is spawned. The body is left on the
  * stack at x->body_idx. */
 static void read_spawn_body(lua_State *L, const char *fname, clv_larena_spawn_extra *x) {
@@ -278,6 +289,9 @@ static void read_spawn_body(lua_State *L, const char *fname, clv_larena_spawn_ex
     lua_remove(L, -2);
     if (body != NULL && clv_body_animation_count(body) == 0) {
         luaL_error(L, "%s: body '%s' has no animation", fname, clv_body_name(body));
+    }
+    if (body != NULL && at == LUA_TNIL) {
+        x->animation = default_animation(body);
     }
     x->body_idx = body != NULL ? lua_gettop(L) : 0;
     if (body == NULL) {
