@@ -71,7 +71,9 @@ describe("hitbox fields against bodies that defend", function()
       { { mask = 70000 }, "hitboxes%[1%]%.mask must be <= 65535 %(got 70000%)" },
       { { mask = 1.5 }, "hitboxes%[1%]%.mask must be an integer" },
       { { kind = "throw" }, "hitboxes%[1%]%.kind must be 'hit', 'reflect', 'absorb' or 'grab' %(got 'throw'%)" },
-      { { grab_offset = { 1 } }, "hitboxes%[1%]%.grab_offset must be {x, y}" },
+      { { grab_offset = { 1 } }, "hitboxes%[1%]%.grab_offset must be a list of two numbers {x, y} %(got 1 value%)" },
+      { { grab_offset = { x = 1 } }, "hitboxes%[1%]%.grab_offset must be a list of two numbers {x, y} %(got a table with key 'x'%)" },
+      { { grab_offset = 3 }, "hitboxes%[1%]%.grab_offset must be {x, y} %(got integer%)" },
       { { grab_offset = { 1, 0 / 0 } }, "hitboxes%[1%]%.grab_offset%[2%] must be a finite number %(got nan%)" },
       { { grab_offset = { 1, 2e9 } }, "hitboxes%[1%]%.grab_offset must be finite, within %+%-1e9" },
     }

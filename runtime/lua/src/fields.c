@@ -368,6 +368,28 @@ void clv_f_name(clv_fctx *c, char out[CLV_HIT_NAME_MAX]) {
     lua_pop(L, 1);
 }
 
+void clv_f_check_pair(clv_fctx *c) {
+    lua_State *L = c->L;
+    if (lua_type(L, -1) != LUA_TTABLE) {
+        clv_f_fail(c, "must be {x, y} (got %s)", clv_f_type_name(L, -1));
+    }
+    lua_Unsigned n = lua_rawlen(L, -1);
+    if (n == 2) {
+        return;
+    }
+    /* A named key is the likely mistake ({x = 1, y = 2}); name it rather than count. */
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            clv_f_fail(c, "must be a list of two numbers {x, y} (got a table with key '%s')",
+                       lua_tostring(L, -1));
+        }
+    }
+    clv_f_fail(c, "must be a list of two numbers {x, y} (got %I value%s)", (LUAI_UACINT)n,
+               n == 1 ? "" : "s");
+}
+
 void clv_f_point(clv_fctx *c, int t, const char *key, double *x, double *y) {
     lua_State *L = c->L;
     size_t old;
@@ -375,9 +397,7 @@ void clv_f_point(clv_fctx *c, int t, const char *key, double *x, double *y) {
     if (ty == LUA_TNIL) {
         return;
     }
-    if (ty != LUA_TTABLE || lua_rawlen(L, -1) != 2) {
-        clv_f_fail(c, "must be {x, y} (got %s)", clv_f_type_name(L, -1));
-    }
+    clv_f_check_pair(c);
     int p = lua_absindex(L, -1);
     for (int k = 0; k < 2; k++) {
         size_t o2 = clv_f_index(c, k + 1);

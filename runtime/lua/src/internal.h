@@ -181,6 +181,9 @@ bool clv_f_opt_integer(clv_fctx *c, int idx, const char *key, lua_Integer lo, lu
 bool clv_f_opt_bool(clv_fctx *c, int idx, const char *key, bool *out);
 /// A required number field.
 double clv_f_req_number(clv_fctx *c, int t, const char *key);
+/// The value at the top must be a list of two values {x, y}; else an error that says what
+/// the table holds instead.
+void clv_f_check_pair(clv_fctx *c);
 /// An optional {x, y} field (left unchanged when absent).
 void clv_f_point(clv_fctx *c, int t, const char *key, double *x, double *y);
 /// Copies the name at the top (printable, at most CLV_HIT_NAME_MAX - 1 bytes) to out; pops it.

@@ -284,9 +284,7 @@ static void read_grab_offset(wstate *s, int hb, clv_hitbox_def *out) {
     if (!hb_field(s, hb, "grab_offset", &old)) {
         return;
     }
-    if (lua_type(L, -1) != LUA_TTABLE || lua_rawlen(L, -1) != 2) {
-        clv_f_fail(&s->c, "must be {x, y} (got %s)", clv_f_type_name(L, -1));
-    }
+    clv_f_check_pair(&s->c);
     int p = lua_absindex(L, -1);
     for (int k = 0; k < 2; k++) {
         size_t o2 = clv_f_index(&s->c, k + 1);
