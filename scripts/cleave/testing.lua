@@ -16,6 +16,53 @@ local cleave = require "cleave"
 local M = {}
 
 -- ---------------------------------------------------------------------------------------------
+-- Errors at the spec's line
+
+-- This file as error positions name it.
+local HERE = debug.getinfo(1, "S").short_src
+
+-- "file:line: " of the first Lua function on the stack outside this file: the spec line that
+-- called cleave.testing, however many of its helpers and tail calls lie in between.
+local function caller_where()
+  local level = 2
+  while true do
+    local info = debug.getinfo(level, "Sl")
+    if info == nil then return "" end
+    if info.short_src ~= HERE and info.currentline > 0 then
+      return info.short_src .. ":" .. info.currentline .. ": "
+    end
+    level = level + 1
+  end
+end
+
+-- A call of cleave.testing that is wrong in itself (a typo, a wrong type): an error.
+local function misuse(msg)
+  error(caller_where() .. msg, 0)
+end
+
+-- An expectation that did not hold. busted counts its own fail() objects as failures and any
+-- other error as an error, so it is raised through busted.fail when busted runs the spec.
+local function fail(msg)
+  msg = caller_where() .. msg
+  local busted = package.loaded.busted
+  local busted_fail = type(busted) == "table" and busted.fail
+  if busted_fail then busted_fail(msg, 0) end
+  error(msg, 0)
+end
+
+-- Returns the results of a pcall that succeeded; else raises its error again, with the
+-- position of a call made from this file replaced by the spec's.
+local function rethrow(ok, ...)
+  if ok then return ... end
+  local err = ...
+  if type(err) == "string" and err:sub(1, #HERE + 1) == HERE .. ":" then
+    local rest = err:match("^%d+: (.*)$", #HERE + 2)
+    if rest then err = caller_where() .. rest end
+  end
+  error(err, 0)
+end
+
+-- ---------------------------------------------------------------------------------------------
 -- Recording arenas
 
 local current            -- the arena the expect_* functions look at by default
@@ -29,7 +76,7 @@ end
 local function record_of(arena)
   local r = records[arena]
   if not r then
-    error("cleave.testing: this arena was not made by T.arena (its frames are not recorded)", 3)
+    misuse("cleave.testing: this arena was not made by T.arena (its frames are not recorded)")
   end
   return r
 end
@@ -56,12 +103,16 @@ local function record_frame(raw, r, errors)
   for _, e in ipairs(raw:errors()) do errors[#errors + 1] = e end
 end
 
+-- A Lua frame between pcall and the arena, so that the arena's argument errors count the
+-- arguments of a method call and carry a position, which rethrow turns into the spec's.
+local function raw_step(raw, n) return raw:step(n) end
+
 -- Steps one frame at a time so that every frame's events are kept; returns what
 -- arena:step(n) returns, the number of hits in those frames.
 function recorded_methods.step(self, n)
   n = n or 1
   if math.type(n) ~= "integer" or n < 0 then
-    return self.raw:step(n) -- refused by the arena, with its own message
+    return rethrow(pcall(raw_step, self.raw, n)) -- refused by the arena, with its message
   end
   local r, errors, hits = records[self], {}, 0
   for _ = 1, n do
@@ -75,6 +126,15 @@ end
 -- The callback errors of the whole last step(n), not only of its last frame.
 function recorded_methods.errors(self) return records[self].last_errors or {} end
 
+-- A function calling method k of an arena with the method syntax, as raw_step does for step.
+-- Its chunk bears this file's name, so that rethrow finds the position of its errors.
+local function method_caller(k)
+  local chunk = type(k) == "string" and k:match("^[%a_][%w_]*$") and
+    load(("return function(raw, ...) return raw:%s(...) end"):format(k), "=" .. HERE)
+  if chunk then return chunk() end
+  return function(raw, ...) return raw[k](raw, ...) end -- a name the syntax cannot spell
+end
+
 -- Any other key is the arena's: a method is forwarded through one function per name, made on
 -- first use and shared by every wrapped arena.
 Recorded.__index = function(self, k)
@@ -82,10 +142,8 @@ Recorded.__index = function(self, k)
   if f then return f end
   local v = self.raw[k]
   if type(v) ~= "function" then return v end
-  f = function(proxy, ...)
-    local raw = proxy.raw
-    return raw[k](raw, ...)
-  end
+  local call = method_caller(k)
+  f = function(proxy, ...) return rethrow(pcall(call, proxy.raw, ...)) end
   forwarders[k] = f
   return f
 end
@@ -212,23 +270,23 @@ end
 -- never match and fail with a listing that hides the typo: refuse it by name instead.
 local function check_want(fname, want, known)
   if type(want) ~= "table" then
-    error(("%s: expected a table of fields, got %s"):format(fname, type(want)), 3)
+    misuse(("%s: expected a table of fields, got %s"):format(fname, type(want)))
   end
   for k in pairs(want) do
     if type(k) ~= "string" or not has(known, k) then
       local near = type(k) == "string" and nearest(k, known)
-      error(("%s: unknown field '%s'%s"):format(fname, tostring(k),
+      misuse(("%s: unknown field '%s'%s"):format(fname, tostring(k),
         near and (" (did you mean '%s'?)"):format(near) or
-        (" (fields: " .. table.concat(known, ", ", 2) .. ")")), 3)
+        (" (fields: " .. table.concat(known, ", ", 2) .. ")")))
     end
   end
   local reason = want.reason
   if reason ~= nil and not has(REASONS, reason) then
     local near = type(reason) == "string" and nearest(reason, REASONS)
-    error(("%s: unknown reason %s%s"):format(fname,
+    misuse(("%s: unknown reason %s%s"):format(fname,
       type(reason) == "string" and ("'" .. reason .. "'") or fmt(reason),
       near and (" (did you mean '%s'?)"):format(near) or
-      (" (reasons: " .. table.concat(REASONS, ", ") .. ")")), 3)
+      (" (reasons: " .. table.concat(REASONS, ", ") .. ")")))
   end
 end
 
@@ -315,13 +373,13 @@ local function listing(events, line, what)
   return table.concat(out, "\n")
 end
 
--- The first recorded hit that matches want, with flag (when given) set to true; else an error
--- at the caller of the caller that lists the hits.
+-- The first recorded hit that matches want, with flag (when given) set to true; else a failure
+-- that lists the hits.
 local function find_hit(fname, want, flag, what)
   check_want(fname, want, HIT_KEYS)
   if flag then
     if want[flag] == false then
-      error(("%s: %s = false contradicts it (use expect_hit)"):format(fname, flag), 3)
+      misuse(("%s: %s = false contradicts it (use expect_hit)"):format(fname, flag))
     end
     local w = {}
     for k, v in pairs(want) do w[k] = v end
@@ -332,8 +390,8 @@ local function find_hit(fname, want, flag, what)
   for _, h in ipairs(r.hits) do
     if matches(h, want) then return h end
   end
-  error(("expected %s %s, but the hits were:\n%s"):format(what, describe_want(want),
-    listing(r.hits, hit_line, "hits")), 3)
+  fail(("expected %s %s, but the hits were:\n%s"):format(what, describe_want(want),
+    listing(r.hits, hit_line, "hits")))
 end
 
 --- Asserts that some recorded hit matches every field given: frame, hitbox, target (entity or
@@ -396,19 +454,19 @@ local function clash_matches(c, want)
   return false
 end
 
-local function find_clash(fname, want, level)
+local function find_clash(fname, want)
   check_want(fname, want, CLASH_KEYS)
   if want.kind ~= nil and not has(CLASH_KINDS, want.kind) then
-    error(("%s: unknown kind %s (kinds: %s)"):format(fname, fmt(want.kind),
-      table.concat(CLASH_KINDS, ", ")), level)
+    misuse(("%s: unknown kind %s (kinds: %s)"):format(fname, fmt(want.kind),
+      table.concat(CLASH_KINDS, ", ")))
   end
   if want.other ~= nil then check_want(fname .. " other", want.other, SIDE_KEYS) end
   local r = record_of(want.arena or current)
   for _, c in ipairs(r.clashes) do
     if clash_matches(c, want) then return c end
   end
-  error(("expected a clash %s, but the clashes were:\n%s"):format(describe_want(want),
-    listing(r.clashes, clash_line, "clashes")), level)
+  fail(("expected a clash %s, but the clashes were:\n%s"):format(describe_want(want),
+    listing(r.clashes, clash_line, "clashes")))
 end
 
 --- Asserts that two attacks met: kind ("clank", "outprioritize", "transcended", "traded",
@@ -416,7 +474,7 @@ end
 --- (weapon, attack, attack_frame, hitbox, owner, damage, stun) and other = {the other side's}.
 --- Returns the clash.
 function M.expect_clash(want)
-  return find_clash("expect_clash", want, 3)
+  return find_clash("expect_clash", want)
 end
 
 --- Asserts that a hit was parried: the attacker's side fields (weapon, attack, hitbox, owner,
@@ -429,7 +487,7 @@ function M.expect_parry(want)
   end
   w.kind = "parry"
   if by ~= nil then w.other = { owner = by } end
-  return find_clash("expect_parry", w, 3)
+  return find_clash("expect_parry", w)
 end
 
 local REFLECT_KEYS = { "arena", "frame", "weapon", "owner", "by", "vx", "vy", "x", "y" }
@@ -455,8 +513,8 @@ function M.expect_reflect(want)
       if ok then return e end
     end
   end
-  error(("expected a reflection %s, but the projectile events were:\n%s"):format(
-    describe_want(want), listing(r.projectiles, projectile_line, "projectile events")), 2)
+  fail(("expected a reflection %s, but the projectile events were:\n%s"):format(
+    describe_want(want), listing(r.projectiles, projectile_line, "projectile events")))
 end
 
 --- Every clash and parry recorded so far; every projectile event.
@@ -469,7 +527,7 @@ function M.expect_no_hit(want)
   local r = record_of(want.arena or current)
   for _, h in ipairs(r.hits) do
     if matches(h, want) then
-      error(("expected no hit %s, but got:\n  %s"):format(describe_want(want), hit_line(h)), 2)
+      fail(("expected no hit %s, but got:\n  %s"):format(describe_want(want), hit_line(h)))
     end
   end
 end
@@ -482,8 +540,8 @@ function M.expect_miss(want)
   for _, m in ipairs(r.misses) do
     if matches(m, want) then return m end
   end
-  error(("expected a miss %s, but the misses were:\n%s"):format(describe_want(want),
-    listing(r.misses, miss_line, "misses")), 2)
+  fail(("expected a miss %s, but the misses were:\n%s"):format(describe_want(want),
+    listing(r.misses, miss_line, "misses")))
 end
 
 -- The shortest decimal that reads back as the same number: a failed comparison must show
@@ -500,12 +558,12 @@ end
 -- assert.is_true(a < b) fails with "expected true, got false"; these say both numbers.
 local function compare(a, op, b, holds, what)
   if type(a) ~= "number" or type(b) ~= "number" then
-    error(("expected two numbers to compare with %s, got %s and %s"):format(op, type(a),
-      type(b)), 3)
+    misuse(("expected two numbers to compare with %s, got %s and %s"):format(op, type(a),
+      type(b)))
   end
   if not holds(a, b) then
-    error(("expected %s %s %s%s"):format(exact(a), op, exact(b),
-      what and (" (" .. tostring(what) .. ")") or ""), 3)
+    fail(("expected %s %s %s%s"):format(exact(a), op, exact(b),
+      what and (" (" .. tostring(what) .. ")") or ""))
   end
 end
 
@@ -536,7 +594,7 @@ function M.run_until(pred, max_frames, arena)
     arena:step(1)
     if pred(arena) then return n end
   end
-  error(("run_until: the condition did not hold within %d frames"):format(max_frames), 2)
+  fail(("run_until: the condition did not hold within %d frames"):format(max_frames))
 end
 
 -- ---------------------------------------------------------------------------------------------
@@ -666,11 +724,11 @@ function M.golden(name, text)
   end
   local want = read_file(path)
   if want == nil then
-    error(("golden log %s is missing: run with CLEAVE_UPDATE_GOLDEN=1 to write it"):format(path), 2)
+    fail(("golden log %s is missing: run with CLEAVE_UPDATE_GOLDEN=1 to write it"):format(path))
   end
   if want ~= text then
-    error(("the hit log differs from %s (- golden, + now; CLEAVE_UPDATE_GOLDEN=1 rewrites it):\n%s")
-      :format(path, M.diff(want, text)), 2)
+    fail(("the hit log differs from %s (- golden, + now; CLEAVE_UPDATE_GOLDEN=1 rewrites it):\n%s")
+      :format(path, M.diff(want, text)))
   end
   return path
 end
@@ -755,7 +813,7 @@ function M.broken_copy(dir, find, replace)
   local src = assert(read_file(dir .. "/mod.lua"))
   local at = src:find(find, 1, true)
   if not at or src:find(find, at + 1, true) then
-    error(("broken_copy: %q must occur exactly once in %s/mod.lua"):format(find, dir), 2)
+    misuse(("broken_copy: %q must occur exactly once in %s/mod.lua"):format(find, dir))
   end
   local line = select(2, src:sub(1, at):gsub("\n", "")) + 1
   local out = src:sub(1, at - 1) .. replace .. src:sub(at + #find)
@@ -776,7 +834,7 @@ end
 function M.line_of(dir, find)
   local src = assert(read_file(dir .. "/mod.lua"))
   local at = src:find(find, 1, true)
-  if not at then error(("line_of: %q does not occur in %s/mod.lua"):format(find, dir), 2) end
+  if not at then misuse(("line_of: %q does not occur in %s/mod.lua"):format(find, dir)) end
   return select(2, src:sub(1, at):gsub("\n", "")) + 1
 end
 
@@ -796,13 +854,13 @@ function M.expect_broken(spec)
   local ok, err = pcall(cleave.load_mod, folder)
   M.remove_copy(folder)
   if ok then
-    error(("expected %q -> %q to break the mod, but it loaded"):format(spec.find, spec.replace), 2)
+    fail(("expected %q -> %q to break the mod, but it loaded"):format(spec.find, spec.replace))
   end
   if spec.at then line = M.line_of(spec.dir, spec.at) end
   local want = ("%s:%d: %s"):format(file, line, spec.message)
   if err ~= want then
-    error(("wrong error for %q -> %q:\n  expected: %s\n  got:      %s"):format(spec.find,
-      spec.replace, want, tostring(err)), 2)
+    fail(("wrong error for %q -> %q:\n  expected: %s\n  got:      %s"):format(spec.find,
+      spec.replace, want, tostring(err)))
   end
   return err
 end
