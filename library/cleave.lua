@@ -283,7 +283,7 @@ function Body:guard() end
 ---@field team? integer (default 0)
 ---@field state? "normal"|"invincible"|"intangible"|"parry"|"guard"
 ---@field body? cleave.Body its hurtboxes are the body's
----@field animation? string the body's animation to play (default: its first by name)
+---@field animation? string the body's animation to play (default: "idle", else its first by name)
 ---@field facing? number degrees (turns the body and the guard's front)
 ---@field mirror? boolean
 ---@field airborne? boolean

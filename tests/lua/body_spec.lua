@@ -52,6 +52,21 @@ describe("cleave.body", function()
     assert.are.equal(12, b:frame_at("punch", 500))
   end)
 
+  it("names the line of a hurtbox wrapped in cleave.hitbox, else the cleave.body call", function()
+    local line = debug.getinfo(1, "l").currentline
+    local function broken(wrap)
+      return message(function()
+        cleave.body { name = "b", animations = { idle = { length = 1, hurtboxes = {
+          { id = "a", x = 0, y = 0, radius = 1 },
+          wrap { id = "t", x = 0, y = 0, radius = -4 } } } } }
+      end)
+    end
+    assert.are.equal(("tests/lua/body_spec.lua:%d: animations.idle.hurtboxes[2].radius must be >= 0 (got -4)"):format(line + 5),
+      broken(cleave.hitbox))
+    assert.are.equal(("tests/lua/body_spec.lua:%d: animations.idle.hurtboxes[2].radius must be >= 0 (got -4)"):format(line + 3),
+      broken(function(t) return t end))
+  end)
+
   it("names the field of every mistake", function()
     local l = debug.getinfo(1, "l").currentline
     local err = message(function()
