@@ -86,5 +86,14 @@ mod 'cleave.frames "fifo"'
 out=$(timeout 20 "$cleave" check frames_mod 2>&1)
 echo "$out" | grep -q "fifo.lua: it is not a regular file" || { echo "FAIL: FIFO: '$out'"; fail=1; }
 
+# bake refuses an attack that carries an obb hurtbox, naming the frame and the hurtbox, and
+# leaves no file behind
+mod '{ length = 4, hitboxes = {}, hurtboxes = { { id = "shield", frames = { 2, 3 }, shape = cleave.obb(10, 0, 4, 8, 0) } } }'
+rm -rf frames_out
+out=$("$cleave" bake frames_mod --out frames_out 2>&1) && { echo "FAIL: an obb hurtbox baked"; fail=1; }
+echo "$out" | grep -qF "frames_out/poke.lua: frame 2: carried hurtbox 'shield' is not a capsule or a circle" ||
+    { echo "FAIL: the obb hurtbox: '$out'"; fail=1; }
+[ -z "$(ls frames_out)" ] || { echo "FAIL: the refused bake left $(ls frames_out)"; fail=1; }
+
 [ "$fail" -eq 0 ] && echo "frames files: ok"
 exit "$fail"

@@ -131,13 +131,15 @@ bool app_pick_open(const char *dir, app_picked *p);
 bool app_pick_weapon(app_picked *p, int32_t index);
 void app_pick_close(app_picked *p);
 
-/// An attack to write as a frames file: its definition and its hitboxes, k-th of frame fr
-/// (0-based), NULL past the last.
+/// An attack to write as a frames file: its definition, its hitboxes, k-th of frame fr
+/// (0-based), NULL past the last, and the hurtboxes it carries on frame fr (their number in
+/// *count; hurtboxes NULL when it carries none).
 typedef struct app_frames_src {
     const char *weapon_name;
     const clv_attack_def *attack;
     const clv_hitbox_def *(*hitbox)(void *ud, int32_t fr, int32_t k);
     void *ud;
+    const clv_hurtbox_def *(*hurtboxes)(void *ud, int32_t fr, int32_t *count);
 } app_frames_src;
 
 /// Writes src as the frames file path (through path.tmp, renamed); false with err set.

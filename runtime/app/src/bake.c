@@ -84,6 +84,11 @@ static const clv_hitbox_def *arena_hitbox(void *ud, int32_t fr, int32_t k) {
     return clv_arena_hitbox(b->p->arena, b->p->wid, b->attack, fr, k);
 }
 
+static const clv_hurtbox_def *arena_hurtboxes(void *ud, int32_t fr, int32_t *count) {
+    const bake_ud *b = ud;
+    return clv_arena_frame_hurtboxes(b->p->arena, b->p->wid, b->attack, fr, count);
+}
+
 static bool bake_attack(const app_picked *p, int32_t attack, const char *out_dir) {
     clv_attack_def def;
     if (clv_weapon_attack(p->weapon, attack, &def) != CLV_HIT_OK) {
@@ -98,7 +103,7 @@ static bool bake_attack(const app_picked *p, int32_t attack, const char *out_dir
     char path[1100], err[256];
     snprintf(path, sizeof path, "%s/%s.lua", out_dir, def.name);
     bake_ud ud = {p, attack};
-    app_frames_src src = {p->weapon_name, &def, arena_hitbox, &ud};
+    app_frames_src src = {p->weapon_name, &def, arena_hitbox, &ud, arena_hurtboxes};
     if (!app_frames_write(path, &src, err, sizeof err)) {
         fprintf(stderr, "cleave bake: %s: %s\n", path, err);
         return false;

@@ -369,14 +369,28 @@ static void step_field(app_editor *e, int dir) {
     }
 }
 
+/* What a save writes: the model's hitboxes, and the hurtboxes the attack carries, which the
+ * edit mode does not change, as the running weapon has them. */
+typedef struct save_src {
+    const app_editor *e;
+    const clv_arena *arena;
+    clv_weapon_id weapon;
+    int32_t attack;
+} save_src;
+
 static const clv_hitbox_def *model_hitbox(void *ud, int32_t fr, int32_t k) {
-    const app_editor *e = ud;
+    const app_editor *e = ((const save_src *)ud)->e;
     for (int32_t i = 0; i < e->count; i++) {
         if (e->box[i].frame == fr && k-- == 0) {
             return &e->box[i].def;
         }
     }
     return NULL;
+}
+
+static const clv_hurtbox_def *carried_hurtboxes(void *ud, int32_t fr, int32_t *count) {
+    const save_src *s = ud;
+    return clv_arena_frame_hurtboxes(s->arena, s->weapon, s->attack, fr, count);
 }
 
 /* Writes the frames file when every hitbox passes cleave_hit's check (else refuses with its
@@ -391,7 +405,11 @@ static void save(app_editor *e, app_game *g, app_mods *m) {
         }
     }
     char err[256];
-    app_frames_src src = {g->slots[e->slot].label, &e->attack, model_hitbox, e};
+    const app_slot *slot = &g->slots[e->slot];
+    save_src ss = {e, g->arena, slot->id,
+                   slot->weapon != NULL ? clv_weapon_find_attack(slot->weapon, e->attack.name)
+                                        : -1};
+    app_frames_src src = {slot->label, &e->attack, model_hitbox, &ss, carried_hurtboxes};
     if (!app_frames_write(e->path, &src, err, sizeof err)) {
         snprintf(e->message, sizeof e->message, "save failed: %s", err);
         return;

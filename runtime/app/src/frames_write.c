@@ -105,38 +105,21 @@ static void put_meeting(FILE *f, const clv_hitbox_def *h) {
             num(h->reflect_damage, dm, 40), h->reflect_along_facing ? "facing" : "normal");
 }
 
-/* How the hitbox meets bodies that defend. Each field is written only when it differs from the
- * default, so that the frames files of hitboxes that do not use them read as they did. */
+/* How the hitbox meets bodies that defend: every field, since a weapon's `defaults` may give
+ * any of them and the file must mean the same under any defaults. */
 static void put_defence(FILE *f, const clv_hitbox_def *h) {
     static const char *const hits[] = {"auto", "ground", "air", "both"};
     static const char *const facing[] = {"any", "away", "front", "behind"};
-    const clv_hitbox_def d = clv_default_hitbox_def();
     char a[40], b[40];
-    if (h->chip != d.chip) {
-        fprintf(f, ", chip = %s", num(h->chip, a, 40));
-    }
-    if (h->blockstun != d.blockstun) {
-        put_frames_auto(f, "blockstun", h->blockstun);
-    }
-    if (h->shield_damage != d.shield_damage) {
-        fprintf(f, ", shield_damage = %s", num(h->shield_damage, a, 40));
-    }
-    if (h->unblockable) {
-        fputs(", unblockable = true", f);
-    }
-    if (h->hits != d.hits && (unsigned)h->hits < 4u) {
-        fprintf(f, ", hits = \"%s\"", hits[h->hits]);
-    }
-    if (h->facing_restrict != d.facing_restrict && (unsigned)h->facing_restrict < 4u) {
-        fprintf(f, ", facing_restrict = \"%s\"", facing[h->facing_restrict]);
-    }
-    if (h->layer != d.layer || h->mask != d.mask) {
-        fprintf(f, ", layer = %d, mask = %d", (int)h->layer, (int)h->mask);
-    }
-    if (h->grab_offset.x != d.grab_offset.x || h->grab_offset.y != d.grab_offset.y) {
-        fprintf(f, ", grab_offset = { %s, %s }", num(h->grab_offset.x, a, 40),
-                num(h->grab_offset.y, b, 40));
-    }
+    fprintf(f, ", chip = %s", num(h->chip, a, 40));
+    put_frames_auto(f, "blockstun", h->blockstun);
+    fprintf(f, ", shield_damage = %s, unblockable = %s", num(h->shield_damage, a, 40),
+            h->unblockable ? "true" : "false");
+    fprintf(f, ", hits = \"%s\", facing_restrict = \"%s\"",
+            hits[(unsigned)h->hits < 4u ? h->hits : 0],
+            facing[(unsigned)h->facing_restrict < 4u ? h->facing_restrict : 0]);
+    fprintf(f, ", layer = %d, mask = %d, grab_offset = { %s, %s }", (int)h->layer, (int)h->mask,
+            num(h->grab_offset.x, a, 40), num(h->grab_offset.y, b, 40));
 }
 
 /* The shape's fields; false for a shape a frames file cannot hold. */
@@ -184,7 +167,86 @@ bool app_frames_put_hitbox(FILE *f, const clv_hitbox_def *h) {
     return true;
 }
 
-/* Writes the whole file to f; false with err set when a hitbox cannot be written. */
+static bool same_shape(const clv_shape *a, const clv_shape *b) {
+    if (a->type != b->type) {
+        return false;
+    }
+    if (a->type == CLV_CAPSULE) {
+        return a->u.capsule.a.x == b->u.capsule.a.x && a->u.capsule.a.y == b->u.capsule.a.y &&
+               a->u.capsule.b.x == b->u.capsule.b.x && a->u.capsule.b.y == b->u.capsule.b.y &&
+               a->u.capsule.r == b->u.capsule.r;
+    }
+    if (a->type == CLV_CIRCLE) {
+        return a->u.circle.c.x == b->u.circle.c.x && a->u.circle.c.y == b->u.circle.c.y &&
+               a->u.circle.r == b->u.circle.r;
+    }
+    return false; /* not written: the writer refuses it */
+}
+
+/* Two frames carry the same hurtboxes, in the same order. */
+static bool same_hurtboxes(const clv_hurtbox_def *a, int32_t na, const clv_hurtbox_def *b,
+                           int32_t nb) {
+    if (na != nb) {
+        return false;
+    }
+    for (int32_t k = 0; k < na; k++) {
+        if (strcmp(a[k].id, b[k].id) != 0 || a[k].state != b[k].state || a[k].heavy != b[k].heavy ||
+            !same_shape(&a[k].shape, &b[k].shape)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* One carried hurtbox over 0-based frames first..last; false for a shape a file cannot hold. */
+static bool put_hurtbox(FILE *f, const clv_hurtbox_def *h, int32_t first, int32_t last) {
+    static const char *const states[] = {"normal", "invincible", "intangible", "armor"};
+    char v[40];
+    fputs("    { id = ", f);
+    put_string(f, h->id);
+    fprintf(f, ", frames = { %d, %d }, ", (int)first + 1, (int)last + 1);
+    if (!put_shape(f, &h->shape)) {
+        return false;
+    }
+    fprintf(f, ", state = \"%s\"", states[(unsigned)h->state < 4u ? h->state : 0]);
+    if (h->state == CLV_HURTBOX_ARMOR && h->heavy > 0.0f) { /* heavy = 0 is super armor */
+        fprintf(f, ", heavy = %s", num(h->heavy, v, 40));
+    }
+    fputs(" },\n", f);
+    return true;
+}
+
+/* The hurtboxes the attack carries: one entry per hurtbox and run of frames that carry the same
+ * list, so that each frame's list reads back in its order. */
+static bool put_carried(FILE *f, const app_frames_src *src, char *err, size_t errlen) {
+    bool any = false;
+    for (int32_t fr = 0, last = 0; src->hurtboxes != NULL && fr < src->attack->frames;
+         fr = last + 1) {
+        int32_t n, m;
+        const clv_hurtbox_def *hb = src->hurtboxes(src->ud, fr, &n);
+        for (last = fr; last + 1 < src->attack->frames; last++) {
+            const clv_hurtbox_def *next = src->hurtboxes(src->ud, last + 1, &m);
+            if (!same_hurtboxes(hb, n, next, m)) {
+                break;
+            }
+        }
+        for (int32_t k = 0; k < n; k++) {
+            fputs(any ? "" : "  hurtboxes = {\n", f);
+            any = true;
+            if (!put_hurtbox(f, &hb[k], fr, last)) {
+                snprintf(err, errlen,
+                         "frame %d: carried hurtbox '%s' is not a capsule or a circle, which is "
+                         "all a frames file holds",
+                         (int)fr + 1, hb[k].id);
+                return false;
+            }
+        }
+    }
+    fputs(any ? "  },\n" : "", f);
+    return true;
+}
+
+/* Writes the whole file to f; false with err set when a hitbox or hurtbox cannot be written. */
 static bool put_attack(FILE *f, const app_frames_src *src, char *err, size_t errlen) {
     const clv_attack_def *a = src->attack;
     fputs("-- ", f);
@@ -218,7 +280,11 @@ static bool put_attack(FILE *f, const app_frames_src *src, char *err, size_t err
         }
         fputs("    },\n", f);
     }
-    fputs("  },\n}\n", f);
+    fputs("  },\n", f);
+    if (!put_carried(f, src, err, errlen)) {
+        return false;
+    }
+    fputs("}\n", f);
     return true;
 }
 

@@ -101,7 +101,7 @@ int app_cmd_import(int argc, char **argv) {
     clv_attack_def def = clv_default_attack_def();
     snprintf(def.name, sizeof def.name, "%s", a.attack);
     def.frames = sheet.frames;
-    app_frames_src src = {"aseprite", &def, sheet_hitbox, &sheet};
+    app_frames_src src = {"aseprite", &def, sheet_hitbox, &sheet, NULL};
     ok = app_frames_write(a.out, &src, err, sizeof err);
     if (ok) {
         printf("cleave: %s: %d frames, %d hitbox frames, from sprite frames %d-%d of %s\n", a.out,

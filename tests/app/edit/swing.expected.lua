@@ -3,19 +3,22 @@ return {
   length = 12, rehit = 0, max_targets = 0, lockout = 0,
   frames = {
     [4] = {
-      { id = "board", ax = 6, ay = 0, bx = 35, by = -5, radius = 2, group = 0, damage = 6, knockback = { kind = "scaling", angle = -30, base = 2, growth = 0.1 }, max_hits = 0, knockback_ignores_hit_count = false, hitlag = "auto", hitlag_scale = 1, hitstun = "auto", priority = 0, sweep = true, effects = {}, clash = "normal", parry_stun = "auto", kind = "hit", reflect_speed = 1, reflect_damage = 1, reflect_along = "normal" },
+      { id = "board", ax = 6, ay = 0, bx = 35, by = -5, radius = 2, group = 0, damage = 6, knockback = { kind = "scaling", angle = -30, base = 2, growth = 0.1 }, max_hits = 0, knockback_ignores_hit_count = false, hitlag = "auto", hitlag_scale = 1, hitstun = "auto", priority = 0, sweep = true, effects = {}, clash = "normal", parry_stun = "auto", kind = "hit", reflect_speed = 1, reflect_damage = 1, reflect_along = "normal", chip = 0, blockstun = "auto", shield_damage = 0, unblockable = false, hits = "auto", facing_restrict = "any", layer = 1, mask = 65535, grab_offset = { 24, 0 } },
     },
     [5] = {
-      { id = "board", ax = 6, ay = 0, bx = 30, by = 0, radius = 2, group = 0, damage = 6, knockback = { kind = "scaling", angle = -30, base = 2, growth = 0.1 }, max_hits = 0, knockback_ignores_hit_count = false, hitlag = "auto", hitlag_scale = 1, hitstun = "auto", priority = 0, sweep = true, effects = {}, clash = "normal", parry_stun = "auto", kind = "hit", reflect_speed = 1, reflect_damage = 1, reflect_along = "normal" },
+      { id = "board", ax = 6, ay = 0, bx = 30, by = 0, radius = 2, group = 0, damage = 6, knockback = { kind = "scaling", angle = -30, base = 2, growth = 0.1 }, max_hits = 0, knockback_ignores_hit_count = false, hitlag = "auto", hitlag_scale = 1, hitstun = "auto", priority = 0, sweep = true, effects = {}, clash = "normal", parry_stun = "auto", kind = "hit", reflect_speed = 1, reflect_damage = 1, reflect_along = "normal", chip = 0, blockstun = "auto", shield_damage = 0, unblockable = false, hits = "auto", facing_restrict = "any", layer = 1, mask = 65535, grab_offset = { 24, 0 } },
     },
     [6] = {
-      { id = "board", ax = 6, ay = 0, bx = 30, by = 0, radius = 2, group = 0, damage = 6, knockback = { kind = "scaling", angle = -30, base = 2, growth = 0.1 }, max_hits = 0, knockback_ignores_hit_count = false, hitlag = "auto", hitlag_scale = 1, hitstun = "auto", priority = 0, sweep = true, effects = {}, clash = "normal", parry_stun = "auto", kind = "hit", reflect_speed = 1, reflect_damage = 1, reflect_along = "normal" },
+      { id = "board", ax = 6, ay = 0, bx = 30, by = 0, radius = 2, group = 0, damage = 6, knockback = { kind = "scaling", angle = -30, base = 2, growth = 0.1 }, max_hits = 0, knockback_ignores_hit_count = false, hitlag = "auto", hitlag_scale = 1, hitstun = "auto", priority = 0, sweep = true, effects = {}, clash = "normal", parry_stun = "auto", kind = "hit", reflect_speed = 1, reflect_damage = 1, reflect_along = "normal", chip = 0, blockstun = "auto", shield_damage = 0, unblockable = false, hits = "auto", facing_restrict = "any", layer = 1, mask = 65535, grab_offset = { 24, 0 } },
     },
     [7] = {
-      { id = "board", ax = 6, ay = 0, bx = 30, by = 0, radius = 2, group = 0, damage = 6, knockback = { kind = "scaling", angle = -30, base = 2, growth = 0.1 }, max_hits = 0, knockback_ignores_hit_count = false, hitlag = "auto", hitlag_scale = 1, hitstun = "auto", priority = 0, sweep = true, effects = {}, clash = "normal", parry_stun = "auto", kind = "hit", reflect_speed = 1, reflect_damage = 1, reflect_along = "normal" },
+      { id = "board", ax = 6, ay = 0, bx = 30, by = 0, radius = 2, group = 0, damage = 6, knockback = { kind = "scaling", angle = -30, base = 2, growth = 0.1 }, max_hits = 0, knockback_ignores_hit_count = false, hitlag = "auto", hitlag_scale = 1, hitstun = "auto", priority = 0, sweep = true, effects = {}, clash = "normal", parry_stun = "auto", kind = "hit", reflect_speed = 1, reflect_damage = 1, reflect_along = "normal", chip = 0, blockstun = "auto", shield_damage = 0, unblockable = false, hits = "auto", facing_restrict = "any", layer = 1, mask = 65535, grab_offset = { 24, 0 } },
     },
     [8] = {
-      { id = "board", ax = 6, ay = 0, bx = 30, by = 0, radius = 2, group = 0, damage = 6, knockback = { kind = "scaling", angle = -30, base = 2, growth = 0.1 }, max_hits = 0, knockback_ignores_hit_count = false, hitlag = "auto", hitlag_scale = 1, hitstun = "auto", priority = 0, sweep = true, effects = {}, clash = "normal", parry_stun = "auto", kind = "hit", reflect_speed = 1, reflect_damage = 1, reflect_along = "normal" },
+      { id = "board", ax = 6, ay = 0, bx = 30, by = 0, radius = 2, group = 0, damage = 6, knockback = { kind = "scaling", angle = -30, base = 2, growth = 0.1 }, max_hits = 0, knockback_ignores_hit_count = false, hitlag = "auto", hitlag_scale = 1, hitstun = "auto", priority = 0, sweep = true, effects = {}, clash = "normal", parry_stun = "auto", kind = "hit", reflect_speed = 1, reflect_damage = 1, reflect_along = "normal", chip = 0, blockstun = "auto", shield_damage = 0, unblockable = false, hits = "auto", facing_restrict = "any", layer = 1, mask = 65535, grab_offset = { 24, 0 } },
     },
+  },
+  hurtboxes = {
+    { id = "arm", frames = { 3, 7 }, ax = 0, ay = 0, bx = 6, by = 0, radius = 3, state = "normal" },
   },
 }
