@@ -45,17 +45,17 @@ static float smash_units(const clv_hitbox_def *h) {
 }
 
 /* The launch speed and hitstun of a hit on the default target. A grab holds: no push, no stun. */
-static void push_numbers(const clv_hitbox_def *h, float *speed, float *stun) {
+static void push_numbers(const clv_hitbox_def *h, float *speed, int32_t *stun) {
     const clv_knockback *k = &h->knockback;
     *speed = 0.0f;
-    *stun = 0.0f;
+    *stun = 0;
     if (h->kind == CLV_HITBOX_GRAB || k->kind == CLV_KNOCKBACK_NONE) {
         return;
     }
     if (k->kind == CLV_KNOCKBACK_SMASH) {
         float units = smash_units(h);
         *speed = clv_smash_launch_speed(units);
-        *stun = (float)clv_smash_hitstun(units);
+        *stun = clv_smash_hitstun(units);
         return;
     }
     if (k->kind == CLV_KNOCKBACK_FIXED) {
@@ -63,7 +63,7 @@ static void push_numbers(const clv_hitbox_def *h, float *speed, float *stun) {
     } else {
         *speed = k->base + k->growth * h->damage;
     }
-    *stun = 0.4f * *speed;
+    *stun = (int32_t)fminf(floorf(0.4f * *speed), 3600.0f);
 }
 
 /* The numbers of a hit on the default target (weight 1, 0 percent, on the ground), computed as
@@ -72,14 +72,13 @@ static void push_numbers(const clv_hitbox_def *h, float *speed, float *stun) {
  * first frame: both sides freeze for the same hitlag, so it is the target's hitstun (or
  * blockstun) less the attacker's frames left after that one. */
 static void hit_numbers(const clv_hitbox_def *h, int32_t frames, check_row *r) {
-    float speed, stun;
+    float speed;
+    int32_t stun;
     push_numbers(h, &speed, &stun);
     float lag = floorf(h->damage * 0.3846154f + 5.0f) * h->hitlag_scale;
     r->kb_speed = speed;
     r->hitlag = h->hitlag != CLV_FRAMES_AUTO ? h->hitlag : (int32_t)fminf(floorf(lag), 3600.0f);
-    r->hitstun = h->hitstun != CLV_FRAMES_AUTO && h->kind != CLV_HITBOX_GRAB
-                     ? h->hitstun
-                     : (int32_t)fminf(floorf(stun), 3600.0f);
+    r->hitstun = h->hitstun != CLV_FRAMES_AUTO && h->kind != CLV_HITBOX_GRAB ? h->hitstun : stun;
     float block = floorf(2.0f + 0.8f * h->damage);
     r->blockstun = h->blockstun != CLV_FRAMES_AUTO ? h->blockstun : (int32_t)fminf(block, 3600.0f);
     r->on_hit = r->hitstun - (frames - 1 - r->first);
