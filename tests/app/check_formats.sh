@@ -67,6 +67,16 @@ row=$(awk -F, '$3 == "throw" && $8 == "heave" { print $14, $17 }' check-grappler
 echo "$gold $row" | awk 'NF != 5 || $3 != $5 || sqrt($1 * $1 + $2 * $2) - $4 > 0.002 ||
     $4 - sqrt($1 * $1 + $2 * $2) > 0.002 { exit 1 }' ||
     { echo "FAIL: the golden log has kb and hitstun '$gold' for the throw, check states '$row'"; fail=1; }
+# a smash hit's hitstun is floor(0.4 * knockback) beyond 3600 frames too, as the arena's:
+# base 10000 gives 4000
+mkdir -p smash_mod
+cat > smash_mod/mod.lua <<'LUA'
+return { name = "smash_mod", version = "1.0.0", weapons = { w = cleave.weapon { name = "w",
+  attacks = { hit = { length = 10, hitboxes = { cleave.hitbox { id = "s", frames = 3, x = 20,
+    y = 0, radius = 8, damage = 0, knockback = { kind = "smash", base = 10000, growth = 0 } } } } } } } }
+LUA
+stun=$("$cleave" check smash_mod --format csv | awk -F, '$8 == "s" { print $17 }')
+[ "$stun" = 4000 ] || { echo "FAIL: a smash hit of 10000 knockback states hitstun '$stun'"; fail=1; }
 kind=$(awk -F, '$8 == "hand" { print $21 }' check-grappler.csv)
 [ "$kind" = grab ] || { echo "FAIL: the grappler's hand is kind '$kind', not grab"; fail=1; }
 
