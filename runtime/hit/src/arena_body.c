@@ -64,23 +64,6 @@ void clv__bodies_free(clv_arena *a) {
     a->body_count = a->body_cap = 0;
 }
 
-/* How far from the origin a hurtbox reaches, in any turn. */
-static float reach_of(const clv_shape *s) {
-    switch (s->type) {
-    case CLV_CIRCLE:
-        return hypotf(s->u.circle.c.x, s->u.circle.c.y) + s->u.circle.r;
-    case CLV_CAPSULE: {
-        float ra = hypotf(s->u.capsule.a.x, s->u.capsule.a.y);
-        float rb = hypotf(s->u.capsule.b.x, s->u.capsule.b.y);
-        return (ra > rb ? ra : rb) + s->u.capsule.r;
-    }
-    case CLV_OBB:
-        return hypotf(s->u.obb.c.x, s->u.obb.c.y) + hypotf(s->u.obb.h.x, s->u.obb.h.y);
-    default:
-        return 0.0f;
-    }
-}
-
 /* Counts the body's frames and hurtboxes into b (anims set); false when a count overflows. */
 static bool count_body(const clv_body *src, clv__abody *b) {
     int64_t frames = 0, boxes = 0;
@@ -114,7 +97,7 @@ static void file_body(const clv_body *src, clv__abody *b) {
             b->frame_start[f_all] = k_all;
             for (int32_t k = 0; k < n; k++) {
                 b->boxes[k_all++] = hb[k];
-                float r = reach_of(&hb[k].shape);
+                float r = clv__shape_reach(&hb[k].shape);
                 b->reach = r > b->reach ? r : b->reach;
             }
         }

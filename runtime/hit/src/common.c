@@ -283,3 +283,18 @@ const char *clv_miss_reason_name(clv_miss_reason reason) {
     }
     return "unknown";
 }
+
+float clv__shape_reach(const clv_shape *s) {
+    switch (s->type) {
+    case CLV_CIRCLE:
+        return hypotf(s->u.circle.c.x, s->u.circle.c.y) + s->u.circle.r;
+    case CLV_CAPSULE:
+        return fmaxf(hypotf(s->u.capsule.a.x, s->u.capsule.a.y),
+                     hypotf(s->u.capsule.b.x, s->u.capsule.b.y)) +
+               s->u.capsule.r;
+    case CLV_OBB:
+        return hypotf(s->u.obb.c.x, s->u.obb.c.y) + hypotf(s->u.obb.h.x, s->u.obb.h.y);
+    default:
+        return 0.0f;
+    }
+}

@@ -39,6 +39,11 @@ float clv__clamp_world(float v);
 /* true when s is NUL-terminated within CLV_HIT_NAME_MAX bytes and not empty. */
 bool clv__name_ok(const char *s);
 clv_hit_status clv__check_shape(const clv_shape *s, const char *field, clv_hit_diag *diag);
+/* How far from the origin a local shape reaches, in any turn (circle, capsule, obb; else 0). */
+float clv__shape_reach(const clv_shape *s);
+/* Checks that a weapon has attack `attack` and that first..last lie within its frames. */
+clv_hit_status clv__check_attack_frames(const clv_weapon *w, int32_t attack, int32_t first,
+                                        int32_t last, clv_hit_diag *diag);
 
 /* Index of the attack called name among count attacks, or -1 (also for a NULL name). */
 int32_t clv__find_attack(const clv_attack_def *attacks, int32_t count, const char *name);

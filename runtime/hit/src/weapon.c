@@ -403,9 +403,8 @@ int32_t clv_weapon_frame_hitboxes(const clv_weapon *w, int32_t attack, int32_t f
     return n;
 }
 
-clv_hit_status clv_weapon_add_hitbox(clv_weapon *w, int32_t attack, int32_t first, int32_t last,
-                                     const clv_hitbox_def *def, clv_hit_diag *diag) {
-    clv__diag_clear(diag);
+clv_hit_status clv__check_attack_frames(const clv_weapon *w, int32_t attack, int32_t first,
+                                        int32_t last, clv_hit_diag *diag) {
     if (w == NULL) {
         return clv__diag_set(diag, CLV_HIT_ERR_NULL, "weapon", "weapon is NULL");
     }
@@ -425,6 +424,17 @@ clv_hit_status clv_weapon_add_hitbox(clv_weapon *w, int32_t attack, int32_t firs
         }
         return CLV_HIT_ERR_INDEX;
     }
+    return CLV_HIT_OK;
+}
+
+clv_hit_status clv_weapon_add_hitbox(clv_weapon *w, int32_t attack, int32_t first, int32_t last,
+                                     const clv_hitbox_def *def, clv_hit_diag *diag) {
+    clv__diag_clear(diag);
+    clv_hit_status range = clv__check_attack_frames(w, attack, first, last, diag);
+    if (range != CLV_HIT_OK) {
+        return range;
+    }
+    const clv_attack_def *ad = &w->attacks[attack];
     int32_t position = clv_weapon_frame_hitbox_count(w, attack, first);
     clv_hit_status st = clv_hitbox_def_check(def, diag);
     int32_t span = last - first + 1;

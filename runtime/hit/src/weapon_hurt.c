@@ -9,21 +9,11 @@
 clv_hit_status clv_weapon_add_hurtbox(clv_weapon *w, int32_t attack, int32_t first, int32_t last,
                                       const clv_hurtbox_def *def, clv_hit_diag *diag) {
     clv__diag_clear(diag);
-    if (w == NULL) {
-        return clv__diag_set(diag, CLV_HIT_ERR_NULL, "weapon", "weapon is NULL");
+    clv_hit_status st = clv__check_attack_frames(w, attack, first, last, diag);
+    if (st != CLV_HIT_OK) {
+        return st;
     }
-    if (attack < 0 || attack >= w->attack_count) {
-        return clv__diag_set(diag, CLV_HIT_ERR_INDEX, "attack",
-                             "attack index must be in 0..%d (got %d)", (int)w->attack_count - 1,
-                             (int)attack);
-    }
-    const clv_attack_def *ad = &w->attacks[attack];
-    if (first < 0 || last < first || last >= ad->frames) {
-        return clv__diag_set(diag, CLV_HIT_ERR_INDEX, "frames",
-                             "attack '%s': hurtbox frames %d..%d must lie in 0..%d", ad->name,
-                             (int)first, (int)last, (int)ad->frames - 1);
-    }
-    clv_hit_status st = clv_hurtbox_def_check(def, diag);
+    st = clv_hurtbox_def_check(def, diag);
     if (st != CLV_HIT_OK) {
         return st;
     }
@@ -80,22 +70,6 @@ void clv__free_hurts(clv_arena *a, clv__aweapon *w) {
     w->hurt_total = 0;
 }
 
-/* How far from the origin a shape reaches, in any turn. */
-static float reach_of(const clv_shape *s) {
-    switch (s->type) {
-    case CLV_CIRCLE:
-        return hypotf(s->u.circle.c.x, s->u.circle.c.y) + s->u.circle.r;
-    case CLV_CAPSULE:
-        return fmaxf(hypotf(s->u.capsule.a.x, s->u.capsule.a.y),
-                     hypotf(s->u.capsule.b.x, s->u.capsule.b.y)) +
-               s->u.capsule.r;
-    case CLV_OBB:
-        return hypotf(s->u.obb.c.x, s->u.obb.c.y) + hypotf(s->u.obb.h.x, s->u.obb.h.y);
-    default:
-        return 0.0f;
-    }
-}
-
 bool clv__file_hurts(clv_arena *a, const clv_weapon *src, clv__aweapon *w) {
     if (src->hurt_placed == 0) {
         return true;
@@ -131,7 +105,7 @@ bool clv__file_hurts(clv_arena *a, const clv_weapon *src, clv__aweapon *w) {
         for (int32_t f = e->first; f <= e->last; f++) {
             w->hurts[cursor[w->frame_base[e->attack] + f]++] = e->def;
         }
-        w->hurt_reach = fmaxf(w->hurt_reach, reach_of(&e->def.shape));
+        w->hurt_reach = fmaxf(w->hurt_reach, clv__shape_reach(&e->def.shape));
     }
     clv__free(&a->al, cursor, (size_t)w->frame_total * sizeof *cursor);
     return true;
