@@ -483,6 +483,12 @@ typedef struct app_view {
 clv_vec2 app_view_to_world(const app_view *v, const app_game *g, clv_vec2 p);
 /// The canvas point where world point w is drawn.
 clv_vec2 app_view_to_screen(const app_view *v, const app_game *g, clv_vec2 w);
+/* The view's mapping as canvas = world * z + o, for drawing many points. */
+typedef struct app_xf {
+    float z, ox, oy;
+} app_xf;
+app_xf app_view_xf(const app_view *v, const app_game *g);
+clv_vec2 app_xf_point(const app_xf *t, clv_vec2 w);
 /// The living enemy whose hurtbox is under world point w (index1), or 0.
 uint32_t app_enemy_at(const app_game *g, clv_vec2 w);
 

@@ -8,43 +8,28 @@
 
 #define DASHES 28
 
-typedef struct xf {
-    float z, ox, oy;
-} xf;
-
-static xf view_xf(const app_view *v, const app_game *g) {
-    clv_vec2 o = app_view_to_screen(v, g, clv_v2(0.0f, 0.0f));
-    clv_vec2 one = app_view_to_screen(v, g, clv_v2(1.0f, 0.0f));
-    xf t = {one.x - o.x, o.x, o.y};
-    return t;
-}
-
-static clv_vec2 to_canvas(const xf *t, clv_vec2 w) {
-    return clv_v2(w.x * t->z + t->ox, w.y * t->z + t->oy);
-}
-
 /* Every other piece of a ring of radius r about c, from angle a0 over span (radians). */
-static void dashed_arc(app_canvas *c, const xf *t, clv_vec2 ctr, float r, float a0, float span,
+static void dashed_arc(app_canvas *c, const app_xf *t, clv_vec2 ctr, float r, float a0, float span,
                        uint32_t color) {
     for (int i = 0; i < DASHES; i += 2) {
         float u = a0 + span * (float)i / DASHES, w = a0 + span * (float)(i + 1) / DASHES;
-        clv_vec2 p = to_canvas(t, clv_v2(ctr.x + r * cosf(u), ctr.y + r * sinf(u)));
-        clv_vec2 q = to_canvas(t, clv_v2(ctr.x + r * cosf(w), ctr.y + r * sinf(w)));
+        clv_vec2 p = app_xf_point(t, clv_v2(ctr.x + r * cosf(u), ctr.y + r * sinf(u)));
+        clv_vec2 q = app_xf_point(t, clv_v2(ctr.x + r * cosf(w), ctr.y + r * sinf(w)));
         app_line(c, p.x, p.y, q.x, q.y, color);
     }
 }
 
-static void dashed_line(app_canvas *c, const xf *t, clv_vec2 a, clv_vec2 b, uint32_t color) {
+static void dashed_line(app_canvas *c, const app_xf *t, clv_vec2 a, clv_vec2 b, uint32_t color) {
     for (int i = 0; i < 8; i += 2) {
         float u = (float)i / 8.0f, w = (float)(i + 1) / 8.0f;
-        clv_vec2 p = to_canvas(t, clv_v2(a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u));
-        clv_vec2 q = to_canvas(t, clv_v2(a.x + (b.x - a.x) * w, a.y + (b.y - a.y) * w));
+        clv_vec2 p = app_xf_point(t, clv_v2(a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u));
+        clv_vec2 q = app_xf_point(t, clv_v2(a.x + (b.x - a.x) * w, a.y + (b.y - a.y) * w));
         app_line(c, p.x, p.y, q.x, q.y, color);
     }
 }
 
 /* A shape's outline in dashes: what hits pass through, or what is not there yet. */
-static void dashed_shape(app_canvas *c, const xf *t, const clv_shape *s, uint32_t color) {
+static void dashed_shape(app_canvas *c, const app_xf *t, const clv_shape *s, uint32_t color) {
     const float pi = 3.14159265f;
     if (s->type == CLV_CIRCLE) {
         dashed_arc(c, t, s->u.circle.c, s->u.circle.r, 0.0f, 2.0f * pi, color);
@@ -103,14 +88,14 @@ static clv_hurtbox_state effective(clv_hurt_state entity, clv_hurtbox_state box)
 }
 
 /* The guard's shield: a thick arc on the facing side, blue while it holds, red as it breaks. */
-static void shield_arc(app_canvas *c, const xf *t, clv_vec2 at, float facing, float frac) {
+static void shield_arc(app_canvas *c, const app_xf *t, clv_vec2 at, float facing, float frac) {
     uint32_t color = frac > 0.3f ? 0xFF70B0FFu : 0xFFFF6050u;
     for (float r = 15.0f; r <= 17.5f; r += 0.75f) {
         float a0 = facing - 1.1f;
         for (int i = 0; i < 12; i++) {
             float u = a0 + 2.2f * (float)i / 12, w = a0 + 2.2f * (float)(i + 1) / 12;
-            clv_vec2 p = to_canvas(t, clv_v2(at.x + r * cosf(u), at.y + r * sinf(u)));
-            clv_vec2 q = to_canvas(t, clv_v2(at.x + r * cosf(w), at.y + r * sinf(w)));
+            clv_vec2 p = app_xf_point(t, clv_v2(at.x + r * cosf(u), at.y + r * sinf(u)));
+            clv_vec2 q = app_xf_point(t, clv_v2(at.x + r * cosf(w), at.y + r * sinf(w)));
             app_line(c, p.x, p.y, q.x, q.y, color);
         }
     }
@@ -118,7 +103,7 @@ static void shield_arc(app_canvas *c, const xf *t, clv_vec2 at, float facing, fl
 
 void app_draw_hurtbox(app_canvas *c, const clv_shape *s, clv_vec2 o, float z,
                       clv_hurtbox_state state) {
-    xf t = {z, o.x, o.y};
+    app_xf t = {z, o.x, o.y};
     uint32_t fill, line;
     state_colors(state, &fill, &line);
     if (state == CLV_HURTBOX_INTANGIBLE) {
@@ -135,7 +120,7 @@ uint32_t app_hurtbox_color(clv_hurtbox_state state) {
     return line;
 }
 
-static void entity_hurtboxes(app_canvas *c, const xf *t, const app_game *g, clv_entity_id id) {
+static void entity_hurtboxes(app_canvas *c, const app_xf *t, const app_game *g, clv_entity_id id) {
     clv_entity_info ei;
     if (clv_arena_entity(g->arena, id, &ei) != CLV_HIT_OK || !ei.alive) {
         return;
@@ -149,7 +134,7 @@ static void entity_hurtboxes(app_canvas *c, const xf *t, const app_game *g, clv_
 }
 
 void app_draw_hurtboxes(app_canvas *c, const app_game *g, const app_view *v) {
-    xf t = view_xf(v, g);
+    app_xf t = app_view_xf(v, g);
     for (int32_t i = 0; i < g->st.enemy_count; i++) {
         entity_hurtboxes(c, &t, g, g->enemies[i].id);
     }
@@ -157,30 +142,30 @@ void app_draw_hurtboxes(app_canvas *c, const app_game *g, const app_view *v) {
 }
 
 /* A bar of frac (0..1) of w world units, centred under or over a point. */
-static void bar(app_canvas *c, const xf *t, clv_vec2 at, float w, float frac, uint32_t color) {
-    clv_vec2 p = to_canvas(t, clv_v2(at.x - w * 0.5f, at.y));
+static void bar(app_canvas *c, const app_xf *t, clv_vec2 at, float w, float frac, uint32_t color) {
+    clv_vec2 p = app_xf_point(t, clv_v2(at.x - w * 0.5f, at.y));
     int pw = (int)(w * t->z), ph = (int)(3.0f * t->z);
     frac = frac < 0.0f ? 0.0f : (frac > 1.0f ? 1.0f : frac);
     app_fill_rect(c, (int)p.x - 1, (int)p.y - 1, pw + 2, ph + 2, 0xC0101018u);
     app_fill_rect(c, (int)p.x, (int)p.y, (int)((float)pw * frac), ph, color);
 }
 
-static void draw_down(app_canvas *c, const xf *t, const app_font *f, const app_game *g,
+static void draw_down(app_canvas *c, const app_xf *t, const app_font *f, const app_game *g,
                       clv_vec2 at) {
     char line[32];
     float left = (float)(APP_PLAYER_RESPAWN - g->st.down) / 60.0f;
     snprintf(line, sizeof line, "DOWN %.1fs", (double)(left > 0.0f ? left : 0.0f));
-    clv_vec2 p = to_canvas(t, clv_v2(at.x, at.y - 30.0f));
+    clv_vec2 p = app_xf_point(t, clv_v2(at.x, at.y - 30.0f));
     app_text_shadow(c, f, (int)p.x - app_text_width(line, 1) / 2, (int)p.y, line, 0xFFFF7070u, 1);
-    clv_vec2 a = to_canvas(t, clv_v2(at.x - 8.0f, at.y - 8.0f));
-    clv_vec2 b = to_canvas(t, clv_v2(at.x + 8.0f, at.y + 8.0f));
+    clv_vec2 a = app_xf_point(t, clv_v2(at.x - 8.0f, at.y - 8.0f));
+    clv_vec2 b = app_xf_point(t, clv_v2(at.x + 8.0f, at.y + 8.0f));
     app_line(c, a.x, a.y, b.x, b.y, 0xFFFF5050u);
     app_line(c, a.x, b.y, b.x, a.y, 0xFFFF5050u);
 }
 
 /* The player's health over it and its guard meter under it; the shield while it guards, a
  * trail while it rolls, BREAK while its broken guard stuns it. */
-static void draw_player(app_canvas *c, const xf *t, const app_font *f, const app_game *g) {
+static void draw_player(app_canvas *c, const app_xf *t, const app_font *f, const app_game *g) {
     const app_state *st = &g->st;
     clv_entity_info pi;
     clv_entity_body_info bi;
@@ -202,13 +187,13 @@ static void draw_player(app_canvas *c, const xf *t, const app_font *f, const app
         shield_arc(c, t, pi.position, bi.facing, meter);
     }
     if (broken) {
-        clv_vec2 p = to_canvas(t, clv_v2(pi.position.x, pi.position.y - 36.0f));
+        clv_vec2 p = app_xf_point(t, clv_v2(pi.position.x, pi.position.y - 36.0f));
         app_text_shadow(c, f, (int)p.x - app_text_width("GUARD BREAK", 1) / 2, (int)p.y,
                         "GUARD BREAK", (st->frame / 4) % 2 ? 0xFFFF5050u : 0xFFFFD060u, 1);
     }
     for (int k = 1; st->dodge > 0 && k <= 3; k++) {
-        clv_vec2 p = to_canvas(t, clv_v2(pi.position.x - st->dodge_dir.x * 7.0f * (float)k,
-                                         pi.position.y - st->dodge_dir.y * 7.0f * (float)k));
+        clv_vec2 p = app_xf_point(t, clv_v2(pi.position.x - st->dodge_dir.x * 7.0f * (float)k,
+                                            pi.position.y - st->dodge_dir.y * 7.0f * (float)k));
         app_capsule(c, p, p, (11.0f - 2.0f * (float)k) * t->z,
                     app_rgba(120, 150, 255, (uint32_t)(90 - 25 * k)), 0);
     }
@@ -216,7 +201,7 @@ static void draw_player(app_canvas *c, const xf *t, const app_font *f, const app
 
 /* A knight winding up: where its blade's first active frame will be, outlined, and a bar under
  * it that fills through the startup; red once the blade is out. */
-static void draw_knight(app_canvas *c, const xf *t, const app_font *f, const app_game *g,
+static void draw_knight(app_canvas *c, const app_xf *t, const app_font *f, const app_game *g,
                         const app_enemy *e) {
     const app_fighters *fi = &g->fighters;
     clv_attack_info ai;
@@ -238,7 +223,7 @@ static void draw_knight(app_canvas *c, const xf *t, const app_font *f, const app
             }
         }
         if ((frame / 4) % 2 == 0) {
-            clv_vec2 m = to_canvas(t, clv_v2(ei.position.x - 3.0f, ei.position.y - 36.0f));
+            clv_vec2 m = app_xf_point(t, clv_v2(ei.position.x - 3.0f, ei.position.y - 36.0f));
             app_text_shadow(c, f, (int)m.x, (int)m.y, "!", 0xFFFF5050u, 2);
         }
     }
@@ -256,7 +241,7 @@ static void draw_knight(app_canvas *c, const xf *t, const app_font *f, const app
 }
 
 void app_draw_fighters(app_canvas *c, const app_font *f, const app_game *g, const app_view *v) {
-    xf t = view_xf(v, g);
+    app_xf t = app_view_xf(v, g);
     for (int32_t i = 0; i < g->st.enemy_count; i++) {
         if (g->enemies[i].kind == APP_ENEMY_KNIGHT) {
             draw_knight(c, &t, f, g, &g->enemies[i]);

@@ -195,28 +195,26 @@ bool app_canvas_write_png(const app_canvas *c, const char *path) {
     return ok != 0;
 }
 
-/* The thrower is the slime recoloured (green to violet), so that it reads apart at a glance
- * with no sprite of its own to keep. */
-static void make_thrower(const app_image *enemy, app_image *out) {
-    size_t n = (size_t)enemy->w * (size_t)enemy->h * 4;
-    out->rgba = malloc(n);
-    if (out->rgba == NULL) {
-        return;
-    }
-    out->w = enemy->w;
-    out->h = enemy->h;
-    out->placeholder = enemy->placeholder;
-    for (size_t i = 0; i < n; i += 4) {
-        const uint8_t *p = enemy->rgba + i;
-        out->rgba[i] = (uint8_t)((p[1] * 3 + p[0]) / 4);
-        out->rgba[i + 1] = (uint8_t)((p[0] + p[2]) / 2);
-        out->rgba[i + 2] = p[1];
-        out->rgba[i + 3] = p[3];
-    }
+/* The thrower and the knight are the slime recoloured, so that each reads apart at a glance
+ * with no sprite of its own to keep: a pixel's colour from the slime's (alpha kept). */
+typedef void (*recolour_fn)(const uint8_t *p, uint8_t *out);
+
+/* green to violet */
+static void thrower_colour(const uint8_t *p, uint8_t *out) {
+    out[0] = (uint8_t)((p[1] * 3 + p[0]) / 4);
+    out[1] = (uint8_t)((p[0] + p[2]) / 2);
+    out[2] = p[1];
 }
 
-/* The knight is the slime in steel grey with a red cast, for the same reason. */
-static void make_knight(const app_image *enemy, app_image *out) {
+/* steel grey with a red cast */
+static void knight_colour(const uint8_t *p, uint8_t *out) {
+    int lum = (p[0] + 2 * p[1] + p[2]) / 4;
+    out[0] = (uint8_t)(lum + (255 - lum) / 4);
+    out[1] = (uint8_t)(lum * 7 / 8);
+    out[2] = (uint8_t)(lum * 7 / 8);
+}
+
+static void recolour(const app_image *enemy, app_image *out, recolour_fn colour) {
     size_t n = (size_t)enemy->w * (size_t)enemy->h * 4;
     out->rgba = malloc(n);
     if (out->rgba == NULL) {
@@ -226,12 +224,8 @@ static void make_knight(const app_image *enemy, app_image *out) {
     out->h = enemy->h;
     out->placeholder = enemy->placeholder;
     for (size_t i = 0; i < n; i += 4) {
-        const uint8_t *p = enemy->rgba + i;
-        int lum = (p[0] + 2 * p[1] + p[2]) / 4;
-        out->rgba[i] = (uint8_t)(lum + (255 - lum) / 4);
-        out->rgba[i + 1] = (uint8_t)(lum * 7 / 8);
-        out->rgba[i + 2] = (uint8_t)(lum * 7 / 8);
-        out->rgba[i + 3] = p[3];
+        colour(enemy->rgba + i, out->rgba + i);
+        out->rgba[i + 3] = enemy->rgba[i + 3];
     }
 }
 
@@ -262,8 +256,8 @@ void app_assets_load(app_assets *a, const char *dir) {
                 a->font.img.w, a->font.img.h);
         a->font.img.placeholder = true;
     }
-    make_thrower(&a->enemy, &a->thrower);
-    make_knight(&a->enemy, &a->knight);
+    recolour(&a->enemy, &a->thrower, thrower_colour);
+    recolour(&a->enemy, &a->knight, knight_colour);
 }
 
 void app_assets_free(app_assets *a) {

@@ -6,22 +6,6 @@
 
 #define SPARK_FRAMES 12
 
-/* The view's transform, canvas = world * z + o, read from the view's own mapping. */
-typedef struct xf {
-    float z, ox, oy;
-} xf;
-
-static xf view_xf(const app_view *v, const app_game *g) {
-    clv_vec2 o = app_view_to_screen(v, g, clv_v2(0.0f, 0.0f));
-    clv_vec2 one = app_view_to_screen(v, g, clv_v2(1.0f, 0.0f));
-    xf t = {one.x - o.x, o.x, o.y};
-    return t;
-}
-
-static clv_vec2 to_canvas(const xf *t, clv_vec2 w) {
-    return clv_v2(w.x * t->z + t->ox, w.y * t->z + t->oy);
-}
-
 static uint32_t spark_color(int32_t kind) {
     switch (kind) {
     case CLV_CLASH_PARRY:
@@ -39,11 +23,11 @@ static uint32_t spark_color(int32_t kind) {
 }
 
 /* A burst of eight rays that grows and fades, with a white flash for its first frames. */
-static void draw_spark(app_canvas *c, const xf *t, const app_spark *s) {
+static void draw_spark(app_canvas *c, const app_xf *t, const app_spark *s) {
     if (!s->used || s->age >= SPARK_FRAMES) {
         return;
     }
-    clv_vec2 p = to_canvas(t, s->pos);
+    clv_vec2 p = app_xf_point(t, s->pos);
     float k = (float)(s->age + 1) / (float)SPARK_FRAMES;
     uint32_t alpha = (uint32_t)(255.0f * (1.0f - k * 0.7f));
     uint32_t col = (alpha << 24) | spark_color(s->kind);
@@ -60,7 +44,7 @@ static void draw_spark(app_canvas *c, const xf *t, const app_spark *s) {
 }
 
 /* Every projectile's hitboxes, a streak behind it; the player's (reflected) ones in orange. */
-static void draw_knives(app_canvas *c, const xf *t, const app_game *g) {
+static void draw_knives(app_canvas *c, const app_xf *t, const app_game *g) {
     clv_attack_id cur = {0, 0};
     while (clv_arena_next_attack(g->arena, &cur)) {
         clv_projectile_info pi;
@@ -68,8 +52,8 @@ static void draw_knives(app_canvas *c, const xf *t, const app_game *g) {
             continue;
         }
         bool ours = pi.team == 0;
-        clv_vec2 p = to_canvas(t, pi.position);
-        clv_vec2 q = to_canvas(
+        clv_vec2 p = app_xf_point(t, pi.position);
+        clv_vec2 q = app_xf_point(
             t, clv_v2(pi.position.x - pi.velocity.x * 4.0f, pi.position.y - pi.velocity.y * 4.0f));
         app_line(c, p.x, p.y, q.x, q.y, ours ? 0x80FFA040u : 0x80E0E6F0u);
         clv_shape shapes[8];
@@ -82,7 +66,7 @@ static void draw_knives(app_canvas *c, const xf *t, const app_game *g) {
 }
 
 /* A thrower winding up holds its knife over its head, and a '!' blinks above it. */
-static void draw_windups(app_canvas *c, const xf *t, const app_font *f, const app_game *g) {
+static void draw_windups(app_canvas *c, const app_xf *t, const app_font *f, const app_game *g) {
     for (int32_t i = 0; i < g->st.enemy_count; i++) {
         const app_enemy *e = &g->enemies[i];
         clv_entity_info ei;
@@ -90,27 +74,27 @@ static void draw_windups(app_canvas *c, const xf *t, const app_font *f, const ap
             clv_arena_entity(g->arena, e->id, &ei) != CLV_HIT_OK || !ei.alive) {
             continue;
         }
-        clv_vec2 a = to_canvas(t, clv_v2(ei.position.x + 8.0f, ei.position.y - 12.0f));
-        clv_vec2 b = to_canvas(t, clv_v2(ei.position.x + 8.0f, ei.position.y - 22.0f));
+        clv_vec2 a = app_xf_point(t, clv_v2(ei.position.x + 8.0f, ei.position.y - 12.0f));
+        clv_vec2 b = app_xf_point(t, clv_v2(ei.position.x + 8.0f, ei.position.y - 22.0f));
         app_capsule(c, a, b, 1.5f * t->z, 0xFFE8ECF4u, 0xFF202430u);
         if ((e->throw_in / 4) % 2 == 0) {
-            clv_vec2 m = to_canvas(t, clv_v2(ei.position.x - 3.0f, ei.position.y - 34.0f));
+            clv_vec2 m = app_xf_point(t, clv_v2(ei.position.x - 3.0f, ei.position.y - 34.0f));
             app_text_shadow(c, f, (int)m.x, (int)m.y, "!", 0xFFFF5050u, 2);
         }
     }
 }
 
 /* The player's parry window: a cyan ring just outside its hurtbox. */
-static void draw_parry(app_canvas *c, const xf *t, const app_game *g) {
+static void draw_parry(app_canvas *c, const app_xf *t, const app_game *g) {
     clv_entity_info pi;
     if (clv_arena_entity(g->arena, g->st.player, &pi) == CLV_HIT_OK && pi.state == CLV_HURT_PARRY) {
-        clv_vec2 p = to_canvas(t, pi.position);
+        clv_vec2 p = app_xf_point(t, pi.position);
         app_capsule(c, p, p, 16.0f * t->z, 0x3060E0FFu, 0xFF60E0FFu);
     }
 }
 
 void app_draw_meetings(app_canvas *c, const app_font *f, const app_game *g, const app_view *v) {
-    xf t = view_xf(v, g);
+    app_xf t = app_view_xf(v, g);
     draw_parry(c, &t, g);
     draw_windups(c, &t, f, g);
     draw_knives(c, &t, g);

@@ -618,3 +618,14 @@ void app_draw_game(app_canvas *c, const app_assets *a, const app_game *g, const 
     }
     draw_panel(c, a, g, v);
 }
+
+app_xf app_view_xf(const app_view *v, const app_game *g) {
+    clv_vec2 o = app_view_to_screen(v, g, clv_v2(0.0f, 0.0f));
+    clv_vec2 one = app_view_to_screen(v, g, clv_v2(1.0f, 0.0f));
+    app_xf t = {one.x - o.x, o.x, o.y};
+    return t;
+}
+
+clv_vec2 app_xf_point(const app_xf *t, clv_vec2 w) {
+    return clv_v2(w.x * t->z + t->ox, w.y * t->z + t->oy);
+}

@@ -121,16 +121,8 @@ void clv_lua_read_hurtbox(clv_fctx *c, int t, clv_hurtbox_def *def) {
     c->where = oldw;
 }
 
-static void add_hurtbox(clv_fctx *c, clv_body *b, int32_t anim, int32_t first, int32_t last,
-                        const clv_hurtbox_def *def) {
-    clv_hit_diag d;
-    if (clv_body_add_hurtbox(b, anim, first, last, def, &d) != CLV_HIT_OK) {
-        clv_f_fail_at(c, "%s", d.message);
-    }
-}
-
-/* anim.hurtboxes: each over its frames (default: the whole animation). */
-static void read_hurtbox_list(clv_fctx *c, int at, clv_body *b, int32_t anim, int32_t length) {
+void clv_lua_read_hurtbox_list(clv_fctx *c, int at, const char *what, int32_t length,
+                               clv_lua_add_hurtbox add, void *ud) {
     lua_State *L = c->L;
     size_t old;
     int t = clv_f_get(c, at, "hurtboxes", &old);
@@ -146,14 +138,28 @@ static void read_hurtbox_list(clv_fctx *c, int at, clv_body *b, int32_t anim, in
         clv_lua_read_hurtbox(c, h, &def);
         int32_t first = 1, last = length;
         if (has(L, h, "frames")) {
-            clv_f_frames(c, h, "animation", length, &first, &last);
+            clv_f_frames(c, h, what, length, &first, &last);
         }
-        add_hurtbox(c, b, anim, first - 1, last - 1, &def);
+        add(c, ud, first - 1, last - 1, &def);
         lua_pop(L, 1);
         clv_f_pop(c, o2);
     }
     lua_pop(L, 1);
     clv_f_pop(c, old);
+}
+
+typedef struct body_anim {
+    clv_body *b;
+    int32_t anim;
+} body_anim;
+
+static void add_hurtbox(clv_fctx *c, void *ud, int32_t first, int32_t last,
+                        const clv_hurtbox_def *def) {
+    const body_anim *ba = ud;
+    clv_hit_diag d;
+    if (clv_body_add_hurtbox(ba->b, ba->anim, first, last, def, &d) != CLV_HIT_OK) {
+        clv_f_fail_at(c, "%s", d.message);
+    }
 }
 
 /* anim.frames: [n] = list of hurtboxes of frame n alone. */
@@ -175,7 +181,8 @@ static void read_frame_lists(clv_fctx *c, int at, clv_body *b, int32_t anim, int
             lua_rawgeti(L, -1, i);
             clv_hurtbox_def def;
             clv_lua_read_hurtbox(c, lua_gettop(L), &def);
-            add_hurtbox(c, b, anim, (int32_t)f - 1, (int32_t)f - 1, &def);
+            body_anim ba = {b, anim};
+            add_hurtbox(c, &ba, (int32_t)f - 1, (int32_t)f - 1, &def);
             lua_pop(L, 1);
             clv_f_pop(c, o3);
         }
@@ -216,7 +223,8 @@ static void read_animation(clv_fctx *c, clv_body *b, const char *name, int at) {
     if (clv_body_add_animation(b, &def, &index, &d) != CLV_HIT_OK) {
         clv_f_fail_at(c, "%s", d.message);
     }
-    read_hurtbox_list(c, at, b, index, def.frames);
+    body_anim ba = {b, index};
+    clv_lua_read_hurtbox_list(c, at, "animation", def.frames, add_hurtbox, &ba);
     read_frame_lists(c, at, b, index, def.frames);
     c->where = oldw;
 }

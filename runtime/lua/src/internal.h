@@ -276,6 +276,14 @@ const clv_body *clv_lua_to_body(lua_State *L, int idx);
 /// Reads the hurtbox table at t (id, state, heavy, shape; not frames) into def, checked by
 /// cleave_hit's rule; raises at its field otherwise.
 void clv_lua_read_hurtbox(clv_fctx *c, int t, clv_hurtbox_def *def);
+/// Adds one hurtbox read by clv_lua_read_hurtbox_list over frames first..last (0-based);
+/// raises at its field when refused.
+typedef void (*clv_lua_add_hurtbox)(clv_fctx *c, void *ud, int32_t first, int32_t last,
+                                    const clv_hurtbox_def *def);
+/// The list at field "hurtboxes" of the table at `at`: each hurtbox over its `frames` (of the
+/// `what`, "animation" or "attack", of `length` frames; default all of them), given to add.
+void clv_lua_read_hurtbox_list(clv_fctx *c, int at, const char *what, int32_t length,
+                               clv_lua_add_hurtbox add, void *ud);
 /// Pushes a cleave.Body that reads body, a body of another state (a mod's) that the value at
 /// keep keeps alive.
 void clv_lua_push_borrowed_body(lua_State *L, const clv_body *body, int keep);

@@ -102,42 +102,21 @@ static const char *const attack_fields[] = {"length",    "frames",      "hitboxe
 
 /* attack.hurtboxes: hurtboxes the attack carries (the extended arm of a punch), each over its
  * frames (default: the whole attack), checked like a body's. */
+static void add_carried(clv_fctx *c, void *ud, int32_t first, int32_t last,
+                        const clv_hurtbox_def *def) {
+    const wstate *s = ud;
+    clv_hit_diag diag;
+    clv_hit_status st = clv_weapon_add_hurtbox(s->w->compiled, s->attack, first, last, def, &diag);
+    if (st == CLV_HIT_ERR_NO_MEMORY) {
+        luaL_error(c->L, "out of memory");
+    }
+    if (st != CLV_HIT_OK) {
+        clv_f_fail_at(c, "%s", diag.message);
+    }
+}
+
 static void read_carried_hurtboxes(wstate *s, int at) {
-    lua_State *L = s->c.L;
-    clv_fctx *c = &s->c;
-    size_t old;
-    int t = clv_f_get(c, at, "hurtboxes", &old);
-    if (t != LUA_TNIL && t != LUA_TTABLE) {
-        clv_f_fail(c, "must be a list of hurtboxes (got %s)", clv_f_type_name(L, -1));
-    }
-    int list = lua_absindex(L, -1);
-    for (lua_Integer i = 1; t == LUA_TTABLE && i <= (lua_Integer)lua_rawlen(L, list); i++) {
-        size_t o2 = clv_f_index(c, i);
-        lua_rawgeti(L, list, i);
-        int h = lua_absindex(L, -1);
-        clv_hurtbox_def def;
-        clv_lua_read_hurtbox(c, h, &def);
-        int32_t first = 1, last = s->length;
-        lua_getfield(L, h, "frames");
-        bool framed = !lua_isnil(L, -1);
-        lua_pop(L, 1);
-        if (framed) {
-            clv_f_frames(c, h, "attack", s->length, &first, &last);
-        }
-        clv_hit_diag diag;
-        clv_hit_status st =
-            clv_weapon_add_hurtbox(s->w->compiled, s->attack, first - 1, last - 1, &def, &diag);
-        if (st == CLV_HIT_ERR_NO_MEMORY) {
-            luaL_error(L, "out of memory");
-        }
-        if (st != CLV_HIT_OK) {
-            clv_f_fail_at(c, "%s", diag.message);
-        }
-        lua_pop(L, 1);
-        clv_f_pop(c, o2);
-    }
-    lua_pop(L, 1);
-    clv_f_pop(c, old);
+    clv_lua_read_hurtbox_list(&s->c, at, "attack", s->length, add_carried, s);
 }
 
 /* The highest frame an attack's hitboxes mention, for an attack without length. */
