@@ -35,14 +35,18 @@ wait_for() {
     fail "waited ${2:-30} s for '$1' in the demo's status (last: $(cat "$status" 2>/dev/null))"
 }
 
+# The demo writes its status once its window runs frames; only then look for the window. A
+# loaded machine can take long to start the X server and the demo: the waits are backstops
+# for a demo that died or hung, not a judgement of speed.
+wait_for '^frame=' 120
 wid=""
-for _ in $(seq 1 300); do
+for _ in $(seq 1 1200); do
     wid=$(xdotool search --name 'cleave demo' 2>/dev/null | head -n 1) && [ -n "$wid" ] && break
+    kill -0 "$pid" 2>/dev/null || fail "the demo exited before its window was found"
     sleep 0.1
 done
-[ -n "$wid" ] || fail "no window appeared within 30 s"
+[ -n "$wid" ] || fail "no window named 'cleave demo' appeared (windows: $(xdotool search --name . getwindowname %@ 2>/dev/null | tr '\n' ','))"
 xdotool windowfocus --sync "$wid" 2>/dev/null || true
-wait_for '^frame='
 # the weapon list is on window.log before the window opens
 label() { sed -n "s/^cleave: weapon $1: //p" window.log; }
 sword=$(sed -n 's/^cleave: weapon \([0-9]*\): sword$/\1/p' window.log)
