@@ -6,7 +6,9 @@
  *   CTest script compares the two outputs).
  * A second scenario, printed after the first, has bodies that defend: animated hurtboxes with
  * intangible and armor frames, guards that turn and break, heavy armor, grabs and throws,
- * airborne targets and smash knockback. */
+ * airborne targets and smash knockback. A third, the volley, has two sides throwing knives and
+ * spinning axes (gravity, pierce, loops) through each other's swings: clanks, outprioritizing,
+ * trades, transcendence, reflection, absorption and parries. */
 #include "cleave/body.h"
 #include "cleave/hit.h"
 #include "harness.h"
@@ -541,6 +543,225 @@ static void test_defenders(void) {
     CHECK(reason_count[CLV_MISS_INTANGIBLE] > 0 && reason_count[CLV_MISS_AIRBORNE] > 0);
 }
 
+/* ---- the volley: projectiles and attacks that meet ---- */
+
+#define SIDE 16
+#define VFRAMES 200
+#define VTHROWN 48
+
+/* A knife (one box, straight), an axe (two boxes turning by frame) and four swings: a bat that
+ * reflects, a greatsword, a trading club and a transcendent whip, and a shield that absorbs. */
+static clv_weapon *build_volley(void) {
+    clv_weapon *w = clv_weapon_create(NULL, NULL);
+    const char *names[6] = {"knife", "axe", "bat", "greatsword", "club", "shield"};
+    const int32_t frames[6] = {4, 4, 14, 16, 12, 10};
+    for (int i = 0; i < 6; i++) {
+        clv_attack_def a = clv_default_attack_def();
+        snprintf(a.name, sizeof a.name, "%s", names[i]);
+        a.frames = frames[i];
+        a.rehit = i == 1 ? 3 : 0;
+        CHECK(clv_weapon_add_attack(w, &a, NULL, NULL) == CLV_HIT_OK);
+    }
+    clv_hitbox_def h = hb("edge", clv_shape_capsule(-4, 0, 4, 0, 1.5f), 4);
+    CHECK(clv_weapon_add_hitbox(w, 0, 0, 3, &h, NULL) == CLV_HIT_OK);
+    for (int f = 0; f < 4; f++) {
+        float c = f % 2 == 0 ? 1.0f : 0.0f, sn = f % 2 == 0 ? 0.0f : 1.0f;
+        h = hb("blade", clv_shape_capsule(-9 * c, -9 * sn, 9 * c, 9 * sn, 3), 7);
+        CHECK(clv_weapon_add_hitbox(w, 1, f, f, &h, NULL) == CLV_HIT_OK);
+    }
+    h = hb("barrel", clv_shape_capsule(10, 0, 40, 0, 6), 3);
+    h.kind = CLV_HITBOX_REFLECT;
+    h.reflect_speed = 1.25f;
+    h.reflect_damage = 1.5f;
+    CHECK(clv_weapon_add_hitbox(w, 2, 2, 10, &h, NULL) == CLV_HIT_OK);
+    h = hb("great", clv_shape_capsule(15, 0, 70, 0, 8), 22);
+    CHECK(clv_weapon_add_hitbox(w, 3, 4, 12, &h, NULL) == CLV_HIT_OK);
+    h = hb("club", clv_shape_capsule(10, 0, 45, 0, 7), 9);
+    h.clash = CLV_CLASH_TRADE;
+    CHECK(clv_weapon_add_hitbox(w, 4, 2, 9, &h, NULL) == CLV_HIT_OK);
+    h = hb("whip", clv_shape_capsule(10, 0, 80, 0, 3), 5);
+    h.clash = CLV_CLASH_TRANSCEND;
+    CHECK(clv_weapon_add_hitbox(w, 4, 6, 11, &h, NULL) == CLV_HIT_OK);
+    h = hb("boss", clv_shape_circle(18, 0, 14), 1);
+    h.kind = CLV_HITBOX_ABSORB;
+    CHECK(clv_weapon_add_hitbox(w, 5, 1, 8, &h, NULL) == CLV_HIT_OK);
+    return w;
+}
+
+typedef struct volley {
+    clv_arena *arena;
+    clv_weapon_id weapon;
+    clv_entity_id fighters[2 * SIDE];
+    clv_attack_id swings[2 * SIDE], thrown[VTHROWN];
+    rng r;
+} volley;
+
+static void volley_setup(volley *sc, int grid) {
+    memset(sc, 0, sizeof *sc);
+    sc->r.s = 4242u;
+    clv_arena_def ad = clv_default_arena_def();
+    if (grid) {
+        ad.grid_cell_size = 32.0f;
+        ad.grid_origin = clv_v2(-240.0f, -160.0f);
+        ad.grid_cols = 15;
+        ad.grid_rows = 10;
+    }
+    sc->arena = clv_arena_create(&ad, NULL);
+    CHECK(sc->arena != NULL);
+    clv_weapon *w = build_volley();
+    CHECK(clv_arena_add_weapon(sc->arena, w, &sc->weapon, NULL) == CLV_HIT_OK);
+    clv_weapon_destroy(w);
+    for (int i = 0; i < 2 * SIDE; i++) {
+        clv_entity_def d = clv_default_entity_def();
+        float x = uniform(&sc->r, 20, 200);
+        float y = uniform(&sc->r, -140, 140);
+        d.position = clv_v2(i < SIDE ? -x : x, y);
+        d.velocity = uniform_v2(&sc->r, -0.5f, 0.5f, -0.5f, 0.5f);
+        d.team = i < SIDE ? 1 : 2;
+        d.hp = 400;
+        d.hurtboxes[0] = clv_shape_circle(0, 0, uniform(&sc->r, 0.5f, 12.0f));
+        CHECK(clv_arena_spawn(sc->arena, &d, &sc->fighters[i], NULL) == CLV_HIT_OK);
+    }
+}
+
+/* A projectile from a random fighter towards the other side: knives fast and straight, axes
+ * slower, turning, falling and piercing. */
+static void volley_throw(volley *sc, int k) {
+    clv_projectile_def p = clv_default_projectile_def();
+    uint32_t who = next_u32(&sc->r) % (2 * SIDE), kind = next_u32(&sc->r) % 4;
+    clv_entity_info e;
+    if (clv_arena_entity(sc->arena, sc->fighters[who], &e) != CLV_HIT_OK || !e.alive) {
+        return;
+    }
+    float dir = who < SIDE ? 1.0f : -1.0f, speed = uniform(&sc->r, 4, kind == 0 ? 60 : 12);
+    p.weapon = sc->weapon;
+    p.attack = kind == 3 ? 1 : 0;
+    p.owner = sc->fighters[who];
+    p.position = e.position;
+    p.velocity = clv_v2(dir * speed, uniform(&sc->r, -2, 2));
+    p.facing = kind == 1 ? uniform(&sc->r, -0.5f, 0.5f) : 0.0f;
+    p.mirror = kind == 2;
+    p.lifetime = 20 + (int32_t)(next_u32(&sc->r) % 40);
+    p.loop = true;
+    p.pierce = (int32_t)(kind % 3);
+    p.gravity = kind == 3 ? 0.15f : 0.0f;
+    p.destroy_on_clank = kind != 2;
+    p.reflectable = kind != 1;
+    CHECK(clv_arena_spawn_projectile(sc->arena, &p, &sc->thrown[k], NULL) == CLV_HIT_OK);
+}
+
+static void volley_drive(volley *sc, int f) {
+    clv_arena *a = sc->arena;
+    for (int k = 0; k < VTHROWN; k++) {
+        if (!clv_arena_attack_valid(a, sc->thrown[k]) && next_u32(&sc->r) % 3 == 0) {
+            volley_throw(sc, k);
+        }
+    }
+    for (int i = 0; i < 2 * SIDE; i++) {
+        clv_entity_id e = sc->fighters[i];
+        uint32_t roll = next_u32(&sc->r) % 24;
+        if (roll == 0) {
+            clv_arena_set_state(a, e, CLV_HURT_PARRY, 4);
+        }
+        if (clv_arena_attack_valid(a, sc->swings[i])) {
+            clv_attack_info info;
+            clv_arena_attack(a, sc->swings[i], &info);
+            clv_arena_set_attack_pose(a, sc->swings[i], clv_v2(0, 0), info.facing + 0.3f,
+                                      info.mirror);
+            continue;
+        }
+        clv_attack_start_def s = clv_default_attack_start_def();
+        s.weapon = sc->weapon;
+        s.owner = e;
+        s.attack = 2 + (int32_t)(roll % 4);
+        s.facing = (i < SIDE ? 0.0f : 3.14159f) + uniform(&sc->r, -1.2f, 1.2f);
+        s.mirror = (f + i) % 3 == 0;
+        clv_arena_start_attack(a, &s, &sc->swings[i], NULL);
+    }
+}
+
+typedef struct vtrace {
+    uint64_t hash[VFRAMES];
+    int32_t hits[VFRAMES], misses[VFRAMES], clashes[VFRAMES], pevents[VFRAMES];
+} vtrace;
+
+static void run_volley(vtrace *t, int snap_at, int grid) {
+    volley sc;
+    volley_setup(&sc, grid);
+    unsigned char *buf = NULL;
+    size_t size = 0;
+    volley saved;
+    for (int f = 0; f < VFRAMES; f++) {
+        if (f == snap_at) {
+            size = clv_arena_snapshot_size(sc.arena);
+            buf = malloc(size);
+            CHECK(clv_arena_snapshot(sc.arena, buf, size, NULL) == CLV_HIT_OK);
+            saved = sc;
+            for (int g = 0; g < 30; g++) {
+                volley_drive(&sc, f + g);
+                clv_arena_step(sc.arena);
+            }
+            clv_arena *arena = sc.arena;
+            sc = saved;
+            sc.arena = arena;
+            CHECK(clv_arena_restore(sc.arena, buf, size) == CLV_HIT_OK);
+        }
+        volley_drive(&sc, f);
+        CHECK(clv_arena_step(sc.arena) == CLV_HIT_OK);
+        t->hash[f] = clv_arena_hash(sc.arena);
+        clv_arena_hits(sc.arena, &t->hits[f]);
+        clv_arena_misses(sc.arena, &t->misses[f]);
+        clv_arena_clashes(sc.arena, &t->clashes[f]);
+        clv_arena_projectile_events(sc.arena, &t->pevents[f]);
+    }
+    free(buf);
+    clv_arena_destroy(sc.arena);
+}
+
+/* How many clashes of each kind one run of the volley has. */
+static void volley_kinds(int grid, long kinds[7]) {
+    volley sc;
+    volley_setup(&sc, grid);
+    for (int f = 0; f < VFRAMES; f++) {
+        volley_drive(&sc, f);
+        CHECK(clv_arena_step(sc.arena) == CLV_HIT_OK);
+        int32_t n = 0;
+        const clv_clash_event *c = clv_arena_clashes(sc.arena, &n);
+        for (int32_t i = 0; i < n; i++) {
+            kinds[c[i].kind]++;
+        }
+    }
+    clv_arena_destroy(sc.arena);
+}
+
+/* The volley repeats, a rollback replays it, the grid finds what the scan finds, and every kind
+ * of meeting happens in it. */
+static void test_volley(void) {
+    static vtrace one, two, rolled, gridded;
+    run_volley(&one, -1, 0);
+    run_volley(&two, -1, 0);
+    run_volley(&rolled, 90, 0);
+    run_volley(&gridded, -1, 1);
+    CHECK(memcmp(&one, &two, sizeof one) == 0);
+    CHECK(memcmp(&one, &rolled, sizeof one) == 0);
+    CHECK(memcmp(&one, &gridded, sizeof one) == 0);
+    long kinds[7] = {0}, hits = 0, clashes = 0, pevents = 0;
+    volley_kinds(0, kinds);
+    for (int f = 0; f < VFRAMES; f++) {
+        hits += one.hits[f];
+        clashes += one.clashes[f];
+        pevents += one.pevents[f];
+    }
+    printf("volley: %ld hits, %ld clashes, %ld projectile events over %d frames; clank %ld, "
+           "outprioritize %ld, transcend %ld, trade %ld, parry %ld, reflect %ld, absorb %ld\n",
+           hits, clashes, pevents, VFRAMES, kinds[0], kinds[1], kinds[2], kinds[3], kinds[4],
+           kinds[5], kinds[6]);
+    CHECK(hits > 50);
+    for (int k = 0; k < 7; k++) {
+        CHECK(kinds[k] > 0);
+    }
+}
+
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--hashes") == 0) {
         static trace t;
@@ -554,6 +775,12 @@ int main(int argc, char **argv) {
             printf("d%d %016" PRIx64 " %d %d\n", f + 1, t.hash[f], (int)t.hits[f],
                    (int)t.misses[f]);
         }
+        static vtrace v;
+        run_volley(&v, -1, 0);
+        for (int f = 0; f < VFRAMES; f++) {
+            printf("v%d %016" PRIx64 " %d %d %d %d\n", f + 1, v.hash[f], (int)v.hits[f],
+                   (int)v.misses[f], (int)v.clashes[f], (int)v.pevents[f]);
+        }
         return 0; /* the hashes are the output: another program compares them */
     }
     clv_test_init(argc, argv);
@@ -561,5 +788,6 @@ int main(int argc, char **argv) {
     RUN(test_rollback_replays_the_same);
     RUN(test_grid_matches_scan);
     RUN(test_defenders);
+    RUN(test_volley);
     return clv_test_report();
 }
