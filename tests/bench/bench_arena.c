@@ -3,12 +3,17 @@
  * Usage: bench_arena [--quick] [--knives] [--json PATH]
  * Prints, for N = 1,000, 10,000, 100,000 and 1,000,000 (the scan up to 100,000), the median
  * over 5 repetitions of the mean time per frame (20 frames each, after a warm-up), and how the
- * step's time splits between its phases, from the arena's own profile clock; then the frame
- * with 1,000 knives against the same without (--knives: only that). --json appends one line
- * per figure: {"bench": "...", "impl": "cleave", "ns": ...}.
+ * step's time splits between its phases, from the arena's own profile clock. With the grid,
+ * every frame of the arena is followed by the collision-only frame of the same world: the
+ * collision the arena must at least do (clv_grid_query_boxes over the enemies' positions and
+ * radii and the 64 hitboxes' bounds, then the capsule-circle test of every candidate); both
+ * are timed in the thread's CPU time and the ratio is the median of the frames' ratios. Then
+ * the frame with 1,000 knives against the same without (--knives: only that). --json appends
+ * one line per figure: {"bench": "...", "impl": "cleave", "ns": ...}.
  * The enemies' wall bounces are the game's work and are not timed.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "cleave/broadphase.h"
 #include "cleave/hit.h"
 
 #include <stdio.h>
@@ -27,6 +32,15 @@ static uint64_t clock_ns(void *ctx) {
     (void)ctx;
     struct timespec ts;
     timespec_get(&ts, TIME_UTC);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The thread's CPU time: the ratios and the knives' figures are medians of single frames, which
+ * time taken by other programs on a loaded machine would otherwise inflate at random. */
+static uint64_t cpu_ns(void *ctx) {
+    (void)ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -72,11 +86,139 @@ static clv_weapon *make_weapon(void) {
     return w;
 }
 
+/* The collision-only frame on the arena's world: the enemies' centres (as the arena's
+ * integration puts them: position plus velocity) and radii, and the 64 hitboxes as the arena
+ * placed them on this frame, each with bounds covering its capsule on this frame and the one
+ * before (the arena's swept bounds also cover the arc between the two). */
+typedef struct collide {
+    uint32_t n;
+    float *px, *py, *vx, *vy; /* the enemies before the step, read by the game's part */
+    float *x, *y, *r;
+    clv_grid *grid;
+    uint32_t *out, cap;
+    uint32_t first[ATTACKERS * BOXES + 1];
+    clv_capsule caps[ATTACKERS * BOXES], prev[ATTACKERS * BOXES];
+    clv_aabb boxes[ATTACKERS * BOXES];
+    int placed[ATTACKERS * BOXES]; /* on this frame; prev is meaningful where it was before */
+} collide;
+
+static float *floats(uint32_t n) {
+    float *p = calloc(n, sizeof *p);
+    if (p == NULL) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+static void collide_init(collide *c, const clv_arena_def *ad, uint32_t n) {
+    memset(c, 0, sizeof *c);
+    c->n = n;
+    c->px = floats(n), c->py = floats(n), c->vx = floats(n), c->vy = floats(n);
+    c->x = floats(n), c->y = floats(n), c->r = floats(n);
+    clv_grid_def gd = clv_grid_default_def();
+    gd.cell_size = ad->grid_cell_size;
+    gd.origin = ad->grid_origin;
+    gd.cols = (uint32_t)ad->grid_cols;
+    gd.rows = (uint32_t)ad->grid_rows;
+    gd.capacity = n;
+    c->grid = clv_grid_create(&gd, NULL);
+    c->cap = n;
+    c->out = malloc(c->cap * sizeof *c->out);
+    if (c->grid == NULL || c->out == NULL) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+}
+
+static void collide_free(collide *c) {
+    float *arrays[7] = {c->px, c->py, c->vx, c->vy, c->x, c->y, c->r};
+    for (int i = 0; i < 7; i++) {
+        free(arrays[i]);
+    }
+    clv_grid_destroy(c->grid);
+    free(c->out);
+}
+
+static clv_aabb capsule_bounds(const clv_capsule *k) {
+    clv_shape s = clv_shape_capsule(k->a.x, k->a.y, k->b.x, k->b.y, k->r);
+    return clv_shape_bounds(&s);
+}
+
+/* Untimed: the hitboxes the arena placed on this frame (and their bounds), and the enemies
+ * moved as the arena moved them, written just before the frame as a crowd's step would. A
+ * swing that ended in the step placed nothing: its boxes are empty (min > max). */
+static void collide_prepare(collide *c, clv_arena *a, const clv_attack_id *attacks) {
+    for (int i = 0; i < ATTACKERS; i++) {
+        clv_shape sh[BOXES];
+        int32_t got = clv_arena_attack_hitboxes(a, attacks[i], sh, BOXES);
+        for (int k = 0; k < BOXES; k++) {
+            int q = i * BOXES + k, was = c->placed[q];
+            c->prev[q] = c->caps[q];
+            c->placed[q] = k < got;
+            if (!c->placed[q]) {
+                c->boxes[q] = (clv_aabb){{1.0f, 1.0f}, {0.0f, 0.0f}};
+                continue;
+            }
+            c->caps[q] = sh[k].u.capsule;
+            clv_aabb b = capsule_bounds(&c->caps[q]);
+            if (was) {
+                clv_aabb p = capsule_bounds(&c->prev[q]);
+                b.min.x = p.min.x < b.min.x ? p.min.x : b.min.x;
+                b.min.y = p.min.y < b.min.y ? p.min.y : b.min.y;
+                b.max.x = p.max.x > b.max.x ? p.max.x : b.max.x;
+                b.max.y = p.max.y > b.max.y ? p.max.y : b.max.y;
+            }
+            c->boxes[q] = b;
+        }
+    }
+    for (uint32_t i = 0; i < c->n; i++) {
+        c->x[i] = c->px[i] + c->vx[i];
+        c->y[i] = c->py[i] + c->vy[i];
+    }
+}
+
+/* Timed: the broadphase and the narrowphase of the frame; returns the contacts and sets
+ * *candidates. */
+static uint32_t collide_frame(collide *c, uint32_t *candidates) {
+    const uint32_t nq = ATTACKERS * BOXES;
+    uint32_t total;
+    while ((total = clv_grid_query_boxes(c->grid, c->boxes, nq, c->x, c->y, c->r, c->n, c->first,
+                                         c->out, c->cap)) > c->cap) {
+        free(c->out);
+        c->cap = total;
+        c->out = malloc(c->cap * sizeof *c->out);
+        if (c->out == NULL) {
+            fprintf(stderr, "out of memory\n");
+            exit(1);
+        }
+    }
+    uint32_t contacts = 0;
+    for (uint32_t k = 0; k < nq; k++) {
+        for (uint32_t j = c->first[k]; j < c->first[k + 1]; j++) {
+            uint32_t s = c->out[j];
+            clv_circle e = {{c->x[s], c->y[s]}, c->r[s]};
+            contacts += clv_overlap_circle_capsule(&e, &c->caps[k]);
+        }
+    }
+    *candidates = total;
+    return contacts;
+}
+
 typedef struct result {
     double us;
     double share[5];
     double candidates, contacts, hits;
+    /* grid only: medians over the frames of the arena's and the collision-only frame's CPU
+     * times (us) and of their ratios; the collision-only frame's candidates and contacts */
+    double arena_us, collide_us, ratio;
+    double collide_candidates, collide_contacts;
 } result;
+
+static double median_of(double *v, int n) {
+    qsort(v, (size_t)n, sizeof v[0], cmp_double);
+    return v[n / 2];
+}
 
 static result run(uint32_t n, int grid) {
     rng r = {42};
@@ -91,6 +233,10 @@ static result run(uint32_t n, int grid) {
         ad.grid_rows = (int32_t)(WORLD / 64.0f);
     }
     clv_arena *a = clv_arena_create(&ad, NULL);
+    collide col;
+    if (grid) {
+        collide_init(&col, &ad, n);
+    }
     clv_weapon *w = make_weapon();
     clv_weapon_id wid;
     clv_arena_add_weapon(a, w, &wid, NULL);
@@ -113,6 +259,9 @@ static result run(uint32_t n, int grid) {
         d.hp = CLV_WORLD_LIMIT; /* never dies within the run */
         d.team = 2;
         d.hurtboxes[0] = clv_shape_circle(0, 0, 8.0f + 8.0f * unit(&r));
+        if (grid) {
+            col.r[i] = d.hurtboxes[0].u.circle.r;
+        }
         if (clv_arena_spawn(a, &d, &ids[i], NULL) != CLV_HIT_OK) {
             fprintf(stderr, "spawn failed\n");
             exit(1);
@@ -121,7 +270,9 @@ static result run(uint32_t n, int grid) {
     double per_frame[REPS];
     uint64_t phase[5] = {0, 0, 0, 0, 0};
     double cand = 0, cont = 0, hits = 0;
-    int frame = 0;
+    static double ta[REPS * FRAMES], tc[REPS * FRAMES], ratio[REPS * FRAMES];
+    int frame = 0, timed = 0;
+    double ccand = 0, ccont = 0; /* the collision-only frame's */
     for (int rep = 0; rep < REPS; rep++) {
         uint64_t total = 0;
         for (int f = -WARM; f < FRAMES; f++, frame++) {
@@ -148,13 +299,32 @@ static result run(uint32_t n, int grid) {
                 if (v.x != e.velocity.x || v.y != e.velocity.y) {
                     clv_arena_set_velocity(a, ids[i], v);
                 }
+                if (grid) {
+                    col.px[i] = e.position.x, col.py[i] = e.position.y;
+                    col.vx[i] = v.x, col.vy[i] = v.y;
+                }
             }
-            uint64_t t0 = clock_ns(NULL);
+            uint64_t c0 = cpu_ns(NULL), t0 = clock_ns(NULL);
             if (clv_arena_step(a) != CLV_HIT_OK) {
                 fprintf(stderr, "step failed\n");
                 exit(1);
             }
-            uint64_t dt = clock_ns(NULL) - t0;
+            uint64_t dt = clock_ns(NULL) - t0, dc = cpu_ns(NULL) - c0;
+            if (grid) {
+                collide_prepare(&col, a, attacks);
+                uint32_t kc = 0;
+                uint64_t k0 = cpu_ns(NULL);
+                uint32_t kn = collide_frame(&col, &kc);
+                uint64_t dk = cpu_ns(NULL) - k0;
+                if (f >= 0) {
+                    ta[timed] = (double)dc / 1e3;
+                    tc[timed] = (double)dk / 1e3;
+                    ratio[timed] = (double)dc / (double)(dk > 0 ? dk : 1);
+                    ccand += kc;
+                    ccont += kn;
+                    timed++;
+                }
+            }
             if (f < 0) {
                 continue;
             }
@@ -183,18 +353,19 @@ static result run(uint32_t n, int grid) {
     res.candidates = cand / (REPS * FRAMES);
     res.contacts = cont / (REPS * FRAMES);
     res.hits = hits / (REPS * FRAMES);
+    res.arena_us = res.collide_us = res.ratio = 0;
+    res.collide_candidates = res.collide_contacts = 0;
+    if (grid) {
+        res.arena_us = median_of(ta, timed);
+        res.collide_us = median_of(tc, timed);
+        res.ratio = median_of(ratio, timed);
+        res.collide_candidates = ccand / timed;
+        res.collide_contacts = ccont / timed;
+        collide_free(&col);
+    }
     free(ids);
     clv_arena_destroy(a);
     return res;
-}
-
-/* The thread's CPU time: the knives' figures are medians of single frames, which time taken by
- * other programs on a loaded machine would otherwise inflate at random. */
-static uint64_t cpu_ns(void *ctx) {
-    (void)ctx;
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* The scene of the knives: 10k still enemies and the 8 attackers on the grid, and `knives`
@@ -333,6 +504,35 @@ static knife_result knife_frames(uint32_t n) {
     return res;
 }
 
+/* The arena step against the collision-only frame of the same world, with the targets. */
+static void collide_table(const result *r, const uint32_t *sizes, int quick, FILE *json) {
+    const double target[4] = {0.0, 2.5, 2.0, 2.0}; /* 0: none at 1,000 */
+    printf("== Arena step against the collision-only frame of the same world (grid; thread CPU "
+           "time, medians of %d frames, the frames alternating)\n",
+           REPS * FRAMES);
+    printf("%8s %10s %11s %8s %18s %18s %s\n", "N", "arena us", "collide us", "ratio",
+           "cand arena/coll", "contacts a/c", "target");
+    for (int s = 0; s < 4; s++) {
+        uint32_t n = quick ? sizes[s] / 10 : sizes[s];
+        char goal[40] = "-";
+        if (target[s] > 0.0) {
+            snprintf(goal, sizeof goal, "<= %.1fx: %s", target[s],
+                     r[s].ratio <= target[s] ? "met" : "not met");
+        }
+        printf("%8u %10.1f %11.1f %7.2fx %8.1f/%-9.1f %8.1f/%-9.1f %s\n", n, r[s].arena_us,
+               r[s].collide_us, r[s].ratio, r[s].candidates, r[s].collide_candidates, r[s].contacts,
+               r[s].collide_contacts, goal);
+        if (json != NULL) {
+            fprintf(json,
+                    "{\"bench\": \"arena/vs_collide_%u\", \"impl\": \"cleave\", \"ns\": %.1f, "
+                    "\"collide_ns\": %.1f, \"ratio\": %.3f, \"candidates\": %.1f, "
+                    "\"collide_candidates\": %.1f}\n",
+                    n, r[s].arena_us * 1e3, r[s].collide_us * 1e3, r[s].ratio, r[s].candidates,
+                    r[s].collide_candidates);
+        }
+    }
+}
+
 int main(int argc, char **argv) {
     const char *json_path = NULL;
     int quick = 0, knives_only = 0;
@@ -360,11 +560,15 @@ int main(int argc, char **argv) {
         printf("%-6s %8s %10s %10s %8s %8s %8s %8s %11s %9s %7s\n", "broad", "N", "us/frame",
                "move+place", "broad", "narrow", "rules", "other", "candidates", "contacts", "hits");
     }
+    result by_grid[4];
     for (int grid = knives_only ? -1 : 1; grid >= 0; grid--) {
         /* a scan of a million enemies per hitbox would take the whole run */
         for (int s = 0; s < (grid ? 4 : 3); s++) {
             uint32_t n = quick ? sizes[s] / 10 : sizes[s];
             result r = run(n, grid);
+            if (grid) {
+                by_grid[s] = r;
+            }
             const char *impl = grid ? "grid" : "scan";
             printf("%-6s %8u %10.1f %9.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%% %11.1f %9.1f %7.1f\n",
                    impl, n, r.us, 100 * r.share[0], 100 * r.share[1], 100 * r.share[2],
@@ -384,6 +588,9 @@ int main(int argc, char **argv) {
                         n, impl, names[k], r.us * 1e3 * r.share[k], r.share[k]);
             }
         }
+    }
+    if (!knives_only) {
+        collide_table(by_grid, sizes, quick, json);
     }
     uint32_t crowd = quick ? 1000u : 10000u;
     knife_result kr = knife_frames(crowd);
