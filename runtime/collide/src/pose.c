@@ -35,9 +35,15 @@ static bool round_core(const clv_shape *s, bool mirror, double *ax, double *ay, 
     return false;
 }
 
-static double len2(double x, double y) { return sqrt(x * x + y * y); }
-
 static double max2(double a, double b) { return a > b ? a : b; }
+
+static double sq2(double x, double y) { return x * x + y * y; }
+
+/* The longer of two vectors' lengths with one square root: sqrt is correctly rounded, so it
+ * keeps order, and the root of the larger square is the larger root, bit for bit. */
+static double longer(double ax, double ay, double bx, double by) {
+    return sqrt(max2(sq2(ax, ay), sq2(bx, by)));
+}
 
 /* The centre (cx, cy) about which the local turn phi carries the previous midpoint onto the
  * current one, and the farthest previous end from it. */
@@ -54,7 +60,7 @@ static void turn_centre(clv_swept *m) {
     double det = omc * omc + m->sphi * m->sphi;
     m->cx = (omc * vx - m->sphi * vy) / det;
     m->cy = (m->sphi * vx + omc * vy) / det;
-    m->rho_c = max2(len2(m->a0x - m->cx, m->a0y - m->cy), len2(m->b0x - m->cx, m->b0y - m->cy));
+    m->rho_c = longer(m->a0x - m->cx, m->a0y - m->cy, m->b0x - m->cx, m->b0y - m->cy);
 }
 
 bool clv_swept_init(clv_swept *m, const clv_shape *prev, bool mirror0, const clv_shape *cur,
@@ -66,7 +72,7 @@ bool clv_swept_init(clv_swept *m, const clv_shape *prev, bool mirror0, const clv
     double d0x = m->b0x - m->a0x, d0y = m->b0y - m->a0y;
     double d1x = m->b1x - m->a1x, d1y = m->b1y - m->a1y;
     m->phi = 0.0;
-    if (len2(d0x, d0y) > 0.0 && len2(d1x, d1y) > 0.0) {
+    if (sq2(d0x, d0y) > 0.0 && sq2(d1x, d1y) > 0.0) { /* as their roots are */
         /* a core that did not turn (a flying knife's, every frame) skips the series: 0 anyway */
         double cr = d0x * d1y - d0y * d1x, dt = d0x * d1x + d0y * d1y;
         m->phi = cr == 0.0 && dt > 0.0 ? 0.0 : clv_atan2_d(cr, dt);
@@ -87,9 +93,9 @@ bool clv_swept_init(clv_swept *m, const clv_shape *prev, bool mirror0, const clv
     px = m->b0x - m->cx, py = m->b0y - m->cy;
     m->ebx = m->b1x - (m->cx + m->cphi * px - m->sphi * py);
     m->eby = m->b1y - (m->cy + m->sphi * px + m->cphi * py);
-    m->e_max = max2(len2(m->eax, m->eay), len2(m->ebx, m->eby));
-    double rho_l = max2(max2(len2(m->a0x, m->a0y), len2(m->b0x, m->b0y)),
-                        max2(len2(m->a1x, m->a1y), len2(m->b1x, m->b1y)));
+    m->e_max = longer(m->eax, m->eay, m->ebx, m->eby);
+    double rho_l = sqrt(max2(max2(sq2(m->a0x, m->a0y), sq2(m->b0x, m->b0y)),
+                             max2(sq2(m->a1x, m->a1y), sq2(m->b1x, m->b1y))));
     /* |u(s)|: the arc stays within its sagitta (<= rho_c phi^2 / 8) of its chord. */
     m->rho_u = rho_l + 2.0 * m->e_max + m->rho_c * m->phi * m->phi / 8.0;
     clv_swept_move(m, 0.0, 0.0, 0.0, clv_v2(0.0f, 0.0f));

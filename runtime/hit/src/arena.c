@@ -265,6 +265,8 @@ void clv_arena_destroy(clv_arena *a) {
     clv__free(&al, a->att, (size_t)a->att_cap * sizeof *a->att);
     clv__free(&al, a->rec, (size_t)a->rec_cap * sizeof *a->rec);
     clv__free(&al, a->placed, (size_t)a->placed_cap * sizeof *a->placed);
+    clv__free(&al, a->swept, (size_t)a->swept_cap * sizeof *a->swept);
+    clv__free(&al, a->facing_trig, (size_t)a->facing_trig_cap * sizeof *a->facing_trig);
     clv__free(&al, a->sub, (size_t)a->sub_cap * sizeof *a->sub);
     clv__free(&al, a->trig, (size_t)a->trig_cap * sizeof *a->trig);
     clv__free(&al, a->cand, (size_t)a->cand_cap * sizeof *a->cand);

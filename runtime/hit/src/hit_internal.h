@@ -225,18 +225,24 @@ typedef struct clv__combat {
 
 /* ---- per-frame work buffers (not part of the state) ---- */
 
+/* The sine and cosine of an attack's facing when ok: what it was last placed with. */
+typedef struct clv__facing_trig {
+    float facing;
+    int32_t ok;
+    double s, c;
+} clv__facing_trig;
+
 typedef struct clv__placed {
     uint32_t attack1; /* slot + 1 */
     int32_t pos;      /* position in the frame's list */
     int32_t box;      /* index into the weapon's boxes */
     clv_shape shape;  /* world */
-    clv_shape core;   /* world segment or centre, radius 0 */
     clv_aabb bounds;  /* world (swept when nsub > 0), grown by the miss margin */
     /* Swept hitboxes: nsub sub-steps, their nsub + 1 cores at sub[2 * sub0 ...] (a, b pairs),
      * the radius at both ends and the margin (bend + rounding) every sub-step cover adds. */
     int32_t nsub, sub0;
     float r0, r1, grow;
-    clv_swept m; /* how it moves from its previous frame's placement */
+    int32_t rigid; /* the same box, travelling without a turn: its model is filled lazily */
 } clv__placed;
 
 typedef struct clv__cand {
@@ -332,6 +338,10 @@ struct clv_arena {
 
     clv__placed *placed;
     int32_t placed_count, placed_cap;
+    clv_swept *swept; /* placed[i]'s motion from its last placement, while placing */
+    int32_t swept_cap;
+    clv__facing_trig *facing_trig; /* per attack slot */
+    int32_t facing_trig_cap;
     float sweep_tol;
     clv_vec2 *sub; /* sub-step cores of swept hitboxes */
     int32_t sub_count, sub_cap;

@@ -288,7 +288,8 @@ static bool narrow_placed(clv_arena *a, const clv__placed *pl, const hurt_set *h
                 c->box_state = hs->states[k];
                 c->box_heavy = hs->heavy[k];
             }
-            float d = clv_distance(&pl->core, h);
+            clv_shape core = clv__core_of(&pl->shape);
+            float d = clv_distance(&core, h);
             if (d < c->core_dist) {
                 c->core_dist = d;
             }
@@ -303,7 +304,8 @@ static bool narrow_placed(clv_arena *a, const clv__placed *pl, const hurt_set *h
     if (!c->overlap && ghost >= 0) {
         c->overlap = 1;
         c->distance = 0.0f;
-        c->core_dist = clv_distance(&pl->core, &hs->shapes[ghost]);
+        clv_shape core = clv__core_of(&pl->shape);
+        c->core_dist = clv_distance(&core, &hs->shapes[ghost]);
         (void)clv_contact_shapes(&pl->shape, &hs->shapes[ghost], &c->contact);
         c->reason = CLV_MISS_INTANGIBLE;
     }

@@ -4,13 +4,15 @@
 #include <math.h>
 #include <string.h>
 
-clv_vec2 clv__turn(const clv__pose *p, clv_vec2 v) {
+static inline clv_vec2 turn(const clv__pose *p, clv_vec2 v) {
     float y = p->mirror ? -v.y : v.y;
     return clv_v2(p->c * v.x - p->s * y, p->s * v.x + p->c * y);
 }
 
-static clv_vec2 place_point(const clv__pose *p, clv_vec2 v) {
-    clv_vec2 r = clv__turn(p, v);
+clv_vec2 clv__turn(const clv__pose *p, clv_vec2 v) { return turn(p, v); }
+
+static inline clv_vec2 place_point(const clv__pose *p, clv_vec2 v) {
+    clv_vec2 r = turn(p, v);
     return clv_v2(p->o.x + r.x, p->o.y + r.y);
 }
 
@@ -27,23 +29,34 @@ clv_shape clv__core_of(const clv_shape *s) {
     return c;
 }
 
-static clv_shape place_shape(const clv__pose *p, const clv_shape *s) {
-    clv_shape r = *s;
+/* Writes the shape s moved to pose p into *r, field by field: the placing loop then reads
+ * back what it wrote at the width it wrote it. */
+static void place_into(const clv__pose *p, const clv_shape *s, clv_shape *r) {
+    r->type = s->type;
     switch (s->type) {
     case CLV_CIRCLE:
-        r.u.circle.c = place_point(p, s->u.circle.c);
+        r->u.circle.c = place_point(p, s->u.circle.c);
+        r->u.circle.r = s->u.circle.r;
         break;
     case CLV_CAPSULE:
-        r.u.capsule.a = place_point(p, s->u.capsule.a);
-        r.u.capsule.b = place_point(p, s->u.capsule.b);
+        r->u.capsule.a = place_point(p, s->u.capsule.a);
+        r->u.capsule.b = place_point(p, s->u.capsule.b);
+        r->u.capsule.r = s->u.capsule.r;
         break;
     case CLV_OBB:
-        r.u.obb.c = place_point(p, s->u.obb.c);
-        r.u.obb.u = clv__turn(p, s->u.obb.u);
+        r->u.obb = s->u.obb;
+        r->u.obb.c = place_point(p, s->u.obb.c);
+        r->u.obb.u = turn(p, s->u.obb.u);
         break;
     default:
+        *r = *s;
         break;
     }
+}
+
+static clv_shape place_shape(const clv__pose *p, const clv_shape *s) {
+    clv_shape r = *s;
+    place_into(p, s, &r);
     return r;
 }
 
@@ -64,6 +77,31 @@ static clv__pose pose_of(const clv_arena *a, const clv__attack *at, double *sn, 
     return p;
 }
 
+/* pose_of for attack slot s while placing, with the sine and cosine kept for the next frame:
+ * a projectile's facing, and a held pose's, stays the same frame after frame. */
+static clv__pose placing_pose(clv_arena *a, int32_t s, double *sn, double *cs) {
+    const clv__attack *at = &a->att[s];
+    clv__facing_trig *t = &a->facing_trig[s];
+    if (!t->ok || memcmp(&t->facing, &at->facing, sizeof t->facing) != 0) {
+        clv_sincos_d((double)at->facing, &t->s, &t->c);
+        t->facing = at->facing;
+        t->ok = 1;
+    }
+    clv__pose p;
+    p.o = at->offset;
+    if (at->follow) {
+        const clv__entity *o = &a->ent[at->owner.index1 - 1];
+        p.o.x += o->pos.x;
+        p.o.y += o->pos.y;
+    }
+    *sn = t->s;
+    *cs = t->c;
+    p.s = (float)t->s;
+    p.c = (float)t->c;
+    p.mirror = at->mirror;
+    return p;
+}
+
 clv__pose clv__attack_pose(const clv_arena *a, const clv__attack *at) {
     double sn, cs;
     return pose_of(a, at, &sn, &cs);
@@ -78,6 +116,31 @@ clv_shape clv__place_hitbox(const clv_arena *a, const clv__attack *at, const clv
     return place_shape(&p, local);
 }
 
+static float min2(float x, float y) { return x < y ? x : y; }
+static float max2(float x, float y) { return x > y ? x : y; }
+
+/* clv_shape_bounds grown by the margin, the round shapes' without the call: it returns the
+ * box in two registers that the loop stored and read back whole, a stall per hitbox. */
+static clv_aabb placed_bounds(const clv_shape *s, float margin) {
+    clv_aabb b;
+    if (s->type == CLV_CAPSULE) {
+        const clv_capsule *c = &s->u.capsule;
+        b.min = clv_v2(min2(c->a.x, c->b.x) - c->r, min2(c->a.y, c->b.y) - c->r);
+        b.max = clv_v2(max2(c->a.x, c->b.x) + c->r, max2(c->a.y, c->b.y) + c->r);
+    } else if (s->type == CLV_CIRCLE) {
+        const clv_circle *c = &s->u.circle;
+        b.min = clv_v2(c->c.x - c->r, c->c.y - c->r);
+        b.max = clv_v2(c->c.x + c->r, c->c.y + c->r);
+    } else {
+        b = clv_shape_bounds(s);
+    }
+    b.min.x -= margin;
+    b.min.y -= margin;
+    b.max.x += margin;
+    b.max.y += margin;
+    return b;
+}
+
 /* World core ends of a placed round shape (a circle's centre twice). */
 static void core_ends(const clv_shape *s, clv_vec2 *a, clv_vec2 *b) {
     if (s->type == CLV_CAPSULE) {
@@ -85,6 +148,16 @@ static void core_ends(const clv_shape *s, clv_vec2 *a, clv_vec2 *b) {
         *b = s->u.capsule.b;
     } else {
         *a = *b = s->u.circle.c;
+    }
+}
+
+/* Core ends of a local round shape placed at pose p (core_ends of place_shape's result). */
+static void local_core_ends(const clv__pose *p, const clv_shape *s, clv_vec2 *a, clv_vec2 *b) {
+    if (s->type == CLV_CAPSULE) {
+        *a = place_point(p, s->u.capsule.a);
+        *b = place_point(p, s->u.capsule.b);
+    } else {
+        *a = *b = place_point(p, s->u.circle.c);
     }
 }
 
@@ -140,10 +213,12 @@ static void fill_trig(double *trig, int32_t n, const sweep_turn *t) {
 static clv_hit_status sweep_attack(clv_arena *a, int32_t first, int32_t end, int32_t n,
                                    const clv__pose *p0, const clv__pose *p1,
                                    const sweep_turn *turn) {
-    if (!clv__reserve(&a->al, (void **)&a->trig, &a->trig_cap, 2 * (n + 1), sizeof *a->trig)) {
-        return CLV_HIT_ERR_NO_MEMORY;
+    if (n > 1) { /* one sub-step has no point between its ends to turn */
+        if (!clv__reserve(&a->al, (void **)&a->trig, &a->trig_cap, 2 * (n + 1), sizeof *a->trig)) {
+            return CLV_HIT_ERR_NO_MEMORY;
+        }
+        fill_trig(a->trig, n, turn);
     }
-    fill_trig(a->trig, n, turn);
     double dx = (double)p1->o.x - (double)p0->o.x, dy = (double)p1->o.y - (double)p0->o.y;
     const clv__attack *at = &a->att[a->placed[first].attack1 - 1];
     const clv__aweapon *w = &a->weapons[at->weapon1 - 1];
@@ -160,19 +235,24 @@ static clv_hit_status sweep_attack(clv_arena *a, int32_t first, int32_t end, int
         pl->sub0 = a->sub_count;
         a->sub_count += 2 * (n + 1);
         clv_vec2 *q = &a->sub[pl->sub0];
-        int32_t prev_box = w->prev[w->frame_start[f] + pl->pos];
-        clv_shape before = place_shape(p0, &w->boxes[prev_box].def.shape);
-        core_ends(&before, &q[0], &q[1]);
+        clv_swept *m = &a->swept[i];
+        const clv_shape *prev = &w->boxes[w->prev[w->frame_start[f] + pl->pos]].def.shape;
+        local_core_ends(p0, prev, &q[0], &q[1]);
         core_ends(&pl->shape, &q[2 * n], &q[2 * n + 1]);
+        if (pl->rigid && n > 1) { /* another hitbox needs the points between: the model */
+            clv_swept_init(m, prev, p0->mirror != 0, prev, p1->mirror != 0);
+            clv_swept_move(m, turn->dth, dx, dy, p1->o);
+        }
         for (int32_t k = 1; k < n; k++) {
             double sk = (double)k / (double)n;
-            clv_swept_core(&pl->m, sk, a->trig[2 * k], a->trig[2 * k + 1],
-                           (double)p0->o.x + sk * dx, (double)p0->o.y + sk * dy, &q[2 * k],
-                           &q[2 * k + 1]);
+            clv_swept_core(m, sk, a->trig[2 * k], a->trig[2 * k + 1], (double)p0->o.x + sk * dx,
+                           (double)p0->o.y + sk * dy, &q[2 * k], &q[2 * k + 1]);
         }
-        pl->grow = round_up(clv_swept_bend(&pl->m, n) + (double)pl->grow);
-        pl->r0 = (float)pl->m.r0;
-        pl->r1 = (float)pl->m.r1;
+        if (!pl->rigid) { /* a rigid move does not bend: its grow and radii are set */
+            pl->grow = round_up(clv_swept_bend(m, n) + (double)pl->grow);
+            pl->r0 = (float)m->r0;
+            pl->r1 = (float)m->r1;
+        }
         pl->nsub = n;
         clv_aabb b = pl->bounds;
         for (int32_t k = 0; k < 2 * (n + 1); k++) {
@@ -189,6 +269,44 @@ static clv_hit_status sweep_attack(clv_arena *a, int32_t first, int32_t end, int
         pl->bounds = b;
     }
     return CLV_HIT_OK;
+}
+
+/* A round hitbox that only travels (dx, dy) to end at origin o, the same box in the same
+ * mirror under a pose that did not turn: its nsub, grow and radii, as clv_swept_init,
+ * clv_swept_move and clv_swept_substeps give them for a straight move, without the model
+ * (no turn, so no bend: one sub-step covers it within the rounding slack). False when the
+ * shape is not round or the slack needs more sub-steps: the model decides. */
+static bool place_rigid(const clv_arena *a, clv__placed *pl, const clv_shape *local, double dx,
+                        double dy, clv_vec2 o) {
+    double ax, ay, bx, by, r;
+    if (local->type == CLV_CAPSULE) {
+        ax = local->u.capsule.a.x, ay = local->u.capsule.a.y;
+        bx = local->u.capsule.b.x, by = local->u.capsule.b.y;
+        r = local->u.capsule.r;
+    } else if (local->type == CLV_CIRCLE) {
+        ax = bx = local->u.circle.c.x, ay = by = local->u.circle.c.y;
+        r = local->u.circle.r;
+    } else {
+        return false;
+    }
+    if (dx == 0.0 && dy == 0.0) {
+        pl->rigid = 1;
+        return true; /* still: no sweep */
+    }
+    /* clv_swept_move's slack with the model's reach (the core's farthest end; a mirror does not
+     * change it) and travel, and nothing else: overcover(1) is the slack alone. */
+    double sa = ax * ax + ay * ay, sb = bx * bx + by * by;
+    double rho = sqrt(sa > sb ? sa : sb), travel = sqrt(dx * dx + dy * dy);
+    double reach = fabs((double)o.x) + fabs((double)o.y) + travel + 1.0;
+    double slack = (reach + rho + r + r) * 0x1p-20;
+    if (!(slack <= (double)a->sweep_tol)) {
+        return false;
+    }
+    pl->rigid = 1;
+    pl->r0 = pl->r1 = (float)r;
+    pl->nsub = 1;
+    pl->grow = round_up(slack);
+    return true;
 }
 
 /* Advances attack s by a frame; false when it is frozen or has ended. */
@@ -214,6 +332,10 @@ clv_hit_status clv__place(clv_arena *a) {
     static const double two_pi = 2.0 * CLV_PI;
     a->placed_count = 0;
     a->sub_count = 0;
+    if (!clv__reserve(&a->al, (void **)&a->facing_trig, &a->facing_trig_cap, a->att_count,
+                      sizeof *a->facing_trig)) {
+        return CLV_HIT_ERR_NO_MEMORY;
+    }
     for (int32_t s = 0; s < a->att_count; s++) {
         clv__attack *at = &a->att[s];
         at->active = 0;
@@ -226,7 +348,7 @@ clv_hit_status clv__place(clv_arena *a) {
         const clv__aweapon *w = &a->weapons[at->weapon1 - 1];
         at->active = 1;
         double s1, c1;
-        clv__pose p = pose_of(a, at, &s1, &c1);
+        clv__pose p = placing_pose(a, s, &s1, &c1);
         /* The pose of the frame before: every frame but the first follows a placement (a
          * looping projectile's first frame too, after the first time). */
         bool has_prev = at->projectile ? at->elapsed >= 2 : at->frame >= 1;
@@ -239,7 +361,7 @@ clv_hit_status clv__place(clv_arena *a) {
             }
             p0.mirror = at->prev_mirror;
             double d = (double)at->facing - (double)at->prev_facing;
-            dth = d - two_pi * floor(d / two_pi + 0.5);
+            dth = d == 0.0 ? d : d - two_pi * floor(d / two_pi + 0.5); /* the same bits */
             dx = (double)p.o.x - (double)p0.o.x;
             dy = (double)p.o.y - (double)p0.o.y;
         }
@@ -250,35 +372,40 @@ clv_hit_status clv__place(clv_arena *a) {
         int32_t f = w->frame_base[at->attack] + at->frame;
         int32_t first = w->frame_start[f], end = w->frame_start[f + 1];
         if (!clv__reserve(&a->al, (void **)&a->placed, &a->placed_cap,
-                          a->placed_count + (end - first), sizeof *a->placed)) {
+                          a->placed_count + (end - first), sizeof *a->placed) ||
+            !clv__reserve(&a->al, (void **)&a->swept, &a->swept_cap,
+                          a->placed_count + (end - first), sizeof *a->swept)) {
             return CLV_HIT_ERR_NO_MEMORY;
         }
         int32_t base = a->placed_count, n = 0;
+        /* no turn of the pose: a hitbox that stays the same box only travels */
+        bool rigid = has_prev && dth == 0.0 && p0.mirror == p.mirror;
         for (int32_t k = first; k < end; k++) {
-            clv__placed *pl = &a->placed[a->placed_count++];
+            clv__placed *pl = &a->placed[a->placed_count];
+            clv_swept *m = &a->swept[a->placed_count++];
             pl->attack1 = (uint32_t)s + 1;
             pl->pos = k - first;
             pl->box = w->list[k];
             const clv_hitbox_def *def = &w->boxes[pl->box].def;
-            pl->shape = place_shape(&p, &def->shape);
-            pl->core = clv__core_of(&pl->shape);
-            pl->bounds = clv_shape_bounds(&pl->shape);
-            pl->bounds.min.x -= a->miss_margin;
-            pl->bounds.min.y -= a->miss_margin;
-            pl->bounds.max.x += a->miss_margin;
-            pl->bounds.max.y += a->miss_margin;
+            place_into(&p, &def->shape, &pl->shape);
+            pl->bounds = placed_bounds(&pl->shape, a->miss_margin);
             pl->nsub = 0;
             pl->sub0 = 0;
+            pl->rigid = 0;
             pl->r0 = pl->r1 = pl->grow = 0.0f;
             int32_t pb = has_prev && def->sweep ? w->prev[k] : -1;
-            if (pb < 0 || !clv_swept_init(&pl->m, &w->boxes[pb].def.shape, p0.mirror != 0,
-                                          &def->shape, p.mirror != 0)) {
+            if (pb == pl->box && rigid && place_rigid(a, pl, &def->shape, dx, dy, p.o)) {
+                n = pl->nsub > n ? pl->nsub : n;
                 continue;
             }
-            clv_swept_move(&pl->m, dth, dx, dy, p.o);
-            if (!clv_swept_still(&pl->m)) {
-                pl->nsub = clv_swept_substeps(&pl->m, (double)a->sweep_tol, CLV__MAX_SUBSTEPS);
-                pl->grow = round_up(pl->m.slack);
+            if (pb < 0 || !clv_swept_init(m, &w->boxes[pb].def.shape, p0.mirror != 0, &def->shape,
+                                          p.mirror != 0)) {
+                continue;
+            }
+            clv_swept_move(m, dth, dx, dy, p.o);
+            if (!clv_swept_still(m)) {
+                pl->nsub = clv_swept_substeps(m, (double)a->sweep_tol, CLV__MAX_SUBSTEPS);
+                pl->grow = round_up(m->slack);
                 n = pl->nsub > n ? pl->nsub : n;
             }
         }

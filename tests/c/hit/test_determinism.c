@@ -569,6 +569,8 @@ static clv_weapon *build_volley(void) {
         h = hb("blade", clv_shape_capsule(-9 * c, -9 * sn, 9 * c, 9 * sn, 3), 7);
         CHECK(clv_weapon_add_hitbox(w, 1, f, f, &h, NULL) == CLV_HIT_OK);
     }
+    h = hb("haft", clv_shape_circle(0, 0, 2), 2); /* the same box while the blade turns */
+    CHECK(clv_weapon_add_hitbox(w, 1, 0, 3, &h, NULL) == CLV_HIT_OK);
     h = hb("barrel", clv_shape_capsule(10, 0, 40, 0, 6), 3);
     h.kind = CLV_HITBOX_REFLECT;
     h.reflect_speed = 1.25f;
