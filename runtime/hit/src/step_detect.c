@@ -218,9 +218,21 @@ typedef struct hurt_set {
     float heavy[CLV__MAX_HURT_WORLD];
 } hurt_set;
 
+/* A candidate the rules refuse whatever it touches (its own side): that it touches, and whether
+ * only intangible hurtboxes, decide its miss; its contact and ranking are never read. */
+static bool touched_refused(clv__cand *c, bool intangible) {
+    c->overlap = 1;
+    c->distance = 0.0f;
+    if (intangible) {
+        c->reason = CLV_MISS_INTANGIBLE;
+    }
+    return true;
+}
+
 /* A swept hitbox: the earliest sub-step over the hurtboxes (ties go to the first), among the
  * tangible ones, else among the intangible ones (the miss then says intangible). */
-static bool narrow_swept(clv_arena *a, const clv__placed *pl, const hurt_set *hs, clv__cand *c) {
+static bool narrow_swept(clv_arena *a, const clv__placed *pl, const hurt_set *hs, bool refused,
+                         clv__cand *c) {
     for (int32_t pass = 0; pass < 2; pass++) {
         int32_t best = -1, best_h = -1;
         for (int32_t k = 0; k < hs->n; k++) {
@@ -228,6 +240,9 @@ static bool narrow_swept(clv_arena *a, const clv__placed *pl, const hurt_set *hs
                 continue;
             }
             int32_t sk = clv__first_substep(a, pl, &hs->shapes[k], best >= 0 ? best : pl->nsub);
+            if (sk >= 0 && refused) {
+                return touched_refused(c, pass == 1);
+            }
             if (sk >= 0) {
                 best = sk;
                 best_h = k;
@@ -261,7 +276,8 @@ static bool narrow_swept(clv_arena *a, const clv__placed *pl, const hurt_set *hs
 
 /* This frame's placement: the first tangible hurtbox overlapped gives the contact, the best
  * state among them the outcome; only intangible ones overlapped makes an intangible miss. */
-static bool narrow_placed(clv_arena *a, const clv__placed *pl, const hurt_set *hs, clv__cand *c) {
+static bool narrow_placed(clv_arena *a, const clv__placed *pl, const hurt_set *hs, bool refused,
+                          clv__cand *c) {
     int32_t ghost = -1;
     for (int32_t k = 0; k < hs->n; k++) {
         const clv_shape *h = &hs->shapes[k];
@@ -270,6 +286,9 @@ static bool narrow_placed(clv_arena *a, const clv__placed *pl, const hurt_set *h
             if (intangible) {
                 ghost = ghost < 0 ? k : ghost;
                 continue;
+            }
+            if (refused) {
+                return touched_refused(c, false);
             }
             if (!c->overlap) {
                 c->overlap = 1;
@@ -300,6 +319,9 @@ static bool narrow_placed(clv_arena *a, const clv__placed *pl, const hurt_set *h
                 c->distance = d;
             }
         }
+    }
+    if (!c->overlap && ghost >= 0 && refused) {
+        return touched_refused(c, true);
     }
     if (!c->overlap && ghost >= 0) {
         c->overlap = 1;
@@ -334,7 +356,11 @@ void clv__narrowphase(clv_arena *a) {
         c.box_state = CLV_HURTBOX_NORMAL;
         c.box_heavy = 0.0f;
         memset(&c.contact, 0, sizeof c.contact);
-        bool touched = pl->nsub > 0 ? narrow_swept(a, pl, &hs, &c) : narrow_placed(a, pl, &hs, &c);
+        const clv__attack *at = &a->att[c.attack1 - 1];
+        bool refused = c.target1 == at->owner.index1 ||
+                       a->vit[s].team == a->vit[at->owner.index1 - 1].team; /* filter()'s team */
+        bool touched = pl->nsub > 0 ? narrow_swept(a, pl, &hs, refused, &c)
+                                    : narrow_placed(a, pl, &hs, refused, &c);
         if (touched) {
             a->profile.contacts += c.reason < 0 ? 1 : 0;
             a->cand[kept++] = c;
