@@ -69,6 +69,31 @@ describe("cleave.arena", function()
     end
   end)
 
+  it("names the weapon of each miss when attacks of several weapons miss on one frame", function()
+    local function blade(name)
+      return cleave.weapon { name = name, attacks = { [name .. "_cut"] = { length = 3, hitboxes = {
+        cleave.hitbox { id = name .. "_edge", frames = { 1, 3 }, ax = 0, ay = 0, bx = 40, by = 0,
+          radius = 4 },
+      } } } }
+    end
+    local a = cleave.arena {}
+    local owners = {}
+    for i, name in ipairs { "left", "right", "left", "right" } do
+      owners[i] = a:spawn { x = 200 * i, team = 1 }
+      a:attack { weapon = blade(name), owner = owners[i] }
+    end
+    a:step(1)
+    local misses = a:misses()
+    assert.are.equal(4, #misses) -- each blade meets its own owner (same team)
+    local seen = {}
+    for _, m in ipairs(misses) do
+      assert.are.equal(m.weapon .. "_cut", m.attack)
+      assert.are.equal(m.weapon .. "_edge", m.hitbox)
+      seen[m.weapon] = (seen[m.weapon] or 0) + 1
+    end
+    assert.are.same({ left = 2, right = 2 }, seen)
+  end)
+
   it("keeps the names of a miss when a callback ends its attack in the same frame", function()
     local a, p = scene(stick())
     a:on_hit(function() p:remove() end)
@@ -172,6 +197,9 @@ describe("cleave.arena", function()
     local ok, e = pcall(a.spawn, a, { hp = 10, colour = "red" })
     assert.is_false(ok)
     assert.matches("spawn: unknown field 'colour'", e)
+    ok, e = pcall(a.spawn, a, { x = 1, [1] = 5 })
+    assert.is_false(ok)
+    assert.matches("spawn: unexpected key %[1%] %(fields are named%)", e)
     local p = a:spawn {}
     ok, e = pcall(a.attack, a, { weapon = stick(), attack = "slash", owner = p })
     assert.is_false(ok)

@@ -99,6 +99,24 @@ lua_Integer clv_larena_frames_arg(lua_State *L, int arg, lua_Integer hi) {
     return n;
 }
 
+/* The weapon of each of the c misses' attacks. The misses come in candidate order, which
+ * holds an attack's misses together: one lookup per run of the same attack. */
+static void find_miss_weapons(larena *A, const clv_miss_record *m, int32_t c, clv_weapon_id *out) {
+    for (int32_t k = 0; k < c; k++) {
+        if (k > 0 && m[k].attack.index1 == m[k - 1].attack.index1 &&
+            m[k].attack.gen == m[k - 1].attack.gen) {
+            out[k] = out[k - 1];
+            continue;
+        }
+        clv_attack_info info;
+        if (clv_arena_attack(A->a, m[k].attack, &info) == CLV_HIT_OK) {
+            out[k] = info.weapon;
+        } else {
+            out[k] = clv_larena_met_weapon(A, m[k].attack); /* it ended in a meeting */
+        }
+    }
+}
+
 /// arena:step([n]) -> hits: steps n frames (default 1); events of those frames are kept, and
 /// the number of hits among them is returned
 static int m_step(lua_State *L) {
@@ -166,16 +184,7 @@ static int m_step(lua_State *L) {
             A->miss_weapon_cap = wcap;
             memcpy(A->misses + A->miss_count, m, sizeof *m * (size_t)c);
             /* before the callbacks, which may remove an owner and so end its attacks */
-            for (int32_t k = 0; k < c; k++) {
-                clv_attack_info info;
-                clv_weapon_id wid = {0};
-                if (clv_arena_attack(A->a, m[k].attack, &info) == CLV_HIT_OK) {
-                    wid = info.weapon;
-                } else {
-                    wid = clv_larena_met_weapon(A, m[k].attack); /* it ended in a meeting */
-                }
-                A->miss_weapons[A->miss_count + k] = wid;
-            }
+            find_miss_weapons(A, m, c, A->miss_weapons + A->miss_count);
             A->miss_count += c;
         }
         const clv_tick_event *t = clv_arena_ticks(A->a, &c);

@@ -42,10 +42,29 @@ static int type_error(lua_State *L, const char *fname, const char *key, int vidx
     return luaL_error(L, "%s: %s must %s (got %s)", fname, key, rule, got);
 }
 
+/* Whether every key of the table at idx is a string in known. */
+static bool keys_known(lua_State *L, int idx, const char *const *known) {
+    bool ok = true;
+    lua_pushnil(L);
+    while (ok && lua_next(L, idx)) {
+        lua_pop(L, 1);
+        ok = lua_type(L, -1) == LUA_TSTRING && clv_f_in_list(lua_tostring(L, -1), known);
+    }
+    if (!ok) {
+        lua_pop(L, 1); /* the key lua_next left */
+    }
+    return ok;
+}
+
 /* Every key of the table at idx must be a field in known: "file:line: fname: unknown field 'k'",
  * with the nearest known name when one is close; the position is the caller's, as luaL_error
- * gives it for the other messages of the method. */
+ * gives it for the other messages of the method. The position is looked up only for a table
+ * that fails: spawns and attacks are made in a game's frames. */
 static void check_fields(lua_State *L, int idx, const char *const *known, const char *fname) {
+    idx = lua_absindex(L, idx);
+    if (keys_known(L, idx, known)) {
+        return;
+    }
     luaL_where(L, 1);
     clv_fctx c = {.L = L, .where = lua_pushfstring(L, "%s%s", lua_tostring(L, -1), fname)};
     clv_f_check_keys(&c, idx, known, false);
