@@ -136,20 +136,20 @@ static uint32_t left_key(float left) {
     return (u & 0x80000000u) != 0 ? ~u : u | 0x80000000u;
 }
 
-/* Sorts e[0..n) by left edge, equal edges in their order (a stable radix sort, a byte per
- * pass, through tmp[0..n)): the order of a sort by (left, placed) when e comes in placed order,
- * in four passes over the hitboxes where qsort took a dozen comparisons each. */
-static void sort_edges(clv__edge *e, clv__edge *tmp, int32_t n) {
+/* Sorts e[0..n) by left edge, equal edges in their order (a stable radix sort on the keys, a
+ * byte per pass, between e and tmp): the order of a sort by (left, placed) when e comes in
+ * placed order. Returns the array that holds the result. */
+static clv__edge *sort_edges(clv__edge *e, clv__edge *tmp, int32_t n) {
     int32_t count[4][256];
     memset(count, 0, sizeof count);
     for (int32_t i = 0; i < n; i++) {
-        uint32_t k = left_key(e[i].left);
+        uint32_t k = e[i].key;
         for (int b = 0; b < 4; b++) {
             count[b][(k >> (8 * b)) & 255u]++;
         }
     }
     for (int b = 0; b < 4; b++) {
-        if (count[b][(left_key(e[0].left) >> (8 * b)) & 255u] == n) {
+        if (count[b][(e[0].key >> (8 * b)) & 255u] == n) {
             continue; /* every key has this byte: the pass would move nothing */
         }
         for (int32_t v = 0, at = 0; v < 256; v++) {
@@ -158,10 +158,13 @@ static void sort_edges(clv__edge *e, clv__edge *tmp, int32_t n) {
             at += c;
         }
         for (int32_t i = 0; i < n; i++) {
-            tmp[count[b][(left_key(e[i].left) >> (8 * b)) & 255u]++] = e[i];
+            tmp[count[b][(e[i].key >> (8 * b)) & 255u]++] = e[i];
         }
-        memcpy(e, tmp, (size_t)n * sizeof *e);
+        clv__edge *t = e;
+        e = tmp;
+        tmp = t;
     }
+    return e;
 }
 
 static clv_hit_status push_meeting(clv_arena *a, const clv__meeting *m) {
@@ -170,6 +173,60 @@ static clv_hit_status push_meeting(clv_arena *a, const clv__meeting *m) {
         return CLV_HIT_ERR_NO_MEMORY;
     }
     a->meetings[a->meeting_count++] = *m;
+    return CLV_HIT_OK;
+}
+
+/* Tests the pair of edges ep, eq (overlapping along x) and keeps their meeting. */
+static clv_hit_status test_pair(clv_arena *a, const clv__edge *ep, const clv__edge *eq) {
+    if (ep->team == eq->team || eq->top > ep->bottom || ep->top > eq->bottom) {
+        return CLV_HIT_OK;
+    }
+    int32_t p = ep->placed, q = eq->placed, tp = ep->team, tq = eq->team;
+    clv__meeting m;
+    if (meets(a, tp < tq ? p : q, tp < tq ? q : p, &m)) {
+        return push_meeting(a, &m);
+    }
+    return CLV_HIT_OK;
+}
+
+/* Every edge is tested against the later ones (by left edge) that start within it. */
+static clv_hit_status sweep_all(clv_arena *a, const clv__edge *order, int32_t n) {
+    for (int32_t i = 0; i < n; i++) {
+        for (int32_t j = i + 1; j < n && order[j].left <= order[i].right; j++) {
+            if (test_pair(a, &order[i], &order[j]) != CLV_HIT_OK) {
+                return CLV_HIT_ERR_NO_MEMORY;
+            }
+        }
+    }
+    return CLV_HIT_OK;
+}
+
+/* The same pairs when there are two teams, x's and y's (each sorted by left edge), without
+ * visiting pairs of one team: each edge of x is tested against the edges of y that start
+ * within it, from its own left edge on, and each of y against those of x that start within it
+ * after its left edge (equal edges are x's to test). */
+static clv_hit_status sweep_two(clv_arena *a, const clv__edge *x, int32_t nx, const clv__edge *y,
+                                int32_t ny) {
+    for (int32_t i = 0, from = 0; i < nx; i++) {
+        while (from < ny && y[from].key < x[i].key) {
+            from++;
+        }
+        for (int32_t j = from; j < ny && y[j].left <= x[i].right; j++) {
+            if (test_pair(a, &x[i], &y[j]) != CLV_HIT_OK) {
+                return CLV_HIT_ERR_NO_MEMORY;
+            }
+        }
+    }
+    for (int32_t i = 0, from = 0; i < ny; i++) {
+        while (from < nx && x[from].key <= y[i].key) {
+            from++;
+        }
+        for (int32_t j = from; j < nx && x[j].left <= y[i].right; j++) {
+            if (test_pair(a, &y[i], &x[j]) != CLV_HIT_OK) {
+                return CLV_HIT_ERR_NO_MEMORY;
+            }
+        }
+    }
     return CLV_HIT_OK;
 }
 
@@ -187,32 +244,35 @@ static clv_hit_status find_meetings(clv_arena *a) {
                       sizeof *a->meet_order)) {
         return CLV_HIT_ERR_NO_MEMORY;
     }
-    bool two_teams = false;
+    int32_t team0 = team_of(a, 0), other = team0, teams = 1, n0 = 0;
     for (int32_t i = 0; i < n; i++) {
         const clv_aabb *b = &a->placed[i].bounds;
-        a->meet_order[i] = (clv__edge){b->min.x, i, team_of(a, i), b->max.x, b->min.y, b->max.y};
-        two_teams = two_teams || a->meet_order[i].team != a->meet_order[0].team;
-    }
-    if (!two_teams) {
-        return CLV_HIT_OK; /* only hitboxes of different teams meet: no sort needed */
-    }
-    sort_edges(a->meet_order, a->meet_order + n, n);
-    for (int32_t i = 0; i < n; i++) {
-        const clv__edge *ep = &a->meet_order[i];
-        for (int32_t j = i + 1; j < n && a->meet_order[j].left <= ep->right; j++) {
-            const clv__edge *eq = &a->meet_order[j];
-            if (ep->team == eq->team || eq->top > ep->bottom || ep->top > eq->bottom) {
-                continue;
-            }
-            int32_t p = ep->placed, q = eq->placed, tp = ep->team, tq = eq->team;
-            clv__meeting m;
-            if (meets(a, tp < tq ? p : q, tp < tq ? q : p, &m) &&
-                push_meeting(a, &m) != CLV_HIT_OK) {
-                return CLV_HIT_ERR_NO_MEMORY;
-            }
+        int32_t t = team_of(a, i);
+        a->meet_order[i] =
+            (clv__edge){b->min.x, i, t, b->max.x, b->min.y, b->max.y, left_key(b->min.x)};
+        n0 += t == team0;
+        if (t != team0 && (teams == 1 || t != other)) {
+            teams = teams == 1 ? 2 : 3; /* three or more: the sweep over all */
+            other = teams == 2 ? t : other;
         }
     }
-    return CLV_HIT_OK;
+    if (teams == 1) {
+        return CLV_HIT_OK; /* only hitboxes of different teams meet: no sort needed */
+    }
+    clv__edge *order = sort_edges(a->meet_order, a->meet_order + n, n);
+    if (teams > 2) {
+        return sweep_all(a, order, n);
+    }
+    /* the other half of the buffer takes the two teams apart, each still in order */
+    clv__edge *x = order == a->meet_order ? a->meet_order + n : a->meet_order, *y = x + n0;
+    for (int32_t i = 0, i0 = 0, i1 = 0; i < n; i++) {
+        if (order[i].team == team0) {
+            x[i0++] = order[i];
+        } else {
+            y[i1++] = order[i];
+        }
+    }
+    return sweep_two(a, x, n0, y, n - n0);
 }
 
 /* ---- what the meetings do ---- */
