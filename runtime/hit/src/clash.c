@@ -230,6 +230,123 @@ static clv_hit_status sweep_two(clv_arena *a, const clv__edge *x, int32_t nx, co
     return CLV_HIT_OK;
 }
 
+/* A side with at most FEW hitboxes is searched by bit masks instead of a sort. */
+#define FEW 64
+
+/* The index of the lowest set bit of m != 0. */
+static int32_t lowest_bit(uint64_t m) {
+#if defined(__GNUC__)
+    return __builtin_ctzll(m);
+#else
+    int32_t k = 0;
+    for (; (m & 1u) == 0; m >>= 1) {
+        k++;
+    }
+    return k;
+#endif
+}
+
+/* The few's cells: CELLS x CELLS over the box around them, a bit per hitbox in each cell it
+ * reaches. A cell index is a non-decreasing function of the coordinate, so two edges that
+ * overlap reach a common cell. */
+#define CELLS 16
+
+typedef struct few_cells {
+    float x0, y0, kx, ky; /* cell = (coordinate - origin) * k, held to [0, CELLS - 1] */
+    uint64_t mask[CELLS][CELLS];
+} few_cells;
+
+static int32_t cell_of(float v, float origin, float k) {
+    float t = (v - origin) * k;
+    t = t > 0.0f ? t : 0.0f; /* also NaN to 0 */
+    t = t < (float)(CELLS - 1) ? t : (float)(CELLS - 1);
+    return (int32_t)t;
+}
+
+static float cells_per_unit(float lo, float hi) {
+    float w = hi - lo;
+    return w > 0.0f ? (float)CELLS / w : 0.0f;
+}
+
+/* Files the few (fe[0..nf)) in their cells; false when the box around them is not finite. */
+static bool file_few(few_cells *g, const clv__edge *fe, int32_t nf) {
+    float x0 = fe[0].left, x1 = fe[0].right, y0 = fe[0].top, y1 = fe[0].bottom;
+    for (int32_t k = 1; k < nf; k++) {
+        x0 = fe[k].left < x0 ? fe[k].left : x0;
+        x1 = fe[k].right > x1 ? fe[k].right : x1;
+        y0 = fe[k].top < y0 ? fe[k].top : y0;
+        y1 = fe[k].bottom > y1 ? fe[k].bottom : y1;
+    }
+    g->x0 = x0, g->y0 = y0;
+    g->kx = cells_per_unit(x0, x1), g->ky = cells_per_unit(y0, y1);
+    if (!isfinite(g->kx) || !isfinite(g->ky)) {
+        return false;
+    }
+    memset(g->mask, 0, sizeof g->mask);
+    for (int32_t k = 0; k < nf; k++) {
+        int32_t c0 = cell_of(fe[k].left, x0, g->kx), c1 = cell_of(fe[k].right, x0, g->kx);
+        int32_t r0 = cell_of(fe[k].top, y0, g->ky), r1 = cell_of(fe[k].bottom, y0, g->ky);
+        for (int32_t r = r0; r <= r1; r++) {
+            for (int32_t c = c0; c <= c1; c++) {
+                g->mask[r][c] |= (uint64_t)1 << k;
+            }
+        }
+    }
+    return true;
+}
+
+/* sweep_few when the few have no finite cells: every one of the many against every one. */
+static clv_hit_status sweep_few_all(clv_arena *a, const clv__edge *e, int32_t n, int32_t few,
+                                    const clv__edge *fe, int32_t nf) {
+    for (int32_t i = 0; i < n; i++) {
+        for (int32_t k = 0; k < nf && e[i].team != few; k++) {
+            if (fe[k].left <= e[i].right && e[i].left <= fe[k].right &&
+                test_pair(a, &fe[k], &e[i]) != CLV_HIT_OK) {
+                return CLV_HIT_ERR_NO_MEMORY;
+            }
+        }
+    }
+    return CLV_HIT_OK;
+}
+
+/* Two teams, one of them (team `few`, nf <= FEW hitboxes) with few: the same pairs as the
+ * sweep, each found once from the other team's side, through the cells of the few instead of a
+ * sort of the many. */
+static clv_hit_status sweep_few(clv_arena *a, const clv__edge *e, int32_t n, int32_t few,
+                                int32_t nf) {
+    clv__edge fe[FEW];
+    for (int32_t i = 0, k = 0; i < n; i++) {
+        if (e[i].team == few) {
+            fe[k++] = e[i];
+        }
+    }
+    few_cells g;
+    if (!file_few(&g, fe, nf)) {
+        return sweep_few_all(a, e, n, few, fe, nf);
+    }
+    for (int32_t i = 0; i < n; i++) {
+        if (e[i].team == few) {
+            continue;
+        }
+        int32_t c0 = cell_of(e[i].left, g.x0, g.kx), c1 = cell_of(e[i].right, g.x0, g.kx);
+        int32_t r0 = cell_of(e[i].top, g.y0, g.ky), r1 = cell_of(e[i].bottom, g.y0, g.ky);
+        uint64_t m = 0;
+        for (int32_t r = r0; r <= r1; r++) {
+            for (int32_t c = c0; c <= c1; c++) {
+                m |= g.mask[r][c];
+            }
+        }
+        for (; m != 0; m &= m - 1) {
+            const clv__edge *f = &fe[lowest_bit(m)];
+            if (f->left <= e[i].right && e[i].left <= f->right &&
+                test_pair(a, f, &e[i]) != CLV_HIT_OK) {
+                return CLV_HIT_ERR_NO_MEMORY;
+            }
+        }
+    }
+    return CLV_HIT_OK;
+}
+
 /* The pairs of placed hitboxes that may meet, by a sweep over x: sorted by their left edge,
  * each is tested against those whose left edge lies within its own bounds, no pass over all
  * pairs. Pairs of one team, or one attack, never meet. */
@@ -258,6 +375,10 @@ static clv_hit_status find_meetings(clv_arena *a) {
     }
     if (teams == 1) {
         return CLV_HIT_OK; /* only hitboxes of different teams meet: no sort needed */
+    }
+    if (teams == 2 && (n0 <= FEW || n - n0 <= FEW)) {
+        bool few0 = n0 <= FEW;
+        return sweep_few(a, a->meet_order, n, few0 ? team0 : other, few0 ? n0 : n - n0);
     }
     clv__edge *order = sort_edges(a->meet_order, a->meet_order + n, n);
     if (teams > 2) {
