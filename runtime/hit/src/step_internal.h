@@ -45,10 +45,18 @@ void clv__narrowphase(clv_arena *a);
 /* 3b. Hitboxes of attacks on different teams that meet: clank, outprioritize, transcend, trade.
  * Fills a->meet (what happens to each attack) and the clash events. */
 clv_hit_status clv__meet(clv_arena *a);
+/* Whether placed hitboxes x (the lower team's) and y meet on this frame; fills m. */
+bool clv__meets(const clv_arena *a, int32_t x, int32_t y, clv__meeting *m);
 /* After filter(): hits on parrying targets stop their attacks (a->meet, parry events). */
 clv_hit_status clv__parry(clv_arena *a);
 /* 8b. Ends the attacks a meeting or a parry stopped, and stuns their owners. */
 void clv__end_stopped(clv_arena *a);
+
+/* ---- meet_search.c ---- */
+
+/* The frame's meetings (a->meetings, in no order): every pair of placed hitboxes of different
+ * teams whose bounds overlap is tested with clv__meets. */
+clv_hit_status clv__find_meetings(clv_arena *a);
 
 /* ---- projectile.c ---- */
 
