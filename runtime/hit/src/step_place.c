@@ -207,6 +207,41 @@ static void fill_trig(double *trig, int32_t n, const sweep_turn *t) {
     }
 }
 
+/* Widens pl's bounds to cover its n + 1 sub-step cores q (a, b pairs) and the radius, bend and
+ * rounding slack every cover adds, rounded outward. */
+static void swept_bounds(const clv_arena *a, clv__placed *pl, const clv_vec2 *q, int32_t n) {
+    clv_aabb b = pl->bounds;
+    for (int32_t k = 0; k < 2 * (n + 1); k++) {
+        b.min.x = q[k].x < b.min.x ? q[k].x : b.min.x;
+        b.min.y = q[k].y < b.min.y ? q[k].y : b.min.y;
+        b.max.x = q[k].x > b.max.x ? q[k].x : b.max.x;
+        b.max.y = q[k].y > b.max.y ? q[k].y : b.max.y;
+    }
+    float g = (pl->r0 > pl->r1 ? pl->r0 : pl->r1) + pl->grow + a->miss_margin;
+    b.min.x = next_out(b.min.x - g, false);
+    b.min.y = next_out(b.min.y - g, false);
+    b.max.x = next_out(b.max.x + g, true);
+    b.max.y = next_out(b.max.y + g, true);
+    pl->bounds = b;
+}
+
+/* A rigid hitbox's one sub-step (place_rigid set its nsub to 1): its cores where it stood at
+ * p0 and where it stands now, as sweep_attack writes them with n = 1. */
+static clv_hit_status sweep_rigid(clv_arena *a, clv__placed *pl, const clv_shape *local,
+                                  const clv__pose *p0) {
+    if (a->sub_count + 4 > a->sub_cap &&
+        !clv__reserve(&a->al, (void **)&a->sub, &a->sub_cap, a->sub_count + 4, sizeof *a->sub)) {
+        return CLV_HIT_ERR_NO_MEMORY;
+    }
+    pl->sub0 = a->sub_count;
+    a->sub_count += 4;
+    clv_vec2 *q = &a->sub[pl->sub0];
+    local_core_ends(p0, local, &q[0], &q[1]);
+    core_ends(&pl->shape, &q[2], &q[3]);
+    swept_bounds(a, pl, q, 1);
+    return CLV_HIT_OK;
+}
+
 /* The swept hitboxes of one attack, placed[first..end): every one that moved takes n sub-steps
  * (the most any of them needs), their cores written to a->sub, their bounds widened to cover
  * all sub-steps. Their nsub holds the sub-steps each needs and grow its rounding slack on entry. */
@@ -254,19 +289,7 @@ static clv_hit_status sweep_attack(clv_arena *a, int32_t first, int32_t end, int
             pl->r1 = (float)m->r1;
         }
         pl->nsub = n;
-        clv_aabb b = pl->bounds;
-        for (int32_t k = 0; k < 2 * (n + 1); k++) {
-            b.min.x = q[k].x < b.min.x ? q[k].x : b.min.x;
-            b.min.y = q[k].y < b.min.y ? q[k].y : b.min.y;
-            b.max.x = q[k].x > b.max.x ? q[k].x : b.max.x;
-            b.max.y = q[k].y > b.max.y ? q[k].y : b.max.y;
-        }
-        float g = (pl->r0 > pl->r1 ? pl->r0 : pl->r1) + pl->grow + a->miss_margin;
-        b.min.x = next_out(b.min.x - g, false);
-        b.min.y = next_out(b.min.y - g, false);
-        b.max.x = next_out(b.max.x + g, true);
-        b.max.y = next_out(b.max.y + g, true);
-        pl->bounds = b;
+        swept_bounds(a, pl, q, n);
     }
     return CLV_HIT_OK;
 }
@@ -371,15 +394,15 @@ clv_hit_status clv__place(clv_arena *a) {
         at->prev_mirror = p.mirror;
         int32_t f = w->frame_base[at->attack] + at->frame;
         int32_t first = w->frame_start[f], end = w->frame_start[f + 1];
-        if (!clv__reserve(&a->al, (void **)&a->placed, &a->placed_cap,
-                          a->placed_count + (end - first), sizeof *a->placed) ||
-            !clv__reserve(&a->al, (void **)&a->swept, &a->swept_cap,
-                          a->placed_count + (end - first), sizeof *a->swept)) {
+        int32_t room = a->placed_count + (end - first);
+        if ((room > a->placed_cap || room > a->swept_cap) &&
+            (!clv__reserve(&a->al, (void **)&a->placed, &a->placed_cap, room, sizeof *a->placed) ||
+             !clv__reserve(&a->al, (void **)&a->swept, &a->swept_cap, room, sizeof *a->swept))) {
             return CLV_HIT_ERR_NO_MEMORY;
         }
         int32_t base = a->placed_count, n = 0;
         /* no turn of the pose: a hitbox that stays the same box only travels */
-        bool rigid = has_prev && dth == 0.0 && p0.mirror == p.mirror;
+        bool rigid = has_prev && dth == 0.0 && p0.mirror == p.mirror, modelled = false;
         for (int32_t k = first; k < end; k++) {
             clv__placed *pl = &a->placed[a->placed_count];
             clv_swept *m = &a->swept[a->placed_count++];
@@ -407,9 +430,18 @@ clv_hit_status clv__place(clv_arena *a) {
                 pl->nsub = clv_swept_substeps(m, (double)a->sweep_tol, CLV__MAX_SUBSTEPS);
                 pl->grow = round_up(m->slack);
                 n = pl->nsub > n ? pl->nsub : n;
+                modelled = true;
             }
         }
-        if (n > 0) {
+        if (n == 1 && !modelled) { /* only rigid hitboxes, one sub-step each */
+            for (int32_t i = base; i < a->placed_count; i++) {
+                const clv_shape *local = &w->boxes[a->placed[i].box].def.shape;
+                if (a->placed[i].nsub == 1 &&
+                    sweep_rigid(a, &a->placed[i], local, &p0) != CLV_HIT_OK) {
+                    return CLV_HIT_ERR_NO_MEMORY;
+                }
+            }
+        } else if (n > 0) {
             sweep_turn turn = {th0, dth, (double)at->facing, s1, c1};
             clv_hit_status st = sweep_attack(a, base, a->placed_count, n, &p0, &p, &turn);
             if (st != CLV_HIT_OK) {
