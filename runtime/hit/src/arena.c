@@ -535,20 +535,6 @@ int32_t clv__entity_slot(const clv_arena *a, clv_entity_id id) {
     return s;
 }
 
-void clv__entity_update_bounds(clv_arena *a, int32_t s) {
-    const clv__entity *e = &a->ent[s];
-    bool body = a->cmb != NULL && a->cmb[s].body1 != 0;
-    if (!e->used || (e->hurt_count == 0 && !body)) {
-        a->bx[s] = 3.0e38f;
-        a->by[s] = 3.0e38f;
-        a->br[s] = 0.0f;
-        return;
-    }
-    a->bx[s] = e->pos.x + e->local_centre.x;
-    a->by[s] = e->pos.y + e->local_centre.y;
-    a->br[s] = e->local_half;
-}
-
 void clv__entity_refresh_bounds(clv_arena *a, int32_t s) {
     const clv__hurt *h = &a->hurt[s];
     clv__entity *e = &a->ent[s];

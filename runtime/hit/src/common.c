@@ -110,13 +110,6 @@ bool clv__finite(float v) { return isfinite(v) != 0; }
 
 bool clv__in_world(float v) { return v >= -CLV_WORLD_LIMIT && v <= CLV_WORLD_LIMIT; }
 
-float clv__clamp_world(float v) {
-    if (v != v) {
-        return 0.0f;
-    }
-    return v < -CLV_WORLD_LIMIT ? -CLV_WORLD_LIMIT : v > CLV_WORLD_LIMIT ? CLV_WORLD_LIMIT : v;
-}
-
 bool clv__name_ok(const char *s) {
     if (s == NULL || s[0] == '\0') {
         return false;

@@ -34,8 +34,14 @@ void clv__diag_prefix(clv_hit_diag *diag, const char *fmt, ...)
 bool clv__finite(float v);
 /// Finite and within +-CLV_WORLD_LIMIT.
 bool clv__in_world(float v);
-/// v clamped to +-CLV_WORLD_LIMIT (NaN, from inf - inf or 0 * inf, becomes 0).
-float clv__clamp_world(float v);
+/// v clamped to +-CLV_WORLD_LIMIT (NaN, from inf - inf or 0 * inf, becomes 0). Inline: every
+/// moving entity's step takes two.
+static inline float clv__clamp_world(float v) {
+    if (v != v) {
+        return 0.0f;
+    }
+    return v < -CLV_WORLD_LIMIT ? -CLV_WORLD_LIMIT : v > CLV_WORLD_LIMIT ? CLV_WORLD_LIMIT : v;
+}
 /* true when s is NUL-terminated within CLV_HIT_NAME_MAX bytes and not empty. */
 bool clv__name_ok(const char *s);
 clv_hit_status clv__check_shape(const clv_shape *s, const char *field, clv_hit_diag *diag);
@@ -393,7 +399,21 @@ struct clv_arena {
 int32_t clv__entity_slot(const clv_arena *a, clv_entity_id id);
 /* The weapon of an id, or NULL when it is not in the arena (arena.c). */
 clv__aweapon *clv__weapon_get(const clv_arena *a, clv_weapon_id id);
-void clv__entity_update_bounds(clv_arena *a, int32_t slot);
+/* The slot's world bounds from its position and local bounds (far away and empty for a free
+ * slot, or one with no hurtbox and no body). Inline: every moving entity's step refreshes them. */
+static inline void clv__entity_update_bounds(clv_arena *a, int32_t s) {
+    const clv__entity *e = &a->ent[s];
+    bool body = a->cmb != NULL && a->cmb[s].body1 != 0;
+    if (!e->used || (e->hurt_count == 0 && !body)) {
+        a->bx[s] = 3.0e38f;
+        a->by[s] = 3.0e38f;
+        a->br[s] = 0.0f;
+        return;
+    }
+    a->bx[s] = e->pos.x + e->local_centre.x;
+    a->by[s] = e->pos.y + e->local_centre.y;
+    a->br[s] = e->local_half;
+}
 /* Recomputes the slot's local bounds from its hurtboxes, then its world bounds. */
 void clv__entity_refresh_bounds(clv_arena *a, int32_t slot);
 bool clv__entity_reserve(clv_arena *a, int32_t need);

@@ -60,43 +60,74 @@ static clv_hit_status tick_effects(clv_arena *a, int32_t s) {
     return CLV_HIT_OK;
 }
 
+/* Timers, movement and effects of a live slot that has a timer, an effect or friction. */
+static clv_hit_status integrate_busy(clv_arena *a, int32_t s) {
+    clv__entity *e = &a->ent[s];
+    if (e->hitlag > 0) {
+        e->hitlag--;
+        e->frozen = 1;
+        return CLV_HIT_OK;
+    }
+    e->frozen = 0;
+    if (e->state_frames > 0) {
+        a->timed_count++;
+    }
+    if (e->hitstun > 0) {
+        e->hitstun--;
+    }
+    if (e->vel.x != 0.0f || e->vel.y != 0.0f) {
+        e->pos.x = clv__clamp_world(e->pos.x + e->vel.x);
+        e->pos.y = clv__clamp_world(e->pos.y + e->vel.y);
+        if (e->friction > 0.0f) {
+            float speed = sqrtf(e->vel.x * e->vel.x + e->vel.y * e->vel.y);
+            if (speed <= e->friction) {
+                e->vel = clv_v2(0.0f, 0.0f);
+            } else {
+                float k = (speed - e->friction) / speed;
+                e->vel.x *= k;
+                e->vel.y *= k;
+            }
+        }
+        clv__entity_update_bounds(a, s);
+    }
+    if (e->effect_count > 0 && tick_effects(a, s) != CLV_HIT_OK) {
+        return CLV_HIT_ERR_NO_MEMORY;
+    }
+    return CLV_HIT_OK;
+}
+
+/* Most entities of a crowd have no timer, effect or friction and are not frozen: they only
+ * move, with their bounds. Their pass keeps the arena's arrays in locals, which no store can
+ * change (through the arena, the compiler must reload them after every byte stored), and hands
+ * every other live slot to integrate_busy. */
 static clv_hit_status integrate(clv_arena *a) {
     a->timed_count = 0;
-    for (int32_t s = 0; s < a->ent_count; s++) {
-        clv__entity *e = &a->ent[s];
+    clv__entity *ent = a->ent;
+    float *bx = a->bx, *by = a->by, *br = a->br;
+    const clv__combat *cmb = a->cmb;
+    const int32_t n = a->ent_count;
+    for (int32_t s = 0; s < n; s++) {
+        clv__entity *e = &ent[s];
         if (!e->used) {
             continue;
         }
-        if (e->hitlag > 0) {
-            e->hitlag--;
-            e->frozen = 1;
+        if ((e->hitlag | e->state_frames | e->hitstun | e->effect_count | e->frozen) != 0 ||
+            e->friction > 0.0f) {
+            if (integrate_busy(a, s) != CLV_HIT_OK) {
+                return CLV_HIT_ERR_NO_MEMORY;
+            }
             continue;
         }
-        e->frozen = 0;
-        if (e->state_frames > 0) {
-            a->timed_count++;
+        if (e->vel.x == 0.0f && e->vel.y == 0.0f) {
+            continue;
         }
-        if (e->hitstun > 0) {
-            e->hitstun--;
-        }
-        if (e->vel.x != 0.0f || e->vel.y != 0.0f) {
-            e->pos.x = clv__clamp_world(e->pos.x + e->vel.x);
-            e->pos.y = clv__clamp_world(e->pos.y + e->vel.y);
-            if (e->friction > 0.0f) {
-                float speed = sqrtf(e->vel.x * e->vel.x + e->vel.y * e->vel.y);
-                if (speed <= e->friction) {
-                    e->vel = clv_v2(0.0f, 0.0f);
-                } else {
-                    float k = (speed - e->friction) / speed;
-                    e->vel.x *= k;
-                    e->vel.y *= k;
-                }
-            }
-            clv__entity_update_bounds(a, s);
-        }
-        if (e->effect_count > 0 && tick_effects(a, s) != CLV_HIT_OK) {
-            return CLV_HIT_ERR_NO_MEMORY;
-        }
+        e->pos.x = clv__clamp_world(e->pos.x + e->vel.x);
+        e->pos.y = clv__clamp_world(e->pos.y + e->vel.y);
+        bool far = e->hurt_count == 0 && (cmb == NULL || cmb[s].body1 == 0);
+        /* as clv__entity_update_bounds */
+        bx[s] = far ? 3.0e38f : e->pos.x + e->local_centre.x;
+        by[s] = far ? 3.0e38f : e->pos.y + e->local_centre.y;
+        br[s] = far ? 0.0f : e->local_half;
     }
     return CLV_HIT_OK;
 }
