@@ -216,6 +216,14 @@ out=$("$cleave" demo --headless --frames 2 --mods twin_mods 2>&1)
 echo "$out" | grep -q "twin_mods/x2: a mod named 'm01' is already loaded from twin_mods/x1; skipped" ||
     { echo "FAIL: --mods twin_mods: '$out'"; fail=1; }
 
+# A mod folder whose path does not fit is skipped with a message, not cut short and misread.
+deep=$(printf 'd%.0s' $(seq 1 200))
+deep="$deep/$deep/$deep" # three folders of 200: over 511 bytes
+rm -rf deep_mods && mkdir -p "deep_mods/$deep/m01" && cp many_mods/m01/mod.lua "deep_mods/$deep/m01/"
+out=$("$cleave" demo --headless --frames 2 --mods "deep_mods/$deep" 2>&1)
+echo "$out" | grep -q "a mod folder's path is longer than 511 bytes; deep_mods/dd*/dd*/dd* skipped" ||
+    { echo "FAIL: --mods with a long path: '$out'"; fail=1; }
+
 # A long attack: a sheet shows at most 256 frames; --frames picks them.
 mkdir -p long_mod
 { echo "$stick" | sed 's/LEN/20000/g'

@@ -95,11 +95,12 @@ static const char *write_mod(const char *source) {
 
 static void remove_mod(const char *dir) {
     char path[300];
-    snprintf(path, sizeof path, "%s/mod.lua", dir);
-    remove(path);
+    if (snprintf(path, sizeof path, "%s/mod.lua", dir) < (int)sizeof path) {
+        remove(path);
+    }
     remove(dir);
-    snprintf(path, sizeof path, "%s", dir);
-    char *slash = strrchr(path, '/');
+    int len = snprintf(path, sizeof path, "%s", dir);
+    char *slash = len < (int)sizeof path ? strrchr(path, '/') : NULL;
     if (slash != NULL) {
         *slash = '\0';
         remove(path);

@@ -57,7 +57,6 @@ static const char *smash_terms(const clv_knockback *k, char *buf, size_t n) {
 /* A grab holds its target and pushes it nowhere, whatever knockback it names. */
 static const char *kb_text(const clv_hitbox_def *h, char *buf, size_t n) {
     const clv_knockback *k = &h->knockback;
-    char terms[40];
     switch (h->kind == CLV_HITBOX_GRAB ? CLV_KNOCKBACK_NONE : k->kind) {
     case CLV_KNOCKBACK_NONE:
         snprintf(buf, n, "none");
@@ -72,14 +71,15 @@ static const char *kb_text(const clv_hitbox_def *h, char *buf, size_t n) {
     case CLV_KNOCKBACK_RADIAL:
         snprintf(buf, n, "radial %.3g+%.3g*dmg", (double)k->base, (double)k->growth);
         break;
-    case CLV_KNOCKBACK_SMASH:
-        if (k->sakurai) {
-            snprintf(buf, n, "smash sakurai %s", smash_terms(k, terms, sizeof terms));
-        } else {
-            snprintf(buf, n, "smash %.0fdeg %s", (double)(k->angle * (float)(180.0 / CLV_PI)),
-                     smash_terms(k, terms, sizeof terms));
+    case CLV_KNOCKBACK_SMASH: {
+        int used = k->sakurai ? snprintf(buf, n, "smash sakurai ")
+                              : snprintf(buf, n, "smash %.0fdeg ",
+                                         (double)(k->angle * (float)(180.0 / CLV_PI)));
+        if (used >= 0 && (size_t)used < n) {
+            smash_terms(k, buf + used, n - (size_t)used);
         }
         break;
+    }
     default:
         snprintf(buf, n, "?");
         break;

@@ -197,9 +197,16 @@ static bool add_entry(app_mods *m, const char *dir, app_game *g, bool report) {
                 APP_MAX_MOD_FOLDERS, clv_mod_escape(dir, shown, sizeof shown));
         return false;
     }
-    app_mod_entry *e = &m->e[m->count++];
+    app_mod_entry *e = &m->e[m->count];
     memset(e, 0, sizeof *e);
-    snprintf(e->dir, sizeof e->dir, "%s", dir);
+    int len = snprintf(e->dir, sizeof e->dir, "%s", dir);
+    if (len < 0 || (size_t)len >= sizeof e->dir) {
+        char shown[520];
+        fprintf(stderr, "cleave: a mod folder's path is longer than %d bytes; %s skipped\n",
+                (int)sizeof e->dir - 1, clv_mod_escape(dir, shown, sizeof shown));
+        return false;
+    }
+    m->count++;
     e->stamp = mod_stamp(dir);
     return load_entry(m, e, g, report);
 }
