@@ -2,6 +2,7 @@
 # Configures a build with some optional packages hidden from CMake, as on a machine that lacks
 # them, and builds every target (those left out of `all` too). Prints what CMake skipped.
 # Usage: tests/build_without.sh BUILD_DIR [PART...]   (from the repository root)
+# BUILD_TYPE picks CMake's build type (default RelWithDebInfo).
 # Parts: box2d chipmunk cxx sdl2 stb busted lua54 python3 xvfb luarocks lualib luastatic love cjson
 set -eu
 build=$1
@@ -42,7 +43,7 @@ if [ -n "$env_pc" ]; then
 fi
 echo "== configure without:${*:- nothing}"
 # shellcheck disable=SC2086
-cmake -G "Unix Makefiles" -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo $args >"$build.configure.log" 2>&1 || {
+cmake -G "Unix Makefiles" -S . -B "$build" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" $args >"$build.configure.log" 2>&1 || {
     cat "$build.configure.log"
     exit 1
 }
