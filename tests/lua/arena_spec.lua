@@ -192,6 +192,24 @@ describe("cleave.arena", function()
     assert.are.equal(6, a:frame())
   end)
 
+  it("reads every field a spawn table gives, and leaves the others at their defaults", function()
+    local a = cleave.arena {}
+    local e = a:spawn { x = 3, y = 4, vx = 1, vy = -2, weight = 2.5, friction = 0.25, hp = 50,
+      team = 3, state = "invincible", radius = 7, name = "all" }
+    local i = e:info()
+    assert.are.same({ 3, 4, 1, -2, 2.5, 0.25, 50, 3, "invincible", 1 },
+      { i.x, i.y, i.vx, i.vy, i.weight, i.friction, i.hp, i.team, i.state, i.hurtbox_count })
+    assert.are.equal("all", e:name())
+    local two = a:spawn { hurtboxes = { cleave.circle(0, 0, 2), cleave.circle(5, 0, 2) } }
+    i = two:info()
+    assert.are.same({ 0, 0, 0, 0, 1, 0, 100, 0, "normal", 2 },
+      { i.x, i.y, i.vx, i.vy, i.weight, i.friction, i.hp, i.team, i.state, i.hurtbox_count })
+    assert.is_nil(two:name())
+    local ok, err = pcall(a.spawn, a, { x = 1, radius = 3, hurtbox = cleave.circle(0, 0, 1) })
+    assert.is_false(ok)
+    assert.matches("give one of radius, hurtbox, hurtboxes", err)
+  end)
+
   it("checks its arguments", function()
     local a = cleave.arena {}
     local ok, e = pcall(a.spawn, a, { hp = 10, colour = "red" })

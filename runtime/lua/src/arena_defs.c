@@ -9,10 +9,49 @@
 
 /* ---- reading definition tables ---- */
 
-static const char *const spawn_fields[] = {"x",         "y",      "vx",     "vy",       "weight",
-                                           "friction",  "hp",     "team",   "state",    "hurtbox",
-                                           "hurtboxes", "radius", "name",   "user",     "body",
-                                           "animation", "facing", "mirror", "airborne", NULL};
+/* The spawn table's fields, numbered for the set check_fields returns. */
+enum {
+    SF_X,
+    SF_Y,
+    SF_VX,
+    SF_VY,
+    SF_WEIGHT,
+    SF_FRICTION,
+    SF_HP,
+    SF_TEAM,
+    SF_STATE,
+    SF_HURTBOX,
+    SF_HURTBOXES,
+    SF_RADIUS,
+    SF_NAME,
+    SF_USER,
+    SF_BODY,
+    SF_ANIMATION,
+    SF_FACING,
+    SF_MIRROR,
+    SF_AIRBORNE,
+    SF_COUNT
+};
+static const char *const spawn_fields[] = {[SF_X] = "x",
+                                           [SF_Y] = "y",
+                                           [SF_VX] = "vx",
+                                           [SF_VY] = "vy",
+                                           [SF_WEIGHT] = "weight",
+                                           [SF_FRICTION] = "friction",
+                                           [SF_HP] = "hp",
+                                           [SF_TEAM] = "team",
+                                           [SF_STATE] = "state",
+                                           [SF_HURTBOX] = "hurtbox",
+                                           [SF_HURTBOXES] = "hurtboxes",
+                                           [SF_RADIUS] = "radius",
+                                           [SF_NAME] = "name",
+                                           [SF_USER] = "user",
+                                           [SF_BODY] = "body",
+                                           [SF_ANIMATION] = "animation",
+                                           [SF_FACING] = "facing",
+                                           [SF_MIRROR] = "mirror",
+                                           [SF_AIRBORNE] = "airborne",
+                                           [SF_COUNT] = NULL};
 static const char *const attack_fields[] = {"weapon", "attack", "owner",  "facing", "x",
                                             "y",      "mirror", "follow", NULL};
 static const char *const arena_fields[] = {
@@ -42,13 +81,26 @@ static int type_error(lua_State *L, const char *fname, const char *key, int vidx
     return luaL_error(L, "%s: %s must %s (got %s)", fname, key, rule, got);
 }
 
-/* Whether every key of the table at idx is a string in known. */
-static bool keys_known(lua_State *L, int idx, const char *const *known) {
+/* The position of key in known (at most 32 names), or -1. */
+static int field_index(const char *key, const char *const *known) {
+    for (int k = 0; k < 32 && known[k] != NULL; k++) {
+        if (strcmp(key, known[k]) == 0) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+/* Whether every key of the table at idx is a string in known; *given gets bit k for known[k]. */
+static bool keys_known(lua_State *L, int idx, const char *const *known, uint32_t *given) {
     bool ok = true;
+    *given = 0;
     lua_pushnil(L);
     while (ok && lua_next(L, idx)) {
         lua_pop(L, 1);
-        ok = lua_type(L, -1) == LUA_TSTRING && clv_f_in_list(lua_tostring(L, -1), known);
+        int k = lua_type(L, -1) == LUA_TSTRING ? field_index(lua_tostring(L, -1), known) : -1;
+        ok = k >= 0;
+        *given |= ok ? 1u << k : 0u;
     }
     if (!ok) {
         lua_pop(L, 1); /* the key lua_next left */
@@ -60,15 +112,17 @@ static bool keys_known(lua_State *L, int idx, const char *const *known) {
  * with the nearest known name when one is close; the position is the caller's, as luaL_error
  * gives it for the other messages of the method. The position is looked up only for a table
  * that fails: spawns and attacks are made in a game's frames. */
-static void check_fields(lua_State *L, int idx, const char *const *known, const char *fname) {
+static uint32_t check_fields(lua_State *L, int idx, const char *const *known, const char *fname) {
     idx = lua_absindex(L, idx);
-    if (keys_known(L, idx, known)) {
-        return;
+    uint32_t given = 0;
+    if (keys_known(L, idx, known, &given)) {
+        return given;
     }
     luaL_where(L, 1);
     clv_fctx c = {.L = L, .where = lua_pushfstring(L, "%s%s", lua_tostring(L, -1), fname)};
-    clv_f_check_keys(&c, idx, known, false);
+    clv_f_check_keys(&c, idx, known, false); /* raises the error */
     lua_pop(L, 2);
+    return 0;
 }
 
 /* Optional number field within [lo, hi] (lo excluded when strict). */
@@ -318,60 +372,8 @@ static void read_spawn_body(lua_State *L, const char *fname, clv_larena_spawn_ex
     }
 }
 
-/// arena:spawn{x=, y=, vx=, vy=, hp=, weight=, friction=, team=, state=, hurtbox=|hurtboxes=|
-/// radius=, name=, user=, body=, animation=, facing=, mirror=, airborne=} -> cleave.Entity
-int clv_larena_spawn(lua_State *L) {
-    const char *fname = "spawn";
-    larena *A = clv_larena_check(L, 1);
-    if (lua_type(L, 2) != LUA_TTABLE) {
-        return clv_lua_typeerror(L, 2, "table");
-    }
-    clv_lua_check_nargs(L, 2);
-    check_fields(L, 2, spawn_fields, fname);
-    clv_entity_def def = clv_default_entity_def();
-    double d;
-    if (opt_world(L, 2, "x", fname, &d)) {
-        def.position.x = (float)d;
-    }
-    if (opt_world(L, 2, "y", fname, &d)) {
-        def.position.y = (float)d;
-    }
-    if (opt_world(L, 2, "vx", fname, &d)) {
-        def.velocity.x = (float)d;
-    }
-    if (opt_world(L, 2, "vy", fname, &d)) {
-        def.velocity.y = (float)d;
-    }
-    if (opt_num_in(L, 2, "weight", fname, 0.0, true, 3.0e38, &d)) {
-        def.weight = (float)d;
-    }
-    if (opt_num_in(L, 2, "friction", fname, 0.0, false, 3.0e38, &d)) {
-        def.friction = (float)d;
-    }
-    if (opt_num_in(L, 2, "hp", fname, 0.0, true, 3.0e38, &d)) {
-        def.hp = (float)d;
-    }
-    lua_Integer i;
-    if (opt_int(L, 2, "team", fname, INT32_MIN, INT32_MAX, &i)) {
-        def.team = (int32_t)i;
-    }
-    if (opt_int(L, 2, "user", fname, LUA_MININTEGER, LUA_MAXINTEGER, &i)) {
-        def.user = (uint64_t)i;
-    }
-    if (lua_getfield(L, 2, "state") != LUA_TNIL) {
-        int st = -1;
-        for (int k = 0; lua_type(L, -1) == LUA_TSTRING && clv_larena_states[k] != NULL; k++) {
-            if (strcmp(lua_tostring(L, -1), clv_larena_states[k]) == 0) {
-                st = k;
-            }
-        }
-        if (st < 0) {
-            field_error(L, fname, "state", -1,
-                        "be one of 'normal', 'invincible', 'intangible', 'parry', 'guard'");
-        }
-        def.state = (clv_hurt_state)st;
-    }
-    lua_pop(L, 1);
+/* The hurtboxes of a spawn table, from one of radius, hurtbox and hurtboxes. */
+static void read_spawn_hurtboxes(lua_State *L, const char *fname, clv_entity_def *def) {
     /* one way to give the hurtboxes: a second would silently win over the first */
     const char *given = NULL;
     static const char *const hurt_keys[] = {"radius", "hurtbox", "hurtboxes"};
@@ -385,15 +387,16 @@ int clv_larena_spawn(lua_State *L) {
         }
         lua_pop(L, 1);
     }
+    double d;
     if (opt_num_in(L, 2, "radius", fname, 0.0, false, (double)CLV_WORLD_LIMIT, &d)) {
-        def.hurtbox_count = 1;
-        def.hurtboxes[0].type = CLV_CIRCLE;
-        def.hurtboxes[0].u.circle.c = clv_v2(0, 0);
-        def.hurtboxes[0].u.circle.r = (float)d;
+        def->hurtbox_count = 1;
+        def->hurtboxes[0].type = CLV_CIRCLE;
+        def->hurtboxes[0].u.circle.c = clv_v2(0, 0);
+        def->hurtboxes[0].u.circle.r = (float)d;
     }
     if (lua_getfield(L, 2, "hurtbox") != LUA_TNIL) {
-        def.hurtbox_count = 1;
-        read_hurtbox(L, fname, "hurtbox", lua_gettop(L), &def.hurtboxes[0]);
+        def->hurtbox_count = 1;
+        read_hurtbox(L, fname, "hurtbox", lua_gettop(L), &def->hurtboxes[0]);
     }
     lua_pop(L, 1);
     if (lua_getfield(L, 2, "hurtboxes") != LUA_TNIL) {
@@ -405,21 +408,89 @@ int clv_larena_spawn(lua_State *L) {
             luaL_error(L, "%s: hurtboxes must hold at most %d shapes (got %I)", fname,
                        CLV_MAX_HURTBOXES, (LUAI_UACINT)n);
         }
-        def.hurtbox_count = (int32_t)n;
+        def->hurtbox_count = (int32_t)n;
         for (lua_Integer k = 1; k <= n; k++) {
             lua_rawgeti(L, -1, k);
             const char *key = lua_pushfstring(L, "hurtboxes[%I]", (LUAI_UACINT)k);
-            read_hurtbox(L, fname, key, lua_gettop(L) - 1, &def.hurtboxes[k - 1]);
+            read_hurtbox(L, fname, key, lua_gettop(L) - 1, &def->hurtboxes[k - 1]);
             lua_pop(L, 2);
         }
     }
     lua_pop(L, 1);
+}
+
+static bool has(uint32_t given, int field) { return (given >> field & 1u) != 0; }
+
+/// arena:spawn{x=, y=, vx=, vy=, hp=, weight=, friction=, team=, state=, hurtbox=|hurtboxes=|
+/// radius=, name=, user=, body=, animation=, facing=, mirror=, airborne=} -> cleave.Entity
+int clv_larena_spawn(lua_State *L) {
+    const char *fname = "spawn";
+    larena *A = clv_larena_check(L, 1);
+    if (lua_type(L, 2) != LUA_TTABLE) {
+        return clv_lua_typeerror(L, 2, "table");
+    }
+    clv_lua_check_nargs(L, 2);
+    /* a field the table does not give is not looked up: a crowd spawns with few of them */
+    uint32_t given = check_fields(L, 2, spawn_fields, fname);
+    clv_entity_def def = clv_default_entity_def();
+    double d;
+    if (has(given, SF_X) && opt_world(L, 2, "x", fname, &d)) {
+        def.position.x = (float)d;
+    }
+    if (has(given, SF_Y) && opt_world(L, 2, "y", fname, &d)) {
+        def.position.y = (float)d;
+    }
+    if (has(given, SF_VX) && opt_world(L, 2, "vx", fname, &d)) {
+        def.velocity.x = (float)d;
+    }
+    if (has(given, SF_VY) && opt_world(L, 2, "vy", fname, &d)) {
+        def.velocity.y = (float)d;
+    }
+    if (has(given, SF_WEIGHT) && opt_num_in(L, 2, "weight", fname, 0.0, true, 3.0e38, &d)) {
+        def.weight = (float)d;
+    }
+    if (has(given, SF_FRICTION) && opt_num_in(L, 2, "friction", fname, 0.0, false, 3.0e38, &d)) {
+        def.friction = (float)d;
+    }
+    if (has(given, SF_HP) && opt_num_in(L, 2, "hp", fname, 0.0, true, 3.0e38, &d)) {
+        def.hp = (float)d;
+    }
+    lua_Integer i;
+    if (has(given, SF_TEAM) && opt_int(L, 2, "team", fname, INT32_MIN, INT32_MAX, &i)) {
+        def.team = (int32_t)i;
+    }
+    if (has(given, SF_USER) && opt_int(L, 2, "user", fname, LUA_MININTEGER, LUA_MAXINTEGER, &i)) {
+        def.user = (uint64_t)i;
+    }
+    if (has(given, SF_STATE)) {
+        lua_getfield(L, 2, "state");
+        int st = -1;
+        for (int k = 0; lua_type(L, -1) == LUA_TSTRING && clv_larena_states[k] != NULL; k++) {
+            if (strcmp(lua_tostring(L, -1), clv_larena_states[k]) == 0) {
+                st = k;
+            }
+        }
+        if (st < 0) {
+            field_error(L, fname, "state", -1,
+                        "be one of 'normal', 'invincible', 'intangible', 'parry', 'guard'");
+        }
+        def.state = (clv_hurt_state)st;
+        lua_pop(L, 1);
+    }
+    if (has(given, SF_RADIUS) || has(given, SF_HURTBOX) || has(given, SF_HURTBOXES)) {
+        read_spawn_hurtboxes(L, fname, &def);
+    }
     int nt = lua_getfield(L, 2, "name");
     if (nt != LUA_TNIL && nt != LUA_TSTRING) {
         type_error(L, fname, "name", -1, "be a string");
     }
     clv_larena_spawn_extra extra;
-    read_spawn_body(L, fname, &extra);
+    if (has(given, SF_BODY) || has(given, SF_ANIMATION) || has(given, SF_FACING) ||
+        has(given, SF_MIRROR) || has(given, SF_AIRBORNE)) {
+        read_spawn_body(L, fname, &extra);
+    } else {
+        memset(&extra, 0, sizeof extra); /* what read_spawn_body reads from a table without them */
+    }
     clv_entity_id id;
     clv_hit_diag diag;
     if (clv_arena_spawn(A->a, &def, &id, &diag) != CLV_HIT_OK) {
