@@ -202,7 +202,7 @@ static void test_clash_callbacks(void) {
         snprintf(dirs[k], sizeof dirs[k], "%s", dir);
         mods[k] = clv_mod_load(dirs[k], err, sizeof err);
         CHECK(mods[k] != NULL);
-        clv_weapon_id id;
+        clv_weapon_id id = {0};
         CHECK(mods[k] != NULL && clv_mod_add_weapons(mods[k], arena, &id, err, sizeof err));
         ed.team = k + 1;
         ed.position = clv_v2(45.0f * (float)k, 0);

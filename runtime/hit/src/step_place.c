@@ -301,17 +301,17 @@ static clv_hit_status sweep_attack(clv_arena *a, int32_t first, int32_t end, int
  * shape is not round or the slack needs more sub-steps: the model decides. */
 static bool place_rigid(const clv_arena *a, clv__placed *pl, const clv_shape *local, double dx,
                         double dy, clv_vec2 o) {
-    double ax, ay, bx, by, r;
+    clv_vec2 ca, cb;
+    float radius;
     if (local->type == CLV_CAPSULE) {
-        ax = local->u.capsule.a.x, ay = local->u.capsule.a.y;
-        bx = local->u.capsule.b.x, by = local->u.capsule.b.y;
-        r = local->u.capsule.r;
+        ca = local->u.capsule.a, cb = local->u.capsule.b, radius = local->u.capsule.r;
     } else if (local->type == CLV_CIRCLE) {
-        ax = bx = local->u.circle.c.x, ay = by = local->u.circle.c.y;
-        r = local->u.circle.r;
+        ca = cb = local->u.circle.c, radius = local->u.circle.r;
     } else {
         return false;
     }
+    double ax = (double)ca.x, ay = (double)ca.y, bx = (double)cb.x, by = (double)cb.y;
+    double r = (double)radius;
     if (dx == 0.0 && dy == 0.0) {
         pl->rigid = 1;
         return true; /* still: no sweep */

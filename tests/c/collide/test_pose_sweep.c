@@ -377,7 +377,7 @@ static void test_substeps(void) {
     /* No usable tolerance: the cap. */
     CHECK(clv_swept_substeps(&m, 0.0, CAP) == CAP);
     CHECK(clv_swept_substeps(&m, -1.0, CAP) == CAP);
-    CHECK(clv_swept_substeps(&m, NAN, CAP) == CAP);
+    CHECK(clv_swept_substeps(&m, (double)NAN, CAP) == CAP);
     CHECK(clv_swept_substeps(&m, 1e-6, CAP) == CAP);
 }
 
