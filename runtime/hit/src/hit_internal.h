@@ -7,6 +7,7 @@
 #include "cleave/hit.h"
 #include "cleave/motion.h"
 
+#include <math.h>
 #include <stdarg.h>
 
 /* ---- allocation through the owner's hook ---- */
@@ -35,12 +36,15 @@ bool clv__finite(float v);
 /// Finite and within +-CLV_WORLD_LIMIT.
 bool clv__in_world(float v);
 /// v clamped to +-CLV_WORLD_LIMIT (NaN, from inf - inf or 0 * inf, becomes 0). Inline: every
-/// moving entity's step takes two.
+/// moving entity's step takes two, and the usual case, within the limit, is tested first.
 static inline float clv__clamp_world(float v) {
+    if (fabsf(v) <= CLV_WORLD_LIMIT) { /* false for NaN */
+        return v;
+    }
     if (v != v) {
         return 0.0f;
     }
-    return v < -CLV_WORLD_LIMIT ? -CLV_WORLD_LIMIT : v > CLV_WORLD_LIMIT ? CLV_WORLD_LIMIT : v;
+    return v < 0.0f ? -CLV_WORLD_LIMIT : CLV_WORLD_LIMIT;
 }
 /* true when s is NUL-terminated within CLV_HIT_NAME_MAX bytes and not empty. */
 bool clv__name_ok(const char *s);

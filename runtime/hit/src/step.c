@@ -118,7 +118,11 @@ static clv_hit_status integrate(clv_arena *a) {
             }
             continue;
         }
-        if (e->vel.x == 0.0f && e->vel.y == 0.0f) {
+        /* still (+0 or -0 on both axes), told from the bits: fewer branches than two compares */
+        uint32_t vxb, vyb;
+        memcpy(&vxb, &e->vel.x, sizeof vxb);
+        memcpy(&vyb, &e->vel.y, sizeof vyb);
+        if (((vxb | vyb) & 0x7fffffffu) == 0) {
             continue;
         }
         e->pos.x = clv__clamp_world(e->pos.x + e->vel.x);

@@ -833,6 +833,24 @@ static void test_world_limit(void) {
     clv_arena_destroy(a);
 }
 
+/* The clamp every motion goes through: within the limit unchanged (the sign of a zero too),
+ * beyond it the limit, NaN 0. */
+static void test_clamp_world(void) {
+    const float lim = CLV_WORLD_LIMIT;
+    const float in[] = {0.0f, 5.0e8f, -5.0e8f, lim, -lim};
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+        CHECK(clv__clamp_world(in[i]) == in[i]);
+    }
+    CHECK(signbit(clv__clamp_world(-0.0f)) && clv__clamp_world(-0.0f) == 0.0f);
+    CHECK(clv__clamp_world(nextafterf(lim, INFINITY)) == lim);
+    CHECK(clv__clamp_world(nextafterf(-lim, -INFINITY)) == -lim);
+    CHECK(clv__clamp_world(3.0e38f) == lim && clv__clamp_world(-3.0e38f) == -lim);
+    CHECK(clv__clamp_world(INFINITY) == lim && clv__clamp_world(-INFINITY) == -lim);
+    float nan = NAN;
+    CHECK(clv__clamp_world(nan) == 0.0f && !signbit(clv__clamp_world(nan)));
+    CHECK(clv__clamp_world(-nan) == 0.0f);
+}
+
 /* Queries given NULL or unknown ids answer "nothing" instead of crashing. */
 static void test_null_and_unknown_inputs(void) {
     int32_t n = 7;
@@ -899,6 +917,7 @@ int main(int argc, char **argv) {
     RUN(test_weapon_arena_bytes);
     RUN(test_snapshot_after_weapon_removal);
     RUN(test_world_limit);
+    RUN(test_clamp_world);
     RUN(test_null_and_unknown_inputs);
     return clv_test_report();
 }
