@@ -57,10 +57,18 @@ static void bitmap_words(const clv_grid_def *def, uint32_t *sub_big, size_t *sub
     *cell_words = words_of(cells);
 }
 
+/* clv_grid_query_boxes's groups of boxes: one per cell in a small room (where most cells are
+ * reached); in a large one, as many as a few thousand cells reached plus 1/64 of the capacity
+ * (about 2.6 bytes per entity), and boxes that reach more cells take the other ways. */
+static uint32_t max_groups_of(const clv_grid_def *def) {
+    uint64_t cells = (uint64_t)def->cols * def->rows, most = 4096u + def->capacity / 64u;
+    return (uint32_t)(cells < most ? cells : most);
+}
+
 /* Layout of the single block: the struct, start[], entries[], scratch[], the bitmaps (sub-cells,
- * then two of cells), then a byte per cell. */
+ * then two of cells), a byte per cell, then the groups of boxes. */
 static size_t layout(const clv_grid_def *def, size_t *off_start, size_t *off_entries,
-                     size_t *off_scratch, size_t *off_occ, size_t *off_ids) {
+                     size_t *off_scratch, size_t *off_occ, size_t *off_ids, size_t *off_groups) {
     size_t buckets = (size_t)def->cols * def->rows + 1u, sub_words, cell_words;
     uint32_t sub_big;
     bitmap_words(def, &sub_big, &sub_words, &cell_words);
@@ -69,7 +77,8 @@ static size_t layout(const clv_grid_def *def, size_t *off_start, size_t *off_ent
     *off_scratch = round_up16(*off_entries + (size_t)def->capacity * sizeof(clv_grid_entry));
     *off_occ = round_up16(*off_scratch + (size_t)def->capacity * sizeof(uint32_t));
     *off_ids = *off_occ + (sub_words + 2u * cell_words) * sizeof(uint64_t);
-    return round_up16(*off_ids + (buckets - 1u <= CLV_GRID_IDS_MAX_CELLS ? buckets : 0u));
+    *off_groups = round_up16(*off_ids + (buckets - 1u <= CLV_GRID_IDS_MAX_CELLS ? buckets : 0u));
+    return round_up16(*off_groups + (size_t)max_groups_of(def) * sizeof(clv_box_group));
 }
 
 clv_grid_def clv_grid_default_def(void) {
@@ -81,8 +90,21 @@ size_t clv_grid_memory_size(const clv_grid_def *def) {
     if (!def_valid(def)) {
         return 0;
     }
-    size_t a, b, c, d, e;
-    return layout(def, &a, &b, &c, &d, &e);
+    size_t a, b, c, d, e, f;
+    return layout(def, &a, &b, &c, &d, &e, &f);
+}
+
+/* The multiplier and shift that divide a sub-cell (below 2^25) by the sub-cells of a row, d:
+ * with 2^l >= d and k = 25 + l, m = ceil(2^k / d) exceeds 2^k / d by less than 1, so s * m / 2^k
+ * exceeds s / d by less than s / 2^k < 1 / d, too little to reach the next integer. */
+static void set_sub_magic(clv_grid *g) {
+    const uint64_t d = (uint64_t)g->def.cols << g->sub_shift;
+    uint32_t l = 0;
+    while (((uint64_t)1 << l) < d) {
+        l++;
+    }
+    g->sub_magic_shift = 25u + l;
+    g->sub_magic = (((uint64_t)1 << g->sub_magic_shift) + d - 1u) / d;
 }
 
 static void *default_alloc(size_t size, void *ctx) {
@@ -104,8 +126,9 @@ clv_grid *clv_grid_create(const clv_grid_def *def, const clv_allocator *alloc) {
     if (alloc != NULL && alloc->alloc != NULL && alloc->free != NULL) {
         hook = *alloc;
     }
-    size_t off_start, off_entries, off_scratch, off_occ, off_ids;
-    size_t bytes = layout(def, &off_start, &off_entries, &off_scratch, &off_occ, &off_ids);
+    size_t off_start, off_entries, off_scratch, off_occ, off_ids, off_groups;
+    size_t bytes =
+        layout(def, &off_start, &off_entries, &off_scratch, &off_occ, &off_ids, &off_groups);
     unsigned char *block = hook.alloc(bytes, hook.ctx);
     if (block == NULL) {
         return NULL;
@@ -131,6 +154,11 @@ clv_grid *clv_grid_create(const clv_grid_def *def, const clv_allocator *alloc) {
     g->occ = (uint64_t *)(void *)(block + off_occ);
     g->ids = block + off_ids;
     g->use_ids = (uint64_t)def->cols * def->rows <= CLV_GRID_IDS_MAX_CELLS;
+    g->groups = (clv_box_group *)(void *)(block + off_groups);
+    g->max_groups = max_groups_of(def);
+    /* a group's unused lanes are tested and dropped: they must hold some float */
+    memset(g->groups, 0, (size_t)g->max_groups * sizeof(clv_box_group));
+    set_sub_magic(g);
     g->w_hint = -1.0f;
     g->coarse_shift = 0;
     while (((def->cols << g->sub_shift) - 1u) >> g->coarse_shift >= 32u ||

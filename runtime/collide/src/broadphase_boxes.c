@@ -14,14 +14,17 @@
  * those sub-cells and cells: the same monotone, clamped coordinates serve both sides, and a
  * cell's column is its sub-cells' column shifted right. Then one bit test per entity; only the
  * few whose bit is set look at their cell's box. The boxes are filed before the entities are
- * read, with the last call's w as a hint (see clv_grid_query_boxes).
+ * read, with the last call's w as a hint (see clv_grid_query_boxes). A small crowd, whose
+ * entities mostly stand under some box, keeps instead each reached cell's boxes side by side
+ * in groups of eight (file_groups), and an entity meets its cell's boxes in one vector test.
  *
  * Scratch, all inside the grid: scratch[] the entities' sub-cells; occ[] the sub-cell bits,
  * then a "touched" (listed) and a "reached" bit per cell; ids[] a byte per cell; the first half
  * of entries[] the box lists (start[c] of a touched cell is where its list begins, preceded by
  * its length; boxes tested against every entity at the back); the second half first the
  * touched cells, then the (box, entity) hits in entity order, which a counting sort by box
- * turns into per-box ascending lists. */
+ * turns into per-box ascending lists. With groups (in the grid's groups[]), all of entries[]
+ * holds the hits. */
 
 enum { CLV_PICK_BLOCK = 256 };
 
@@ -41,6 +44,8 @@ typedef struct box_lists {
     const uint64_t *masks; /* or, when not NULL: the boxes of reached cell c in masks[start[c]] */
     uint64_t *pairs;       /* the hits' scratch, of room slots: what entries[] has left */
     uint32_t room;
+    const clv_box_group *groups; /* or, when not NULL: the boxes of reached cell c in groups
+                                  * start[c], next, ... */
 } box_lists;
 
 static inline bool bit_of(const uint64_t *bits, uint32_t i) {
@@ -88,6 +93,13 @@ static inline float sub_row(const clv_grid *g, float y) {
     return clv_selectf(f < g->sub_max_row, f, g->sub_max_row);
 }
 
+/* The cell of sub-cell s (not sub_big): its row and column shifted right by sub_shift. */
+static inline uint32_t cell_of_sub(const clv_grid *g, uint32_t s) {
+    const uint32_t shift = g->sub_shift, sub_cols = g->def.cols << shift;
+    const uint32_t row = (uint32_t)(((uint64_t)s * g->sub_magic) >> g->sub_magic_shift);
+    return (row >> shift) * g->def.cols + ((s - row * sub_cols) >> shift);
+}
+
 /* Records the pair (box q, entity i) when hit is true. A miss is written to the next free
  * slot, which the next hit overwrites; once the scratch is full nothing is written, or a miss
  * would overwrite the last hit. */
@@ -115,8 +127,7 @@ static uint32_t entity_hits(const clv_grid *g, const box_lists *b, float ex, flo
     uint32_t one = 0u, na = 0u;
     const uint32_t *a = &one;
     if (bit_of(g->occ, s)) {
-        const uint32_t shift = g->sub_shift, sub_cols = g->def.cols << shift;
-        const uint32_t c = (s / sub_cols >> shift) * g->def.cols + (s % sub_cols >> shift);
+        const uint32_t c = cell_of_sub(g, s);
         const uint32_t m = g->use_ids ? g->ids[c] : CLV_MARK_SHARED;
         if (m == CLV_MARK_SHARED) {
             a = b->list + g->start[c];
@@ -160,13 +171,83 @@ static uint32_t entity_mask_hits(const clv_grid *g, const box_lists *b, float ex
     if (s == g->sub_big) {
         m = b->nq == CLV_MASK_BOXES ? ~(uint64_t)0 : ((uint64_t)1 << b->nq) - 1u;
     } else {
-        const uint32_t shift = g->sub_shift, sub_cols = g->def.cols << shift;
-        const uint32_t c = (s / sub_cols >> shift) * g->def.cols + (s % sub_cols >> shift);
-        m = b->masks[g->start[c]];
+        m = b->masks[g->start[cell_of_sub(g, s)]];
     }
     for (; m != 0; m &= m - 1u) {
         const uint32_t q = lowest_bit(m);
         n = push_pair(pairs, room, n, q, i, square_meets(ex, ey, er, &b->boxes[q]));
+    }
+    return n;
+}
+
+/* The lanes of group gp that hold a box, a bit each. The others hold whatever an earlier call
+ * left there (or the zeros of clv_grid_create): their tests are computed, then dropped. */
+static inline uint32_t lanes_of(const clv_box_group *gp) { return (1u << gp->fill) - 1u; }
+
+/* The lanes of group gp whose box the square [xl, xh] x [yl, yh] meets, a bit each (lanes_of
+ * tells which count); the square_meets test with the square's bounds computed once (a NaN bound
+ * meets nothing). */
+static inline uint32_t group_lanes(const clv_box_group *gp, float xl, float xh, float yl,
+                                   float yh) {
+#if defined(__SSE2__) || defined(_M_X64)
+    const __m128 vxl = _mm_set1_ps(xl), vxh = _mm_set1_ps(xh);
+    const __m128 vyl = _mm_set1_ps(yl), vyh = _mm_set1_ps(yh);
+    uint32_t lanes = 0;
+    for (uint32_t h = 0; h < CLV_GROUP_LANES; h += 4u) {
+        __m128 m = _mm_and_ps(_mm_cmple_ps(vxl, _mm_loadu_ps(gp->max_x + h)),
+                              _mm_cmpge_ps(vxh, _mm_loadu_ps(gp->min_x + h)));
+        m = _mm_and_ps(m, _mm_and_ps(_mm_cmple_ps(vyl, _mm_loadu_ps(gp->max_y + h)),
+                                     _mm_cmpge_ps(vyh, _mm_loadu_ps(gp->min_y + h))));
+        lanes |= (uint32_t)_mm_movemask_ps(m) << h;
+    }
+    return lanes;
+#else
+    uint32_t lanes = 0;
+    for (uint32_t j = 0; j < CLV_GROUP_LANES; j++) {
+        bool hit = (xl <= gp->max_x[j]) & (xh >= gp->min_x[j]) & (yl <= gp->max_y[j]) &
+                   (yh >= gp->min_y[j]);
+        lanes |= (uint32_t)hit << j;
+    }
+    return lanes;
+#endif
+}
+
+/* Records entity i's pairs with the boxes of the set lanes. With room for a whole group, every
+ * lane is written without a branch (a miss is overwritten by the next pair); otherwise as
+ * push_pair does. */
+static inline uint32_t push_lanes(const clv_box_group *gp, uint32_t lanes, uint32_t i,
+                                  uint64_t *pairs, uint32_t room, uint32_t n) {
+    if (n + CLV_GROUP_LANES <= room) {
+        for (uint32_t j = 0; j < CLV_GROUP_LANES; j++) {
+            pairs[n] = (uint64_t)gp->box[j] << 32 | i;
+            n += (lanes >> j) & 1u;
+        }
+        return n;
+    }
+    for (uint32_t j = 0; j < CLV_GROUP_LANES; j++) {
+        n = push_pair(pairs, room, n, gp->box[j], i, (lanes >> j) & 1u);
+    }
+    return n;
+}
+
+/* The hits of entity i when each reached cell has groups of boxes: one vector test per group
+ * (usually one), all boxes when it is oversized. Neither a list nor a word's bits to walk. */
+static uint32_t entity_group_hits(const clv_grid *g, const box_lists *b, float ex, float ey,
+                                  float er, uint32_t i, uint32_t s, uint64_t *pairs, uint32_t room,
+                                  uint32_t n) {
+    if (s == g->sub_big) {
+        for (uint32_t q = 0; q < b->nq; q++) {
+            n = push_pair(pairs, room, n, q, i, square_meets(ex, ey, er, &b->boxes[q]));
+        }
+        return n;
+    }
+    if (!(er >= 0.0f)) {
+        return n; /* a negative radius meets nothing */
+    }
+    const float xl = ex - er, xh = ex + er, yl = ey - er, yh = ey + er;
+    for (uint32_t gi = g->start[cell_of_sub(g, s)]; gi != CLV_NO_GROUP; gi = b->groups[gi].next) {
+        const clv_box_group *gp = &b->groups[gi];
+        n = push_lanes(gp, group_lanes(gp, xl, xh, yl, yh) & lanes_of(gp), i, pairs, room, n);
     }
     return n;
 }
@@ -380,6 +461,99 @@ static uint32_t block_picks(const clv_grid *g, bool test_all, const float *x, co
     return np;
 }
 
+#ifdef CLV_GRID_AVX2
+/* group_picks's loop with the eight lanes of a group in one register, and the pairs of the
+ * lanes hit left-packed and written in two stores (the pairs of an entity may come in any
+ * order: they are sorted by box afterwards, and entities stay in order). */
+__attribute__((target("avx2,popcnt"))) static uint32_t
+group_picks_avx2(const clv_grid *g, const box_lists *b, const float *x, const float *y,
+                 const float *r, uint32_t base, const uint32_t *sub, const uint32_t *pick,
+                 uint32_t j, uint32_t np, uint32_t limit, uint32_t *n_io) {
+    uint64_t *pairs = b->pairs;
+    const uint32_t room = b->room;
+    uint32_t n = *n_io;
+    for (; j < np && n <= limit; j++) {
+        const uint32_t k = pick[j], i = base + k, s = sub[k];
+        const float ex = x[i], ey = y[i], er = r[i];
+        if (s == g->sub_big) {
+            n = entity_group_hits(g, b, ex, ey, er, i, s, pairs, room, n);
+            continue;
+        }
+        const float rr = er >= 0.0f ? er : NAN; /* a negative radius meets nothing */
+        const __m256 vxl = _mm256_set1_ps(ex - rr), vxh = _mm256_set1_ps(ex + rr);
+        const __m256 vyl = _mm256_set1_ps(ey - rr), vyh = _mm256_set1_ps(ey + rr);
+        const __m256i vi = _mm256_set1_epi32((int32_t)i);
+        for (uint32_t gi = g->start[cell_of_sub(g, s)]; gi != CLV_NO_GROUP;) {
+            const clv_box_group *gp = &b->groups[gi];
+            gi = gp->next;
+            __m256 m = _mm256_and_ps(_mm256_cmp_ps(vxl, _mm256_loadu_ps(gp->max_x), _CMP_LE_OQ),
+                                     _mm256_cmp_ps(vxh, _mm256_loadu_ps(gp->min_x), _CMP_GE_OQ));
+            m = _mm256_and_ps(
+                m, _mm256_and_ps(_mm256_cmp_ps(vyl, _mm256_loadu_ps(gp->max_y), _CMP_LE_OQ),
+                                 _mm256_cmp_ps(vyh, _mm256_loadu_ps(gp->min_y), _CMP_GE_OQ)));
+            const uint32_t lanes = (uint32_t)_mm256_movemask_ps(m) & lanes_of(gp);
+            if (n + CLV_GROUP_LANES > room) {
+                n = push_lanes(gp, lanes, i, pairs, room, n); /* the scratch's last slots */
+                continue;
+            }
+            const uint32_t lo = lanes & 15u, hi = lanes >> 4,
+                           n_lo = (uint32_t)__builtin_popcount(lo);
+            const uint64_t high = clv_lane_pack[hi] + 0x04040404u;
+            const uint64_t packed = clv_lane_pack[lo] | high << (8u * n_lo);
+            const __m256i at = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)packed));
+            const __m256i box = _mm256_permutevar8x32_epi32(
+                _mm256_loadu_si256((const __m256i *)(const void *)gp->box), at);
+            /* (box << 32 | i) for lanes 0, 1, 4, 5 then 2, 3, 6, 7; put back in order */
+            const __m256i a = _mm256_unpacklo_epi32(vi, box), c = _mm256_unpackhi_epi32(vi, box);
+            _mm256_storeu_si256((__m256i *)(void *)(pairs + n),
+                                _mm256_permute2x128_si256(a, c, 0x20));
+            _mm256_storeu_si256((__m256i *)(void *)(pairs + n + 4u),
+                                _mm256_permute2x128_si256(a, c, 0x31));
+            n += n_lo + (uint32_t)__builtin_popcount(hi);
+        }
+    }
+    *n_io = n;
+    return j;
+}
+#endif
+
+/* The hits of the picked entities pick[j ..) (offsets from base) when the cells have groups of
+ * boxes, into b->pairs after *n_io of them; stops at the end or once there are more than limit.
+ * Returns the next pick. */
+static uint32_t group_picks(const clv_grid *g, const box_lists *b, const float *x, const float *y,
+                            const float *r, uint32_t base, const uint32_t *sub,
+                            const uint32_t *pick, uint32_t j, uint32_t np, uint32_t limit,
+                            uint32_t *n_io) {
+#ifdef CLV_GRID_AVX2
+    if (g->avx2) {
+        return group_picks_avx2(g, b, x, y, r, base, sub, pick, j, np, limit, n_io);
+    }
+#endif
+    uint32_t n = *n_io;
+    for (; j < np && n <= limit; j++) {
+        const uint32_t k = pick[j], i = base + k;
+        n = entity_group_hits(g, b, x[i], y[i], r[i], i, sub[k], b->pairs, b->room, n);
+    }
+    *n_io = n;
+    return j;
+}
+
+/* group_picks for words of boxes or lists of boxes. */
+static uint32_t list_picks(const clv_grid *g, const box_lists *b, const float *x, const float *y,
+                           const float *r, uint32_t base, const uint32_t *sub, const uint32_t *pick,
+                           uint32_t j, uint32_t np, uint32_t limit, uint32_t *n_io) {
+    uint64_t *pairs = b->pairs;
+    const uint32_t room = b->room;
+    uint32_t n = *n_io;
+    for (; j < np && n <= limit; j++) {
+        const uint32_t k = pick[j], i = base + k;
+        n = b->masks != NULL ? entity_mask_hits(g, b, x[i], y[i], r[i], i, sub[k], pairs, room, n)
+                             : entity_hits(g, b, x[i], y[i], r[i], i, sub[k], pairs, room, n);
+    }
+    *n_io = n;
+    return j;
+}
+
 /* Tests every entity's bit and returns the number of hits. With first NULL the first room
  * hits are left in pairs[] as (box << 32 | entity), in entity order; otherwise pairs[] is
  * flushed (see flush_pairs) whenever another entity's hits might not fit. Each block's
@@ -396,12 +570,11 @@ static uint32_t pick_entities(const clv_grid *g, const box_lists *b, const float
         float wb;
         uint32_t np = block_picks(g, b->n_every > 0, x, y, r, base, m, count, sub, pick, &wb);
         w = wb > w ? wb : w;
-        for (uint32_t j = 0; j < np; j++) {
-            uint32_t k = pick[j], i = base + k;
-            n = b->masks != NULL
-                    ? entity_mask_hits(g, b, x[i], y[i], r[i], i, sub[k], pairs, room, n)
-                    : entity_hits(g, b, x[i], y[i], r[i], i, sub[k], pairs, room, n);
-            if (first != NULL && n > room - b->nq) {
+        const uint32_t limit = first != NULL ? room - b->nq : UINT32_MAX;
+        for (uint32_t j = 0; j < np;) {
+            j = b->groups != NULL ? group_picks(g, b, x, y, r, base, sub, pick, j, np, limit, &n)
+                                  : list_picks(g, b, x, y, r, base, sub, pick, j, np, limit, &n);
+            if (n > limit) {
                 flush_pairs(pairs, n, first, out);
                 total += n;
                 n = 0;
@@ -542,7 +715,7 @@ static box_lists file_boxes(clv_grid *g, const clv_aabb *boxes, uint32_t nq, flo
     }
 
     uint64_t *pairs = (uint64_t *)(void *)g->entries + g->def.capacity;
-    box_lists b = {boxes, nq, list, every, n_every, NULL, pairs, g->def.capacity};
+    box_lists b = {boxes, nq, list, every, n_every, NULL, pairs, g->def.capacity, NULL};
     return b;
 }
 
@@ -582,15 +755,85 @@ static bool file_masks(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w,
         }
     }
     /* the hits take every word the boxes left: a small crowd has more hits than entities */
-    *out =
-        (box_lists){boxes, nq, NULL, NULL, 0, masks, masks + words, 2u * g->def.capacity - words};
+    *out = (box_lists){boxes, nq, NULL, NULL, 0, masks, masks + words, 2u * g->def.capacity - words,
+                       NULL};
     return true;
 }
 
-/* Words of boxes when they fit, lists otherwise. */
-static box_lists file_any(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w,
+/* A new, empty group of boxes in front of the chain head; CLV_NO_GROUP when none is left. */
+static uint32_t new_group(clv_grid *g, uint32_t *used, uint32_t head) {
+    if (*used == g->max_groups) {
+        return CLV_NO_GROUP;
+    }
+    clv_box_group *gp = &g->groups[*used];
+    gp->next = head;
+    gp->fill = 0;
+    return (*used)++;
+}
+
+/* Files the boxes, widened by w: marks the sub-cells they reach and puts each box's bounds in
+ * a group of each cell it reaches (start[c] is the cell's first group). False when the groups
+ * run out (the other ways then). The hits take all of entries[]. */
+static bool file_groups(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w, uint32_t *first,
+                        box_lists *out) {
+    const uint32_t cols = g->def.cols, shift = g->sub_shift;
+    uint64_t *occ = g->occ, *reached = g->occ + g->sub_words;
+    uint32_t *start = g->start, used = 0;
+    memset(first, 0, ((size_t)nq + 1u) * sizeof(uint32_t));
+    memset(occ, 0, (g->sub_words + g->cell_words) * sizeof(uint64_t));
+    memset(g->coarse, 0, sizeof g->coarse);
+    set_bit(occ, g->sub_big); /* oversized: always picked */
+    for (uint32_t k = 0; k < nq; k++) {
+        uint32_t c0, c1, r0, r1;
+        if (!box_cells(g, boxes[k], w, &c0, &c1, &r0, &r1)) {
+            continue;
+        }
+        first[k + 1u] = 1;
+        mark_sub_cells(g, c0, c1, r0, r1);
+        const clv_aabb q = boxes[k];
+        for (uint32_t row = r0 >> shift; row <= r1 >> shift; row++) {
+            for (uint32_t col = c0 >> shift; col <= c1 >> shift; col++) {
+                uint32_t c = row * cols + col, gi;
+                if (!bit_of(reached, c)) {
+                    set_bit(reached, c);
+                    start[c] = gi = new_group(g, &used, CLV_NO_GROUP);
+                } else {
+                    gi = start[c];
+                    if (g->groups[gi].fill == CLV_GROUP_LANES) {
+                        start[c] = gi = new_group(g, &used, gi);
+                    }
+                }
+                if (gi == CLV_NO_GROUP) {
+                    return false;
+                }
+                clv_box_group *gp = &g->groups[gi];
+                const uint32_t j = gp->fill++;
+                gp->min_x[j] = q.min.x, gp->min_y[j] = q.min.y;
+                gp->max_x[j] = q.max.x, gp->max_y[j] = q.max.y;
+                gp->box[j] = k;
+            }
+        }
+    }
+    uint64_t *pairs = (uint64_t *)(void *)g->entries;
+    *out = (box_lists){boxes, nq, NULL, NULL, 0, NULL, pairs, 2u * g->def.capacity, g->groups};
+    return true;
+}
+
+/* Groups of boxes for a crowd of up to this many entities. A group is three cache lines where
+ * a word of boxes is a fraction of one; a larger crowd streams enough memory between two frames
+ * to push the groups out of the caches, and their misses cost more than the vector test saves
+ * (measured: 0.47 of the words' time at 1,000 entities, 0.83 at 10,000, 1.0 at 30,000, 1.03 at
+ * 100,000 and 1.04 at 1,000,000, under 64 boxes). */
+#define CLV_GROUPS_MAX_COUNT 32768u
+
+/* Groups of boxes for a small crowd when they fit, else words of boxes when they fit, lists
+ * otherwise. */
+static box_lists file_any(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w, uint32_t count,
                           uint32_t *first) {
     box_lists b;
+    if (count <= CLV_GROUPS_MAX_COUNT && file_groups(g, boxes, nq, w, first, &b)) {
+        return b;
+    }
     if (nq <= CLV_MASK_BOXES && file_masks(g, boxes, nq, w, first, &b)) {
         return b;
     }
@@ -599,7 +842,8 @@ static box_lists file_any(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float
 
 /* The grid's cells index the boxes instead of the entities: the boxes mark the half-cells they
  * reach in a bitmap (whole cells in a grid of more than 2^22 cells), each entity's centre costs
- * one bit test, and only the few on a marked half-cell are tested: against the one box that
+ * one bit test, and only the few on a marked half-cell are tested: against their cell's groups
+ * of boxes (a crowd of up to CLV_GROUPS_MAX_COUNT), its word of boxes, or the one box that
  * reaches their cell, or the boxes listed for a cell that several reach (in a grid of up to 2^20
  * cells and with fewer than 255 boxes; otherwise every reached cell lists its boxes). The grid
  * keeps one hint, the crowd's largest radius, with which the next call files its boxes before
@@ -614,11 +858,11 @@ static uint32_t query_run(clv_grid *g, const clv_aabb *boxes, uint32_t nq, const
      * radius grew past the hint (the boxes were widened too little), the boxes are filed again
      * and the entities read again. */
     float w = g->w_hint >= 0.0f ? g->w_hint : largest_radius(g, r, count), seen = 0.0f;
-    box_lists b = file_any(g, boxes, nq, w, first);
+    box_lists b = file_any(g, boxes, nq, w, count, first);
     uint32_t total = pick_entities(g, &b, x, y, r, count, b.pairs, b.room, NULL, NULL, &seen);
     if (seen > w) {
         w = seen;
-        b = file_any(g, boxes, nq, w, first);
+        b = file_any(g, boxes, nq, w, count, first);
         total = pick_entities(g, &b, x, y, r, count, b.pairs, b.room, NULL, NULL, &seen);
     }
     g->w_hint = seen;

@@ -19,6 +19,19 @@
 /* How far ahead (in entities) the sub-cell pass asks for the arrays: 8 KB per array. */
 #define CLV_GRID_PREFETCH 2048u
 
+/* Up to eight boxes that reach one cell, their bounds side by side so that an entity meets all
+ * of them in one vector test (lanes past fill are dropped from its answer). A cell reached by
+ * more boxes chains further groups through next. */
+enum { CLV_GROUP_LANES = 8 };
+typedef struct clv_box_group {
+    float min_x[CLV_GROUP_LANES], min_y[CLV_GROUP_LANES];
+    float max_x[CLV_GROUP_LANES], max_y[CLV_GROUP_LANES];
+    uint32_t box[CLV_GROUP_LANES];
+    uint32_t next; /* the cell's next group, or CLV_NO_GROUP */
+    uint32_t fill;
+} clv_box_group;
+#define CLV_NO_GROUP UINT32_MAX
+
 struct clv_grid {
     clv_grid_def def;
     clv_allocator alloc;
@@ -34,11 +47,16 @@ struct clv_grid {
     uint32_t *scratch; /* the build's cell of each entity; a query's sort buffer */
     /* clv_grid_query_boxes: sub-cells of side cell_size >> sub_shift, and their bitmap */
     uint32_t sub_shift, sub_big; /* sub_big: the sub-cell of oversized entities */
+    /* the row of sub-cell s is (s * sub_magic) >> sub_magic_shift: a division, without one */
+    uint64_t sub_magic;
+    uint32_t sub_magic_shift;
     float sub_inv, sub_max_col, sub_max_row;
     size_t sub_words, cell_words;
     uint64_t *occ;
     uint8_t *ids; /* per cell, when use_ids: see CLV_MARK_SHARED */
     bool use_ids;
+    clv_box_group *groups; /* max_groups of them, for clv_grid_query_boxes */
+    uint32_t max_groups;
     float w_hint; /* the largest radius of the last clv_grid_query_boxes, or -1 */
     bool avx2;    /* the processor runs coarse_candidates */
     /* A coarse copy of the sub-cells' bitmap, 32 x 32 blocks of 2^coarse_shift sub-cells on a

@@ -495,6 +495,70 @@ static void test_query_boxes_block_borders(void) {
     free(x), free(y), free(r), free(out), free(want);
 }
 
+/* How many of the nq boxes get other candidates from clv_grid_query_boxes than from a build of
+ * ref followed by one query per box (or a total that is not their sum). */
+static long boxes_mismatches(clv_grid *g, clv_grid *ref, const clv_aabb *boxes, uint32_t nq,
+                             const float *x, const float *y, const float *r, uint32_t n) {
+    enum { MOST = 4096 };
+    static uint32_t first[MOST + 1], out[MOST * 8], want[MOST];
+    uint32_t got = clv_grid_query_boxes(g, boxes, nq, x, y, r, n, first, out, MOST * 8);
+    CHECK(clv_grid_build(ref, x, y, r, n));
+    long wrong = 0;
+    uint32_t sum = 0;
+    for (uint32_t k = 0; k < nq; k++) {
+        uint32_t m = clv_grid_query(ref, boxes[k], want, MOST);
+        wrong += first[k + 1u] - first[k] != m ||
+                 memcmp(out + first[k], want, m * sizeof(uint32_t)) != 0;
+        sum += m;
+    }
+    return wrong + (got != sum);
+}
+
+/* A small crowd's cells hold their boxes' bounds in groups of eight, tested at once. Grids of
+ * one to four cells and a capacity of 1 to 20 (as many boxes at most): every entity meets most
+ * of the boxes (a cell's groups chained, the hits' scratch full within an entity's group),
+ * entities with a negative or NaN radius among them; then more groups than a 4 x 4 grid has (20
+ * boxes over every cell), which the other ways answer. */
+static void test_query_boxes_groups(void) {
+    float x[20], y[20], r[20];
+    clv_aabb boxes[20];
+    long wrong = 0, scenes = 0;
+    const uint32_t capacities[] = {1, 2, 3, 5, 8, 9, 12, 20};
+    for (unsigned c = 0; c < sizeof capacities / sizeof capacities[0]; c++) {
+        const uint32_t cap = capacities[c];
+        for (uint32_t side = 1; side <= 2; side++) {
+            clv_grid_def def = {{0.0f, 0.0f}, 64.0f, side, side, cap};
+            clv_grid *g = clv_grid_create(&def, NULL), *ref = clv_grid_create(&def, NULL);
+            for (int scene = 0; scene < 40; scene++, scenes++) {
+                const float room = 64.0f * (float)side;
+                uint32_t n = 1u + rnd_u32() % cap, nq = 1u + rnd_u32() % cap;
+                for (uint32_t i = 0; i < n; i++) {
+                    x[i] = rnd_f(0.0f, room), y[i] = rnd_f(0.0f, room), r[i] = rnd_f(0.0f, 30.0f);
+                    if (rnd_u32() % 8u == 0)
+                        r[i] = rnd_u32() % 2u ? -2.0f : NAN;
+                }
+                for (uint32_t k = 0; k < nq; k++) {
+                    float cx = rnd_f(0.0f, room), cy = rnd_f(0.0f, room);
+                    float hw = rnd_f(10.0f, 70.0f), hh = rnd_f(10.0f, 70.0f);
+                    boxes[k] = (clv_aabb){{cx - hw, cy - hh}, {cx + hw, cy + hh}};
+                }
+                wrong += boxes_mismatches(g, ref, boxes, nq, x, y, r, n);
+            }
+            clv_grid_destroy(g), clv_grid_destroy(ref);
+        }
+    }
+    clv_grid_def def = {{0.0f, 0.0f}, 64.0f, 4u, 4u, 20u};
+    clv_grid *g = clv_grid_create(&def, NULL), *ref = clv_grid_create(&def, NULL);
+    for (uint32_t i = 0; i < 16; i++)
+        x[i] = 16.0f + 64.0f * (float)(i % 4u), y[i] = 16.0f + 64.0f * (float)(i / 4u), r[i] = 4.0f;
+    for (uint32_t k = 0; k < 20; k++)
+        boxes[k] = (clv_aabb){{(float)k, 0.0f}, {256.0f, 256.0f - (float)k}};
+    wrong += boxes_mismatches(g, ref, boxes, 20, x, y, r, 16);
+    clv_grid_destroy(g), clv_grid_destroy(ref);
+    printf("query_boxes, groups: %ld scenes, %ld mismatches\n", scenes, wrong);
+    CHECK(wrong == 0);
+}
+
 /* clv_grid_query_boxes files the boxes with the last call's largest radius, then checks it:
  * an enemy whose radius grew since must still be found, and one that shrank lose nothing. */
 static void test_query_boxes_radius_hint(void) {
@@ -582,6 +646,7 @@ int main(int argc, char **argv) {
     RUN(test_query_boxes_overflow);
     RUN(test_query_boxes_many_boxes);
     RUN(test_query_boxes_small_crowd);
+    RUN(test_query_boxes_groups);
     RUN(test_query_boxes_radius_hint);
     RUN(test_query_boxes_block_borders);
     RUN(test_errors);
