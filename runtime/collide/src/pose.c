@@ -144,6 +144,11 @@ double clv_swept_overcover(const clv_swept *m, int32_t n) {
     return (mid < turn ? mid : turn) + m->slack;
 }
 
+/* The n >= 1 at which a / n + b / n^2 comes down to t > 0. */
+static double settles_at(double a, double b, double t) {
+    return (a + sqrt(a * a + 4.0 * b * t)) / (2.0 * t);
+}
+
 int32_t clv_swept_substeps(const clv_swept *m, double tolerance, int32_t cap) {
     if (clv_swept_overcover(m, 1) <= tolerance) {
         return 1;
@@ -151,16 +156,22 @@ int32_t clv_swept_substeps(const clv_swept *m, double tolerance, int32_t cap) {
     if (!(clv_swept_overcover(m, cap) <= tolerance)) {
         return cap;
     }
-    int32_t lo = 2, hi = cap; /* overcover(hi) <= tolerance; it never grows with n */
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (clv_swept_overcover(m, mid) <= tolerance) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
+    /* overcover(n) is the smaller of two terms a / n + b / n^2 (see clv_swept_overcover) plus
+     * the slack: solved for n, it lands within a step or two of the answer, which the true
+     * bound then settles (it never grows with n, so this is the fewest, as a search finds). */
+    double vr = speed_rot(m), dr = fabs(m->r1 - m->r0), acc = accel(m);
+    double t = tolerance - m->slack;
+    double mid = settles_at(0.5 * (vr + m->travel + dr), 0.25 * acc, t);
+    double turn = settles_at(2.0 * vr + dr, 0.125 * acc, t);
+    double r = mid < turn ? mid : turn;
+    int32_t n = r >= (double)cap ? cap : r > 2.0 ? (int32_t)ceil(r) : 2;
+    while (n < cap && !(clv_swept_overcover(m, n) <= tolerance)) {
+        n++;
     }
-    return lo;
+    while (n > 2 && clv_swept_overcover(m, n - 1) <= tolerance) {
+        n--;
+    }
+    return n;
 }
 
 void clv_swept_core(const clv_swept *m, double s, double sn, double cs, double ox, double oy,

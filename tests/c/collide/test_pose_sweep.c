@@ -383,6 +383,40 @@ static void test_substeps(void) {
 
 /* ---- hand-made swings ---- */
 
+/* The fewest sub-steps, found by a scan of every n: the same answer as clv_swept_substeps for
+ * random motions (turns, travels, a local turn, stretch and radius change) and tolerances. */
+static void test_substeps_fewest(void) {
+    const int32_t cap = 4096;
+    int at_cap = 0, middle = 0;
+    for (int i = 0; i < 400; i++) {
+        float len = (float)urand(1.0, 900.0), r0 = (float)urand(0.0, 20.0);
+        double a0 = urand(-pi, pi), a1 = a0 + (i % 3 == 0 ? 0.0 : urand(-1.5, 1.5));
+        clv_shape s0 =
+            clv_shape_capsule(5.0f, 0.0f, 5.0f + len * (float)cos(a0), len * (float)sin(a0), r0);
+        clv_shape s1 = clv_shape_capsule(5.0f, 1.0f, 5.0f + 1.1f * len * (float)cos(a1),
+                                         len * (float)sin(a1), (float)urand(0.0, 20.0));
+        clv_swept m;
+        CHECK(clv_swept_init(&m, &s0, false, i % 2 == 0 ? &s0 : &s1, i % 5 == 0));
+        clv_swept_move(&m, i % 4 == 0 ? 0.0 : urand(-3.0, 3.0), urand(-400, 400), urand(-400, 400),
+                       clv_v2((float)urand(-5e4, 5e4), 0.0f));
+        const double tols[5] = {0.05, 0.5, 1.0, 4.0, 60.0};
+        for (int k = 0; k < 5; k++) {
+            int32_t want = cap;
+            for (int32_t n = 1; n <= cap; n++) {
+                if (clv_swept_overcover(&m, n) <= tols[k]) {
+                    want = n;
+                    break;
+                }
+            }
+            int32_t got = clv_swept_substeps(&m, tols[k], cap);
+            CHECK(got == want);
+            at_cap += want == cap;
+            middle += want > 2 && want < cap;
+        }
+    }
+    CHECK(middle > 500 && at_cap > 0);
+}
+
 static void test_half_turn_swing(void) {
     /* A 2,000 px blade turns half a turn clockwise on screen (+x toward +y) in one step. */
     clv_capsule blade = {{0.0f, 0.0f}, {2000.0f, 0.0f}, 2.0f};
@@ -489,6 +523,7 @@ static void test_model_and_hull(void) {
 int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_substeps);
+    RUN(test_substeps_fewest);
     RUN(test_half_turn_swing);
     RUN(test_translation_only);
     RUN(test_model_and_hull);
