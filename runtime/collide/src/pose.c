@@ -153,8 +153,8 @@ int32_t clv_swept_substeps(const clv_swept *m, double tolerance, int32_t cap) {
     if (clv_swept_overcover(m, 1) <= tolerance) {
         return 1;
     }
-    if (!(clv_swept_overcover(m, cap) <= tolerance)) {
-        return cap;
+    if (!(tolerance >= m->slack)) {
+        return cap; /* every bound is at least the slack (and none is below NaN) */
     }
     /* overcover(n) is the smaller of two terms a / n + b / n^2 (see clv_swept_overcover) plus
      * the slack: solved for n, it lands within a step or two of the answer, which the true
