@@ -592,6 +592,35 @@ static uint32_t pick_entities(const clv_grid *g, const box_lists *b, const float
  * build's largest radius). Returns false for an empty or NaN box, which meets nothing. */
 static bool box_cells(const clv_grid *g, clv_aabb q, float w, uint32_t *c0, uint32_t *c1,
                       uint32_t *r0, uint32_t *r1) {
+#if defined(__SSE2__) || defined(_M_X64)
+    /* widened and sub_col / sub_row on the four bounds at once (min x, min y, max x, max y),
+     * the same operations lane by lane: with a thousand small boxes this was a fifth of the
+     * call. A bound is moved outward (its factor is up) when it lies beyond 0 on its own side;
+     * max and min clamp a NaN to the lower bound as the selects do. */
+    const float up = 1.0f + 0x1p-20f, down = 1.0f - 0x1p-20f;
+    const __m128 mins = _mm_castsi128_ps(_mm_set_epi32(0, 0, INT32_MIN, INT32_MIN));
+    const __m128 v = _mm_setr_ps(q.min.x, q.min.y, q.max.x, q.max.y);
+    __m128 f = _mm_min_ps(_mm_max_ps(v, _mm_set1_ps(-FLT_MAX)), _mm_set1_ps(FLT_MAX));
+    f = _mm_add_ps(f, _mm_setr_ps(-w, -w, w, w));
+    const __m128 out = _mm_cmpgt_ps(_mm_xor_ps(f, mins), _mm_setzero_ps());
+    f = _mm_mul_ps(
+        f, _mm_or_ps(_mm_and_ps(out, _mm_set1_ps(up)), _mm_andnot_ps(out, _mm_set1_ps(down))));
+    float wide[4];
+    _mm_storeu_ps(wide, f);
+    if (!((q.min.x <= q.max.x) & (q.min.y <= q.max.y) & (wide[0] <= wide[2]) &
+          (wide[1] <= wide[3]))) {
+        return false;
+    }
+    const __m128 o =
+        _mm_setr_ps(g->def.origin.x, g->def.origin.y, g->def.origin.x, g->def.origin.y);
+    const __m128 most = _mm_setr_ps(g->sub_max_col, g->sub_max_row, g->sub_max_col, g->sub_max_row);
+    f = _mm_mul_ps(_mm_sub_ps(f, o), _mm_set1_ps(g->sub_inv));
+    f = _mm_min_ps(_mm_max_ps(f, _mm_setzero_ps()), most);
+    uint32_t sub[4];
+    _mm_storeu_si128((__m128i *)(void *)sub, _mm_cvttps_epi32(f));
+    *c0 = sub[0], *r0 = sub[1], *c1 = sub[2], *r1 = sub[3];
+    return true;
+#else
     clv_aabb wide;
     if (!widened(q, w, &wide)) {
         return false;
@@ -601,6 +630,7 @@ static bool box_cells(const clv_grid *g, clv_aabb q, float w, uint32_t *c0, uint
     *r0 = (uint32_t)(int32_t)sub_row(g, wide.min.y),
     *r1 = (uint32_t)(int32_t)sub_row(g, wide.max.y);
     return true;
+#endif
 }
 
 /* Marks the sub-cells [c0, c1] x [r0, r1] in occ and their blocks in coarse. */
@@ -913,9 +943,12 @@ static uint32_t run_end(const clv_grid *g, const clv_aabb *boxes, uint32_t k0, u
     const float room = 2.0f * (float)g->def.capacity;
     float need = 0.0f;
     uint32_t k = k0;
-    while (k < nq && (k == k0 || need + 2.0f * cells_bound(g, boxes[k], w) + 1.0f <= room)) {
-        need += 2.0f * cells_bound(g, boxes[k], w) + 1.0f;
-        k++;
+    for (; k < nq; k++) {
+        const float box_need = 2.0f * cells_bound(g, boxes[k], w) + 1.0f;
+        if (k > k0 && need + box_need > room) {
+            break;
+        }
+        need += box_need;
     }
     return k;
 }
