@@ -730,8 +730,8 @@ static box_lists file_boxes(clv_grid *g, const clv_aabb *boxes, uint32_t nq, flo
             if (rect != NULL) {
                 c0 = rect[4u * k], c1 = rect[4u * k + 1u], r0 = rect[4u * k + 2u];
                 r1 = rect[4u * k + 3u];
-            } else {
-                box_cells(g, boxes[k], w, &c0, &c1, &r0, &r1);
+            } else if (!box_cells(g, boxes[k], w, &c0, &c1, &r0, &r1)) {
+                continue; /* (it was filed: never) */
             }
             for (uint32_t row = r0 >> shift; row <= r1 >> shift; row++) {
                 for (uint32_t col = c0 >> shift; col <= c1 >> shift; col++) {
