@@ -57,11 +57,16 @@ static void bitmap_words(const clv_grid_def *def, uint32_t *sub_big, size_t *sub
     *cell_words = words_of(cells);
 }
 
-/* clv_grid_query_boxes's groups of boxes: one per cell in a small room (where most cells are
- * reached); in a large one, as many as a few thousand cells reached plus 1/64 of the capacity
- * (about 2.6 bytes per entity), and boxes that reach more cells take the other ways. */
+/* clv_grid_query_boxes's groups of boxes, for a grid that may hold a small crowd only (larger
+ * ones never use them): one per cell in a small room, where most cells are reached, and at most
+ * one per two entities (84 bytes each) and a few more, enough for as many small boxes, each in
+ * a cell of its own (a thousand knives among 10,000 entities); boxes that reach more cells take
+ * the other ways. */
 static uint32_t max_groups_of(const clv_grid_def *def) {
-    uint64_t cells = (uint64_t)def->cols * def->rows, most = 4096u + def->capacity / 64u;
+    if (def->capacity > CLV_GROUPS_MAX_COUNT) {
+        return 0;
+    }
+    uint64_t cells = (uint64_t)def->cols * def->rows, most = 256u + def->capacity / 2u;
     return (uint32_t)(cells < most ? cells : most);
 }
 

@@ -849,19 +849,13 @@ static bool file_groups(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w
     return true;
 }
 
-/* Groups of boxes for a crowd of up to this many entities. A group is three cache lines where
- * a word of boxes is a fraction of one; a larger crowd streams enough memory between two frames
- * to push the groups out of the caches, and their misses cost more than the vector test saves
- * (measured: 0.47 of the words' time at 1,000 entities, 0.83 at 10,000, 1.0 at 30,000, 1.03 at
- * 100,000 and 1.04 at 1,000,000, under 64 boxes). */
-#define CLV_GROUPS_MAX_COUNT 32768u
-
 /* Groups of boxes for a small crowd when they fit, else words of boxes when they fit, lists
  * otherwise. */
 static box_lists file_any(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w, uint32_t count,
                           uint32_t *first) {
     box_lists b;
-    if (count <= CLV_GROUPS_MAX_COUNT && file_groups(g, boxes, nq, w, first, &b)) {
+    if (count <= CLV_GROUPS_MAX_COUNT && g->max_groups > 0 &&
+        file_groups(g, boxes, nq, w, first, &b)) {
         return b;
     }
     if (nq <= CLV_MASK_BOXES && file_masks(g, boxes, nq, w, first, &b)) {

@@ -32,6 +32,13 @@ typedef struct clv_box_group {
 } clv_box_group;
 #define CLV_NO_GROUP UINT32_MAX
 
+/* Groups of boxes for a crowd of up to this many entities. A group is three cache lines where
+ * a word of boxes is a fraction of one; a larger crowd streams enough memory between two frames
+ * to push the groups out of the caches, and their misses cost more than the vector test saves
+ * (measured: 0.47 of the words' time at 1,000 entities, 0.83 at 10,000, 1.0 at 30,000, 1.03 at
+ * 100,000 and 1.04 at 1,000,000, under 64 boxes). */
+#define CLV_GROUPS_MAX_COUNT 32768u
+
 struct clv_grid {
     clv_grid_def def;
     clv_allocator alloc;
