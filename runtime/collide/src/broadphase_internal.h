@@ -103,4 +103,67 @@ static inline bool widened(clv_aabb q, float w, clv_aabb *out) {
            (out->min.y <= out->max.y);
 }
 
+/* ---- shared by the two halves of clv_grid_query_boxes (broadphase_boxes.c, broadphase_file.c)
+ * ---- */
+
+/* A cell's id: 0 where no box reaches, k + 1 where box k alone does (with fewer boxes than
+ * this), CLV_MARK_SHARED where several do: its entities then read the cell's box list. */
+enum { CLV_MARK_SHARED = 255 };
+
+/* Up to this many boxes, each reached cell names its boxes in one word, a bit per box. */
+#define CLV_MASK_BOXES 64u
+
+typedef struct box_lists {
+    const clv_aabb *boxes;
+    uint32_t nq;
+    const uint32_t *list;  /* per touched cell: length, then box numbers ascending */
+    const uint32_t *every; /* boxes tested against every entity, ascending */
+    uint32_t n_every;
+    const uint64_t *masks; /* or, when not NULL: the boxes of reached cell c in masks[start[c]] */
+    uint64_t *pairs;       /* the hits' scratch, of room slots: what entries[] has left */
+    uint32_t room;
+    const clv_box_group *groups; /* or, when not NULL: the boxes of reached cell c in groups
+                                  * start[c], next, ... */
+} box_lists;
+
+static inline bool bit_of(const uint64_t *bits, uint32_t i) {
+    return (bits[i >> 6] >> (i & 63u)) & 1u;
+}
+
+static inline void set_bits(uint64_t *bits, uint32_t lo, uint32_t hi) { /* [lo, hi], lo <= hi */
+    uint32_t wl = lo >> 6, wh = hi >> 6;
+    uint64_t ml = ~(uint64_t)0 << (lo & 63u), mh = ~(uint64_t)0 >> (63u - (hi & 63u));
+    if (wl == wh) {
+        bits[wl] |= ml & mh;
+        return;
+    }
+    bits[wl] |= ml;
+    for (uint32_t k = wl + 1u; k < wh; k++) {
+        bits[k] = ~(uint64_t)0;
+    }
+    bits[wh] |= mh;
+}
+
+static inline void set_bit(uint64_t *bits, uint32_t i) { bits[i >> 6] |= (uint64_t)1 << (i & 63u); }
+
+/* Sub-cell column and row of a point, clamped: a NaN lands in 0. */
+static inline float sub_col(const clv_grid *g, float x) {
+    float f = (x - g->def.origin.x) * g->sub_inv;
+    f = clv_selectf(f > 0.0f, f, 0.0f);
+    return clv_selectf(f < g->sub_max_col, f, g->sub_max_col);
+}
+
+static inline float sub_row(const clv_grid *g, float y) {
+    float f = (y - g->def.origin.y) * g->sub_inv;
+    f = clv_selectf(f > 0.0f, f, 0.0f);
+    return clv_selectf(f < g->sub_max_row, f, g->sub_max_row);
+}
+
+/* Files the boxes, widened by w, for a crowd of count entities: in groups for a small crowd
+ * when they fit, else in words of boxes when they fit, else in lists (broadphase_file.c).
+ * first[k + 1] is left 1 for a filed box, 2 for one tested against every entity, 0 for an
+ * empty one. */
+box_lists clv__grid_file_boxes(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w,
+                               uint32_t count, uint32_t *first);
+
 #endif

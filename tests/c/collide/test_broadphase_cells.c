@@ -3,7 +3,7 @@
  * same answer for every box, bounds on sub-cell borders, huge, infinite and NaN ones included.
  * The grid's sources are compiled into this test to reach these functions. */
 #include "broadphase.c"
-#include "broadphase_boxes.c"
+#include "broadphase_file.c"
 
 #include <stdio.h>
 
