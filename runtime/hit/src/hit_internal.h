@@ -288,7 +288,7 @@ typedef struct clv__edge {
     int32_t placed;
     int32_t team; /* its owner's, read once per frame */
     float right, top, bottom;
-    uint32_t key; /* left as an unsigned key of the same order */
+    uint32_t key; /* left as an unsigned key of the same order (set by the sort) */
 } clv__edge;
 
 /* A push of this frame on a target: the pushes on one target are summed in the order of their

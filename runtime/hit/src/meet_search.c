@@ -3,7 +3,7 @@
  * clash.c decides whether each pair meets and what the meetings do. */
 #include "step_internal.h"
 
-#include <math.h>
+#include <float.h>
 #include <string.h>
 
 static int32_t team_of(const clv_arena *a, int32_t p) {
@@ -18,14 +18,14 @@ static uint32_t left_key(float left) {
     return (u & 0x80000000u) != 0 ? ~u : u | 0x80000000u;
 }
 
-/* Sorts e[0..n) by left edge, equal edges in their order (a stable radix sort on the keys, a
- * byte per pass, between e and tmp): the order of a sort by (left, placed) when e comes in
- * placed order. Returns the array that holds the result. */
+/* Sorts e[0..n) by left edge, equal edges in their order (a stable radix sort on their keys,
+ * which it sets, a byte per pass, between e and tmp): the order of a sort by (left, placed)
+ * when e comes in placed order. Returns the array that holds the result. */
 static clv__edge *sort_edges(clv__edge *e, clv__edge *tmp, int32_t n) {
     int32_t count[4][256];
     memset(count, 0, sizeof count);
     for (int32_t i = 0; i < n; i++) {
-        uint32_t k = e[i].key;
+        uint32_t k = e[i].key = left_key(e[i].left);
         for (int b = 0; b < 4; b++) {
             count[b][(k >> (8 * b)) & 255u]++;
         }
@@ -145,13 +145,15 @@ static int32_t cell_of(float v, float origin, float k) {
     return (int32_t)t;
 }
 
+/* Cells per unit over [lo, hi]: 0 for an empty, infinite or NaN span (one cell for all), at
+ * most FLT_MAX for a span too thin to divide. */
 static float cells_per_unit(float lo, float hi) {
-    float w = hi - lo;
-    return w > 0.0f ? (float)CELLS / w : 0.0f;
+    float w = hi - lo, k = w > 0.0f ? (float)CELLS / w : 0.0f;
+    return k < FLT_MAX ? k : FLT_MAX;
 }
 
-/* Files the few (fe[0..nf)) in their cells; false when the box around them is not finite. */
-static bool file_few(few_cells *g, const clv__edge *fe, int32_t nf) {
+/* Files the few (fe[0..nf)) in their cells. */
+static void file_few(few_cells *g, const clv__edge *fe, int32_t nf) {
     float x0 = fe[0].left, x1 = fe[0].right, y0 = fe[0].top, y1 = fe[0].bottom;
     for (int32_t k = 1; k < nf; k++) {
         x0 = fe[k].left < x0 ? fe[k].left : x0;
@@ -161,9 +163,6 @@ static bool file_few(few_cells *g, const clv__edge *fe, int32_t nf) {
     }
     g->x0 = x0, g->y0 = y0;
     g->kx = cells_per_unit(x0, x1), g->ky = cells_per_unit(y0, y1);
-    if (!isfinite(g->kx) || !isfinite(g->ky)) {
-        return false;
-    }
     memset(g->mask, 0, sizeof g->mask);
     for (int32_t k = 0; k < nf; k++) {
         int32_t c0 = cell_of(fe[k].left, x0, g->kx), c1 = cell_of(fe[k].right, x0, g->kx);
@@ -174,21 +173,6 @@ static bool file_few(few_cells *g, const clv__edge *fe, int32_t nf) {
             }
         }
     }
-    return true;
-}
-
-/* sweep_few when the few have no finite cells: every one of the many against every one. */
-static clv_hit_status sweep_few_all(clv_arena *a, const clv__edge *e, int32_t n, int32_t few,
-                                    const clv__edge *fe, int32_t nf) {
-    for (int32_t i = 0; i < n; i++) {
-        for (int32_t k = 0; k < nf && e[i].team != few; k++) {
-            if (fe[k].left <= e[i].right && e[i].left <= fe[k].right &&
-                test_pair(a, &fe[k], &e[i]) != CLV_HIT_OK) {
-                return CLV_HIT_ERR_NO_MEMORY;
-            }
-        }
-    }
-    return CLV_HIT_OK;
 }
 
 /* Two teams, one of them (team `few`, nf <= FEW hitboxes) with few: the same pairs as the
@@ -203,9 +187,7 @@ static clv_hit_status sweep_few(clv_arena *a, const clv__edge *e, int32_t n, int
         }
     }
     few_cells g;
-    if (!file_few(&g, fe, nf)) {
-        return sweep_few_all(a, e, n, few, fe, nf);
-    }
+    file_few(&g, fe, nf);
     for (int32_t i = 0; i < n; i++) {
         if (e[i].team == few) {
             continue;
@@ -247,8 +229,7 @@ clv_hit_status clv__find_meetings(clv_arena *a) {
     for (int32_t i = 0; i < n; i++) {
         const clv_aabb *b = &a->placed[i].bounds;
         int32_t t = team_of(a, i);
-        a->meet_order[i] =
-            (clv__edge){b->min.x, i, t, b->max.x, b->min.y, b->max.y, left_key(b->min.x)};
+        a->meet_order[i] = (clv__edge){b->min.x, i, t, b->max.x, b->min.y, b->max.y, 0};
         n0 += t == team0;
         if (t != team0 && (teams == 1 || t != other)) {
             teams = teams == 1 ? 2 : 3; /* three or more: the sweep over all */

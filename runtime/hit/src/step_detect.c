@@ -356,9 +356,7 @@ void clv__narrowphase(clv_arena *a) {
         c.box_state = CLV_HURTBOX_NORMAL;
         c.box_heavy = 0.0f;
         memset(&c.contact, 0, sizeof c.contact);
-        const clv__attack *at = &a->att[c.attack1 - 1];
-        bool refused = c.target1 == at->owner.index1 ||
-                       a->vit[s].team == a->vit[at->owner.index1 - 1].team; /* filter()'s team */
+        bool refused = clv__own_side(a, &c);
         bool touched = pl->nsub > 0 ? narrow_swept(a, pl, &hs, refused, &c)
                                     : narrow_placed(a, pl, &hs, refused, &c);
         if (touched) {

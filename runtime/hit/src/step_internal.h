@@ -40,6 +40,12 @@ void clv__swept_contact(const clv_arena *a, const clv__placed *pl, int32_t k, co
 /* 3. Keeps the candidates that touch (or miss within the miss margin), with their contact. */
 void clv__narrowphase(clv_arena *a);
 
+/* ---- step_rules.c ---- */
+
+/* The candidate's target is its attack's owner or on the owner's team: the rules refuse it
+ * with CLV_MISS_TEAM whatever it touches. */
+bool clv__own_side(const clv_arena *a, const clv__cand *c);
+
 /* ---- clash.c ---- */
 
 /* 3b. Hitboxes of attacks on different teams that meet: clank, outprioritize, transcend, trade.

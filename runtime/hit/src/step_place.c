@@ -60,9 +60,9 @@ static clv_shape place_shape(const clv__pose *p, const clv_shape *s) {
     return r;
 }
 
-/* The pose of an attack, and the sine and cosine of its angle in double (the pose's are them
+/* The pose of an attack whose angle has sine sn and cosine cs in double (the pose's are them
  * rounded to float, as clv_sincos rounds them). */
-static clv__pose pose_of(const clv_arena *a, const clv__attack *at, double *sn, double *cs) {
+static clv__pose pose_with(const clv_arena *a, const clv__attack *at, double sn, double cs) {
     clv__pose p;
     p.o = at->offset;
     if (at->follow) {
@@ -70,14 +70,13 @@ static clv__pose pose_of(const clv_arena *a, const clv__attack *at, double *sn, 
         p.o.x += o->pos.x;
         p.o.y += o->pos.y;
     }
-    clv_sincos_d((double)at->facing, sn, cs);
-    p.s = (float)*sn;
-    p.c = (float)*cs;
+    p.s = (float)sn;
+    p.c = (float)cs;
     p.mirror = at->mirror;
     return p;
 }
 
-/* pose_of for attack slot s while placing, with the sine and cosine kept for the next frame:
+/* The pose of attack slot s while placing, with the sine and cosine kept for the next frame:
  * a projectile's facing, and a held pose's, stays the same frame after frame. */
 static clv__pose placing_pose(clv_arena *a, int32_t s, double *sn, double *cs) {
     const clv__attack *at = &a->att[s];
@@ -87,24 +86,15 @@ static clv__pose placing_pose(clv_arena *a, int32_t s, double *sn, double *cs) {
         t->facing = at->facing;
         t->ok = 1;
     }
-    clv__pose p;
-    p.o = at->offset;
-    if (at->follow) {
-        const clv__entity *o = &a->ent[at->owner.index1 - 1];
-        p.o.x += o->pos.x;
-        p.o.y += o->pos.y;
-    }
     *sn = t->s;
     *cs = t->c;
-    p.s = (float)t->s;
-    p.c = (float)t->c;
-    p.mirror = at->mirror;
-    return p;
+    return pose_with(a, at, t->s, t->c);
 }
 
 clv__pose clv__attack_pose(const clv_arena *a, const clv__attack *at) {
     double sn, cs;
-    return pose_of(a, at, &sn, &cs);
+    clv_sincos_d((double)at->facing, &sn, &cs);
+    return pose_with(a, at, sn, cs);
 }
 
 clv_shape clv__place_shape(const clv__pose *p, const clv_shape *local) {

@@ -80,6 +80,11 @@ const clv_attack_def *clv__cand_attack_def(const clv_arena *a, const clv__cand *
     return &a->weapons[at->weapon1 - 1].attacks[at->attack];
 }
 
+bool clv__own_side(const clv_arena *a, const clv__cand *c) {
+    uint32_t owner1 = a->att[c->attack1 - 1].owner.index1;
+    return c->target1 == owner1 || a->vit[c->target1 - 1].team == a->vit[owner1 - 1].team;
+}
+
 /* Filters that need nothing but the candidate and the state before this frame's hits. */
 static void filter(clv_arena *a) {
     for (int32_t i = 0; i < a->cand_count; i++) {
@@ -88,13 +93,12 @@ static void filter(clv_arena *a) {
             continue;
         }
         const clv__attack *at = &a->att[c->attack1 - 1];
-        const clv__vitals *owner = &a->vit[at->owner.index1 - 1];
         const clv__vitals *t = &a->vit[c->target1 - 1];
         uint16_t tgen = a->ent[c->target1 - 1].gen;
         const clv__box *box = clv__cand_box(a, c);
         const clv_attack_def *ad = clv__cand_attack_def(a, c);
         int32_t why = -1;
-        if (c->target1 == at->owner.index1 || t->team == owner->team) {
+        if (clv__own_side(a, c)) {
             c->reason = CLV_MISS_TEAM;
         } else if (a->stop[c->attack1 - 1].reason >= 0) {
             c->reason = a->stop[c->attack1 - 1].reason; /* it met another attack and lost */
