@@ -63,6 +63,15 @@ static void mark_sub_cells(clv_grid *g, uint32_t c0, uint32_t c1, uint32_t r0, u
     }
 }
 
+/* Clears what a filing marks: first[0..nq], the sub-cell bits and cell_sets sets of cell bits
+ * after them, the coarse copy; then sets the oversized sub-cell's bit (always picked). */
+static void clear_marks(clv_grid *g, uint32_t *first, uint32_t nq, uint32_t cell_sets) {
+    memset(first, 0, ((size_t)nq + 1u) * sizeof(uint32_t));
+    memset(g->occ, 0, (g->sub_words + cell_sets * g->cell_words) * sizeof(uint64_t));
+    memset(g->coarse, 0, sizeof g->coarse);
+    set_bit(g->occ, g->sub_big);
+}
+
 /* Files the boxes, widened by w: marks the sub-cells they reach, names each cell's lone box,
  * lists the boxes of the cells several reach, and puts the boxes the lists have no room for
  * in every[]. first[k + 1] is left 1 for a filed box, 2 for one in every[], 0 for an empty one.
@@ -70,19 +79,16 @@ static void mark_sub_cells(clv_grid *g, uint32_t c0, uint32_t c1, uint32_t r0, u
 static box_lists file_boxes(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w,
                             uint32_t *first) {
     uint32_t *start = g->start;
-    memset(first, 0, ((size_t)nq + 1u) * sizeof(uint32_t));
+    clear_marks(g, first, nq, 2u);
     /* Which boxes are filed (first[k + 1] = 1) and which go to every entity (2): the lists,
      * each with its length, must fit their half of entries[], with a slot left for each box
      * still to come. */
     const uint32_t room = 2u * g->def.capacity, cols = g->def.cols, shift = g->sub_shift;
-    uint64_t *occ = g->occ, *touched = g->occ + g->sub_words;
+    uint64_t *touched = g->occ + g->sub_words;
     uint8_t *ids = g->ids;
     uint32_t *cells_touched =
         (uint32_t *)(void *)((uint64_t *)(void *)g->entries + g->def.capacity);
     uint64_t *reached = touched + g->cell_words;
-    memset(occ, 0, (g->sub_words + 2u * g->cell_words) * sizeof(uint64_t));
-    memset(g->coarse, 0, sizeof g->coarse);
-    set_bit(occ, g->sub_big); /* oversized: always picked */
     uint32_t filed = 0, n_every = 0, n_touched = 0;
     /* Each box's sub-cells, kept for the second pass where there is room: with a thousand
      * boxes, finding them twice was a third of the call. */
@@ -172,13 +178,10 @@ static box_lists file_boxes(clv_grid *g, const clv_aabb *boxes, uint32_t nq, flo
 static bool file_masks(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w, uint32_t *first,
                        box_lists *out) {
     const uint32_t cols = g->def.cols, shift = g->sub_shift;
-    uint64_t *occ = g->occ, *reached = g->occ + g->sub_words;
+    uint64_t *reached = g->occ + g->sub_words;
     uint64_t *masks = (uint64_t *)(void *)g->entries;
     uint32_t *start = g->start, words = 0;
-    memset(first, 0, ((size_t)nq + 1u) * sizeof(uint32_t));
-    memset(occ, 0, (g->sub_words + g->cell_words) * sizeof(uint64_t));
-    memset(g->coarse, 0, sizeof g->coarse);
-    set_bit(occ, g->sub_big); /* oversized: always picked */
+    clear_marks(g, first, nq, 1u);
     for (uint32_t k = 0; k < nq; k++) {
         uint32_t c0, c1, r0, r1;
         if (!box_cells(g, boxes[k], w, &c0, &c1, &r0, &r1)) {
@@ -224,12 +227,9 @@ static uint32_t new_group(clv_grid *g, uint32_t *used, uint32_t head) {
 static bool file_groups(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w, uint32_t *first,
                         box_lists *out) {
     const uint32_t cols = g->def.cols, shift = g->sub_shift;
-    uint64_t *occ = g->occ, *reached = g->occ + g->sub_words;
+    uint64_t *reached = g->occ + g->sub_words;
     uint32_t *start = g->start, used = 0;
-    memset(first, 0, ((size_t)nq + 1u) * sizeof(uint32_t));
-    memset(occ, 0, (g->sub_words + g->cell_words) * sizeof(uint64_t));
-    memset(g->coarse, 0, sizeof g->coarse);
-    set_bit(occ, g->sub_big); /* oversized: always picked */
+    clear_marks(g, first, nq, 1u);
     for (uint32_t k = 0; k < nq; k++) {
         uint32_t c0, c1, r0, r1;
         if (!box_cells(g, boxes[k], w, &c0, &c1, &r0, &r1)) {
