@@ -45,6 +45,23 @@ void clv_larena_uv(lua_State *L, int arena_idx, int slot) {
     lua_remove(L, -2);
 }
 
+uint32_t clv_larena_cached(lua_State *L, int arena_idx, int slot, int idx) {
+    clv_larena_uv(L, arena_idx, slot);
+    lua_pushvalue(L, idx);
+    uint32_t index1 = lua_rawget(L, -2) == LUA_TNUMBER ? (uint32_t)lua_tointeger(L, -1) : 0;
+    lua_pop(L, 1);
+    return index1;
+}
+
+void clv_larena_cache(lua_State *L, int idx, uint32_t index1) {
+    lua_pushvalue(L, idx);
+    lua_pushinteger(L, (lua_Integer)index1);
+    lua_rawset(L, -3);
+    lua_pushvalue(L, idx);
+    lua_rawseti(L, -2, (lua_Integer)index1);
+    lua_pop(L, 1);
+}
+
 static int arena_gc(lua_State *L) {
     larena *A = (larena *)luaL_checkudata(L, 1, CLV_LUA_ARENA);
     clv_arena_destroy(A->a);

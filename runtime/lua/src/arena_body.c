@@ -14,25 +14,17 @@ clv_body_id clv_larena_body(lua_State *L, int arena_idx, larena *A, int bidx) {
     arena_idx = lua_absindex(L, arena_idx);
     bidx = lua_absindex(L, bidx);
     const clv_body *body = clv_lua_to_body(L, bidx);
-    clv_larena_uv(L, arena_idx, UV_BODIES);
-    lua_pushvalue(L, bidx);
-    if (lua_rawget(L, -2) == LUA_TNUMBER) {
-        clv_body_id id = {(uint32_t)lua_tointeger(L, -1), 0}; /* bodies stay: gen 0 */
-        lua_pop(L, 2);
-        return id;
+    uint32_t known = clv_larena_cached(L, arena_idx, UV_BODIES, bidx);
+    if (known != 0) {
+        lua_pop(L, 1);
+        return (clv_body_id){known, 0}; /* bodies stay: gen 0 */
     }
-    lua_pop(L, 1);
     clv_body_id id;
     clv_hit_diag diag;
     if (clv_arena_add_body(A->a, body, &id, &diag) != CLV_HIT_OK) {
         luaL_error(L, "cannot add body '%s': %s", clv_body_name(body), diag.message);
     }
-    lua_pushvalue(L, bidx);
-    lua_pushinteger(L, (lua_Integer)id.index1);
-    lua_rawset(L, -3);
-    lua_pushvalue(L, bidx);
-    lua_rawseti(L, -2, (lua_Integer)id.index1);
-    lua_pop(L, 1);
+    clv_larena_cache(L, bidx, id.index1);
     return id;
 }
 

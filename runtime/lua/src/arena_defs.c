@@ -210,14 +210,11 @@ static bool opt_boolean(lua_State *L, int idx, const char *key, const char *fnam
 /* The arena id of the weapon userdata at widx, adding it on first use. */
 clv_weapon_id clv_larena_weapon(lua_State *L, int arena_idx, larena *A, int widx) {
     clv_lweapon *w = (clv_lweapon *)lua_touserdata(L, widx);
-    clv_larena_uv(L, arena_idx, UV_WEAPONS);
-    lua_pushvalue(L, widx);
-    if (lua_rawget(L, -2) == LUA_TNUMBER) {
-        clv_weapon_id id = {(uint32_t)lua_tointeger(L, -1), 0}; /* never removed: gen 0 */
-        lua_pop(L, 2);
-        return id;
+    uint32_t known = clv_larena_cached(L, arena_idx, UV_WEAPONS, widx);
+    if (known != 0) {
+        lua_pop(L, 1);
+        return (clv_weapon_id){known, 0}; /* never removed: gen 0 */
     }
-    lua_pop(L, 1);
     if (w->compiled == NULL) {
         luaL_error(L, "weapon '%s' is not compiled", clv_lua_weapon_name(w));
     }
@@ -231,12 +228,7 @@ clv_weapon_id clv_larena_weapon(lua_State *L, int arena_idx, larena *A, int widx
         luaL_error(L, "cannot add weapon '%s': %s", clv_lua_weapon_name(w), diag.message);
     }
     A->weapons[A->weapon_count++] = w;
-    lua_pushvalue(L, widx);
-    lua_pushinteger(L, (lua_Integer)id.index1);
-    lua_rawset(L, -3);
-    lua_pushvalue(L, widx);
-    lua_rawseti(L, -2, (lua_Integer)id.index1);
-    lua_pop(L, 1);
+    clv_larena_cache(L, widx, id.index1);
     return id;
 }
 

@@ -62,6 +62,12 @@ void *clv_larena_self(lua_State *L, int arg);
 larena *clv_larena_check(lua_State *L, int arg);
 /// Pushes slot `slot` of the arena's user value table.
 void clv_larena_uv(lua_State *L, int arena_idx, int slot);
+/// Pushes slot `slot` (bodies or weapons) and returns the arena id's index it holds for the
+/// userdata at idx, 0 when it holds none; the table stays on the stack.
+uint32_t clv_larena_cached(lua_State *L, int arena_idx, int slot, int idx);
+/// Records index1 for the userdata at idx, both ways, in the table clv_larena_cached left on
+/// the stack, and pops it.
+void clv_larena_cache(lua_State *L, int idx, uint32_t index1);
 /// A frame count argument: an integer in 0..hi; raises an argument error otherwise.
 lua_Integer clv_larena_frames_arg(lua_State *L, int arg, lua_Integer hi);
 
