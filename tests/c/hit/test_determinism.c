@@ -215,7 +215,8 @@ static void setup(scenario *sc, int grid) {
 }
 
 /* The inputs of frame f: everything the game would do before stepping. */
-static void drive(scenario *sc, int f) {
+static void drive(void *state, int f) {
+    scenario *sc = state;
     clv_arena *a = sc->arena;
     for (int i = 0; i < ATTACKERS; i++) {
         if (!clv_arena_attack_valid(a, sc->attacks[i])) {
@@ -253,6 +254,26 @@ static void drive(scenario *sc, int f) {
     clv_arena_set_velocity(a, sc->enemies[k], uniform_v2(&sc->r, -2, 2, -2, 2));
 }
 
+/* A speculative future thrown away, as rollback netcode has it: snapshots the arena, runs
+ * `ahead` frames of drive on the scenario sc (size bytes; it holds the arena's pointer, which
+ * stays) from frame f, then restores both the arena and sc (the input generator with it). */
+static void speculate(clv_arena *arena, void *sc, size_t size, void (*drive_fn)(void *, int), int f,
+                      int ahead) {
+    size_t n = clv_arena_snapshot_size(arena);
+    unsigned char *buf = malloc(n), *saved = malloc(size);
+    CHECK(buf != NULL && saved != NULL);
+    CHECK(clv_arena_snapshot(arena, buf, n, NULL) == CLV_HIT_OK);
+    memcpy(saved, sc, size);
+    for (int g = 0; g < ahead; g++) {
+        drive_fn(sc, f + g);
+        clv_arena_step(arena);
+    }
+    memcpy(sc, saved, size);
+    CHECK(clv_arena_restore(arena, buf, n) == CLV_HIT_OK);
+    free(buf);
+    free(saved);
+}
+
 typedef struct trace {
     uint64_t hash[FRAMES];
     int32_t hits[FRAMES], misses[FRAMES], ticks[FRAMES];
@@ -263,23 +284,9 @@ typedef struct trace {
 static void run(trace *t, int snap_at, int grid) {
     scenario sc;
     setup(&sc, grid);
-    unsigned char *buf = NULL;
-    size_t size = 0;
-    scenario saved;
     for (int f = 0; f < FRAMES; f++) {
         if (f == snap_at) {
-            size = clv_arena_snapshot_size(sc.arena);
-            buf = malloc(size);
-            CHECK(clv_arena_snapshot(sc.arena, buf, size, NULL) == CLV_HIT_OK);
-            saved = sc;
-            for (int g = 0; g < 40; g++) { /* a speculative future, thrown away */
-                drive(&sc, f + g);
-                clv_arena_step(sc.arena);
-            }
-            clv_arena *arena = sc.arena;
-            sc = saved;
-            sc.arena = arena;
-            CHECK(clv_arena_restore(sc.arena, buf, size) == CLV_HIT_OK);
+            speculate(sc.arena, &sc, sizeof sc, drive, f, 40);
         }
         drive(&sc, f);
         CHECK(clv_arena_step(sc.arena) == CLV_HIT_OK);
@@ -288,7 +295,6 @@ static void run(trace *t, int snap_at, int grid) {
         clv_arena_misses(sc.arena, &t->misses[f]);
         clv_arena_ticks(sc.arena, &t->ticks[f]);
     }
-    free(buf);
     clv_arena_destroy(sc.arena);
 }
 
@@ -431,7 +437,8 @@ static void defenders_setup(defenders *sc) {
     }
 }
 
-static void defenders_drive(defenders *sc, int f) {
+static void defenders_drive(void *state, int f) {
+    defenders *sc = state;
     clv_arena *a = sc->arena;
     for (int i = 0; i < DEFENDERS; i++) {
         clv_entity_id e = sc->fighters[i];
@@ -487,23 +494,9 @@ static void run_defenders(trace *t, int snap_at) {
     memset(reason_count, 0, sizeof reason_count);
     defenders sc;
     defenders_setup(&sc);
-    unsigned char *buf = NULL;
-    size_t size = 0;
-    defenders saved;
     for (int f = 0; f < DFRAMES; f++) {
         if (f == snap_at) {
-            size = clv_arena_snapshot_size(sc.arena);
-            buf = malloc(size);
-            CHECK(clv_arena_snapshot(sc.arena, buf, size, NULL) == CLV_HIT_OK);
-            saved = sc;
-            for (int g = 0; g < 30; g++) {
-                defenders_drive(&sc, f + g);
-                clv_arena_step(sc.arena);
-            }
-            clv_arena *arena = sc.arena;
-            sc = saved;
-            sc.arena = arena;
-            CHECK(clv_arena_restore(sc.arena, buf, size) == CLV_HIT_OK);
+            speculate(sc.arena, &sc, sizeof sc, defenders_drive, f, 30);
         }
         defenders_drive(&sc, f);
         CHECK(clv_arena_step(sc.arena) == CLV_HIT_OK);
@@ -513,7 +506,6 @@ static void run_defenders(trace *t, int snap_at) {
         clv_arena_misses(sc.arena, &t->misses[f]);
         clv_arena_ticks(sc.arena, &t->ticks[f]);
     }
-    free(buf);
     clv_arena_destroy(sc.arena);
 }
 
@@ -652,7 +644,8 @@ static void volley_throw(volley *sc, int k) {
     CHECK(clv_arena_spawn_projectile(sc->arena, &p, &sc->thrown[k], NULL) == CLV_HIT_OK);
 }
 
-static void volley_drive(volley *sc, int f) {
+static void volley_drive(void *state, int f) {
+    volley *sc = state;
     clv_arena *a = sc->arena;
     for (int k = 0; k < VTHROWN; k++) {
         if (!clv_arena_attack_valid(a, sc->thrown[k]) && next_u32(&sc->r) % 3 == 0) {
@@ -690,23 +683,9 @@ typedef struct vtrace {
 static void run_volley(vtrace *t, int snap_at, int grid) {
     volley sc;
     volley_setup(&sc, grid);
-    unsigned char *buf = NULL;
-    size_t size = 0;
-    volley saved;
     for (int f = 0; f < VFRAMES; f++) {
         if (f == snap_at) {
-            size = clv_arena_snapshot_size(sc.arena);
-            buf = malloc(size);
-            CHECK(clv_arena_snapshot(sc.arena, buf, size, NULL) == CLV_HIT_OK);
-            saved = sc;
-            for (int g = 0; g < 30; g++) {
-                volley_drive(&sc, f + g);
-                clv_arena_step(sc.arena);
-            }
-            clv_arena *arena = sc.arena;
-            sc = saved;
-            sc.arena = arena;
-            CHECK(clv_arena_restore(sc.arena, buf, size) == CLV_HIT_OK);
+            speculate(sc.arena, &sc, sizeof sc, volley_drive, f, 30);
         }
         volley_drive(&sc, f);
         CHECK(clv_arena_step(sc.arena) == CLV_HIT_OK);
@@ -716,7 +695,6 @@ static void run_volley(vtrace *t, int snap_at, int grid) {
         clv_arena_clashes(sc.arena, &t->clashes[f]);
         clv_arena_projectile_events(sc.arena, &t->pevents[f]);
     }
-    free(buf);
     clv_arena_destroy(sc.arena);
 }
 
