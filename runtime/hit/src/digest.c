@@ -72,6 +72,13 @@ static void mix_shape(hasher *hs, const clv_shape *s) {
     }
 }
 
+static void mix_hurtbox(hasher *hs, const clv_hurtbox_def *d) {
+    mix_name(hs, d->id);
+    mix_shape(hs, &d->shape);
+    mix_i32(hs, (int32_t)d->state);
+    mix_f(hs, d->heavy);
+}
+
 static void mix_hitbox(hasher *hs, const clv_hitbox_def *d) {
     mix_name(hs, d->id);
     mix_shape(hs, &d->shape);
@@ -160,10 +167,7 @@ uint64_t clv__weapon_fingerprint(const clv__aweapon *w) {
             mix_i32(&hs, w->hurt_start[f]);
         }
         for (int32_t k = 0; k < w->hurt_total; k++) {
-            mix_name(&hs, w->hurts[k].id);
-            mix_shape(&hs, &w->hurts[k].shape);
-            mix_i32(&hs, (int32_t)w->hurts[k].state);
-            mix_f(&hs, w->hurts[k].heavy);
+            mix_hurtbox(&hs, &w->hurts[k]);
         }
     }
     return hs.h;
@@ -195,10 +199,7 @@ uint64_t clv__body_fingerprint(const clv__abody *b) {
         mix_i32(&hs, b->frame_start[f]);
     }
     for (int32_t k = 0; k < b->box_count; k++) {
-        mix_name(&hs, b->boxes[k].id);
-        mix_shape(&hs, &b->boxes[k].shape);
-        mix_i32(&hs, (int32_t)b->boxes[k].state);
-        mix_f(&hs, b->boxes[k].heavy);
+        mix_hurtbox(&hs, &b->boxes[k]);
     }
     mix_f(&hs, b->guard.meter);
     mix_f(&hs, b->guard.regen);
