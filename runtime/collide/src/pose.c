@@ -102,13 +102,29 @@ bool clv_swept_init(clv_swept *m, const clv_shape *prev, bool mirror0, const clv
     return true;
 }
 
+/* The rounding allowance of a motion: float cores and poses round each coordinate by about
+ * 2^-24 of its size; a far larger allowance, still far below a unit at game scales, absorbs
+ * them and the double steps. */
+static double slack_of(clv_vec2 origin, double travel, double rho_u, double r0, double r1) {
+    double reach = fabs((double)origin.x) + fabs((double)origin.y) + travel + 1.0;
+    return (reach + rho_u + r0 + r1) * 0x1p-20;
+}
+
 void clv_swept_move(clv_swept *m, double dth, double dx, double dy, clv_vec2 origin) {
     m->dth = dth, m->dx = dx, m->dy = dy;
     m->travel = sqrt(dx * dx + dy * dy);
-    /* Float cores and poses round each coordinate by about 2^-24 of its size; a far larger
-     * allowance, still far below a unit at game scales, absorbs them and the double steps. */
-    double reach = fabs((double)origin.x) + fabs((double)origin.y) + m->travel + 1.0;
-    m->slack = (reach + m->rho_u + m->r0 + m->r1) * 0x1p-20;
+    m->slack = slack_of(origin, m->travel, m->rho_u, m->r0, m->r1);
+}
+
+double clv_swept_travel_slack(const clv_shape *s, double dx, double dy, clv_vec2 origin) {
+    double ax, ay, bx, by, r;
+    if (!round_core(s, false, &ax, &ay, &bx, &by, &r)) {
+        return (double)NAN;
+    }
+    /* The model of a shape that stays itself: no local turn and nothing left over, so its reach
+     * rho_u is the farthest core end's distance (a mirror does not change it). */
+    double rho = sqrt(max2(sq2(ax, ay), sq2(bx, by)));
+    return slack_of(origin, sqrt(dx * dx + dy * dy), rho, r, r);
 }
 
 bool clv_swept_still(const clv_swept *m) {

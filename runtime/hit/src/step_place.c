@@ -291,32 +291,19 @@ static clv_hit_status sweep_attack(clv_arena *a, int32_t first, int32_t end, int
  * shape is not round or the slack needs more sub-steps: the model decides. */
 static bool place_rigid(const clv_arena *a, clv__placed *pl, const clv_shape *local, double dx,
                         double dy, clv_vec2 o) {
-    clv_vec2 ca, cb;
-    float radius;
-    if (local->type == CLV_CAPSULE) {
-        ca = local->u.capsule.a, cb = local->u.capsule.b, radius = local->u.capsule.r;
-    } else if (local->type == CLV_CIRCLE) {
-        ca = cb = local->u.circle.c, radius = local->u.circle.r;
-    } else {
+    if (local->type != CLV_CAPSULE && local->type != CLV_CIRCLE) {
         return false;
     }
-    double ax = (double)ca.x, ay = (double)ca.y, bx = (double)cb.x, by = (double)cb.y;
-    double r = (double)radius;
     if (dx == 0.0 && dy == 0.0) {
         pl->rigid = 1;
         return true; /* still: no sweep */
     }
-    /* clv_swept_move's slack with the model's reach (the core's farthest end; a mirror does not
-     * change it) and travel, and nothing else: overcover(1) is the slack alone. */
-    double sa = ax * ax + ay * ay, sb = bx * bx + by * by;
-    double rho = sqrt(sa > sb ? sa : sb), travel = sqrt(dx * dx + dy * dy);
-    double reach = fabs((double)o.x) + fabs((double)o.y) + travel + 1.0;
-    double slack = (reach + rho + r + r) * 0x1p-20;
+    double slack = clv_swept_travel_slack(local, dx, dy, o);
     if (!(slack <= (double)a->sweep_tol)) {
         return false;
     }
     pl->rigid = 1;
-    pl->r0 = pl->r1 = (float)r;
+    pl->r0 = pl->r1 = local->type == CLV_CAPSULE ? local->u.capsule.r : local->u.circle.r;
     pl->nsub = 1;
     pl->grow = round_up(slack);
     return true;

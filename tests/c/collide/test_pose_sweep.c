@@ -417,6 +417,28 @@ static void test_substeps_fewest(void) {
     CHECK(middle > 500 && at_cap > 0);
 }
 
+/* A round shape that stays itself and only travels: clv_swept_travel_slack gives the model's
+ * slack bit for bit, and the cover adds nothing else. */
+static void test_travel_slack(void) {
+    for (int i = 0; i < 2000; i++) {
+        float ax = (float)urand(-300, 300), ay = (float)urand(-300, 300), r = (float)urand(0, 40);
+        clv_shape s = i % 3 == 0 ? clv_shape_circle(ax, ay, r)
+                                 : clv_shape_capsule(ax, ay, (float)urand(-300, 300),
+                                                     (float)urand(-300, 300), r);
+        bool mirror = i % 2 == 0;
+        double dx = i % 7 == 0 ? 0.0 : urand(-3000, 3000), dy = urand(-3000, 3000);
+        clv_vec2 o = clv_v2((float)urand(-1e6, 1e6), (float)urand(-1e6, 1e6));
+        clv_swept m;
+        CHECK(clv_swept_init(&m, &s, mirror, &s, mirror));
+        clv_swept_move(&m, 0.0, dx, dy, o);
+        double slack = clv_swept_travel_slack(&s, dx, dy, o);
+        CHECK(memcmp(&slack, &m.slack, sizeof slack) == 0);
+        CHECK(clv_swept_overcover(&m, 1) == slack);
+    }
+    clv_shape box = clv_shape_obb(0, 0, 4, 2, 0.3f);
+    CHECK(isnan(clv_swept_travel_slack(&box, 1.0, 0.0, clv_v2(0, 0))));
+}
+
 static void test_half_turn_swing(void) {
     /* A 2,000 px blade turns half a turn clockwise on screen (+x toward +y) in one step. */
     clv_capsule blade = {{0.0f, 0.0f}, {2000.0f, 0.0f}, 2.0f};
@@ -524,6 +546,7 @@ int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_substeps);
     RUN(test_substeps_fewest);
+    RUN(test_travel_slack);
     RUN(test_half_turn_swing);
     RUN(test_translation_only);
     RUN(test_model_and_hull);

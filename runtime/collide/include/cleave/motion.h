@@ -89,6 +89,11 @@ void clv_swept_move(clv_swept *m, double dth, double dx, double dy, clv_vec2 ori
 /// true when nothing moves: no turn, no travel, and the local core and radius are unchanged.
 bool clv_swept_still(const clv_swept *m);
 
+/// The slack of a round shape that stays itself and only travels (dx, dy) without a turn, to
+/// end at origin: the same bits as clv_swept_init(s, s) and clv_swept_move(0, dx, dy, origin)
+/// give, without the model. overcover is this slack alone at any n. NaN when s is not round.
+double clv_swept_travel_slack(const clv_shape *s, double dx, double dy, clv_vec2 origin);
+
 /// Bound on how far the n sub-step covers reach beyond the area the hitbox truly sweeps,
 /// rounding allowance included. n >= 1; it never grows with n.
 double clv_swept_overcover(const clv_swept *m, int32_t n);
