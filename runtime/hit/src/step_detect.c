@@ -127,9 +127,6 @@ clv_hit_status clv__broadphase(clv_arena *a) {
     return a->grid != NULL ? broadphase_grid(a) : broadphase_scan(a);
 }
 
-static float min2f(float x, float y) { return x < y ? x : y; }
-static float max2f(float x, float y) { return x > y ? x : y; }
-
 /* Radius of a swept hitbox at sub-step point k of n. */
 float clv__sub_radius(const clv__placed *pl, int32_t k) {
     return pl->r0 + (pl->r1 - pl->r0) * ((float)k / (float)pl->nsub);
@@ -144,10 +141,10 @@ int32_t clv__first_substep(const clv_arena *a, const clv__placed *pl, const clv_
         float ra = clv__sub_radius(pl, k), rb = clv__sub_radius(pl, k + 1);
         float g = (ra > rb ? ra : rb) + pl->grow;
         const clv_vec2 *e = &q[2 * k];
-        float x0 = min2f(min2f(e[0].x, e[1].x), min2f(e[2].x, e[3].x)) - g;
-        float x1 = max2f(max2f(e[0].x, e[1].x), max2f(e[2].x, e[3].x)) + g;
-        float y0 = min2f(min2f(e[0].y, e[1].y), min2f(e[2].y, e[3].y)) - g;
-        float y1 = max2f(max2f(e[0].y, e[1].y), max2f(e[2].y, e[3].y)) + g;
+        float x0 = clv__min2f(clv__min2f(e[0].x, e[1].x), clv__min2f(e[2].x, e[3].x)) - g;
+        float x1 = clv__max2f(clv__max2f(e[0].x, e[1].x), clv__max2f(e[2].x, e[3].x)) + g;
+        float y0 = clv__min2f(clv__min2f(e[0].y, e[1].y), clv__min2f(e[2].y, e[3].y)) - g;
+        float y1 = clv__max2f(clv__max2f(e[0].y, e[1].y), clv__max2f(e[2].y, e[3].y)) + g;
         if (x0 > hb.max.x || hb.min.x > x1 || y0 > hb.max.y || hb.min.y > y1) {
             continue;
         }

@@ -11,6 +11,11 @@ typedef struct clv__pose {
     int32_t mirror;
 } clv__pose;
 
+/* The smaller and the larger of two floats (the second when they compare equal or one is NaN,
+ * as minss and maxss have it). */
+static inline float clv__min2f(float x, float y) { return x < y ? x : y; }
+static inline float clv__max2f(float x, float y) { return x > y ? x : y; }
+
 /* ---- step_place.c ---- */
 
 /* v turned (and mirrored) by the pose, not moved. */

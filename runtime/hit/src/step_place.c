@@ -106,17 +106,14 @@ clv_shape clv__place_hitbox(const clv_arena *a, const clv__attack *at, const clv
     return place_shape(&p, local);
 }
 
-static float min2(float x, float y) { return x < y ? x : y; }
-static float max2(float x, float y) { return x > y ? x : y; }
-
 /* clv_shape_bounds grown by the margin, the round shapes' without the call: it returns the
  * box in two registers that the loop stored and read back whole, a stall per hitbox. */
 static clv_aabb placed_bounds(const clv_shape *s, float margin) {
     clv_aabb b;
     if (s->type == CLV_CAPSULE) {
         const clv_capsule *c = &s->u.capsule;
-        b.min = clv_v2(min2(c->a.x, c->b.x) - c->r, min2(c->a.y, c->b.y) - c->r);
-        b.max = clv_v2(max2(c->a.x, c->b.x) + c->r, max2(c->a.y, c->b.y) + c->r);
+        b.min = clv_v2(clv__min2f(c->a.x, c->b.x) - c->r, clv__min2f(c->a.y, c->b.y) - c->r);
+        b.max = clv_v2(clv__max2f(c->a.x, c->b.x) + c->r, clv__max2f(c->a.y, c->b.y) + c->r);
     } else if (s->type == CLV_CIRCLE) {
         const clv_circle *c = &s->u.circle;
         b.min = clv_v2(c->c.x - c->r, c->c.y - c->r);
@@ -202,10 +199,10 @@ static void fill_trig(double *trig, int32_t n, const sweep_turn *t) {
 static void swept_bounds(const clv_arena *a, clv__placed *pl, const clv_vec2 *q, int32_t n) {
     clv_aabb b = pl->bounds;
     for (int32_t k = 0; k < 2 * (n + 1); k++) {
-        b.min.x = q[k].x < b.min.x ? q[k].x : b.min.x;
-        b.min.y = q[k].y < b.min.y ? q[k].y : b.min.y;
-        b.max.x = q[k].x > b.max.x ? q[k].x : b.max.x;
-        b.max.y = q[k].y > b.max.y ? q[k].y : b.max.y;
+        b.min.x = clv__min2f(q[k].x, b.min.x);
+        b.min.y = clv__min2f(q[k].y, b.min.y);
+        b.max.x = clv__max2f(q[k].x, b.max.x);
+        b.max.y = clv__max2f(q[k].y, b.max.y);
     }
     float g = (pl->r0 > pl->r1 ? pl->r0 : pl->r1) + pl->grow + a->miss_margin;
     b.min.x = next_out(b.min.x - g, false);
