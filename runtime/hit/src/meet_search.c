@@ -194,10 +194,12 @@ static clv_hit_status sweep_few(clv_arena *a, const clv__edge *e, int32_t n, int
         }
         int32_t c0 = cell_of(e[i].left, g.x0, g.kx), c1 = cell_of(e[i].right, g.x0, g.kx);
         int32_t r0 = cell_of(e[i].top, g.y0, g.ky), r1 = cell_of(e[i].bottom, g.y0, g.ky);
-        uint64_t m = 0;
-        for (int32_t r = r0; r <= r1; r++) {
-            for (int32_t c = c0; c <= c1; c++) {
-                m |= g.mask[r][c];
+        uint64_t m = g.mask[r0][c0] | g.mask[r0][c1] | g.mask[r1][c0] | g.mask[r1][c1];
+        if (r1 - r0 > 1 || c1 - c0 > 1) { /* a hitbox over more than 2 x 2 cells: rare */
+            for (int32_t r = r0; r <= r1; r++) {
+                for (int32_t c = c0; c <= c1; c++) {
+                    m |= g.mask[r][c];
+                }
             }
         }
         for (; m != 0; m &= m - 1) {

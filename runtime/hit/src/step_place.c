@@ -168,9 +168,18 @@ static float next_out(float f, bool up) {
     return f;
 }
 
+/* The least float >= v. For v >= 0 without a branch on the rounding: it goes either way about
+ * half the time, and a mispredicted branch there cost about a quarter of placing a knife. */
 static float round_up(double v) {
     float f = (float)v;
-    return (double)f < v ? next_out(f, true) : f;
+    if (!(v >= 0.0)) {
+        return (double)f < v ? next_out(f, true) : f;
+    }
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    u += (uint32_t)((double)f < v);
+    memcpy(&f, &u, sizeof f);
+    return f;
 }
 
 /* The angles of a sweep: th0 at its start, turning by dth; the sine and cosine of th1 (the
