@@ -235,11 +235,13 @@ typedef struct clv__combat {
 
 /* ---- per-frame work buffers (not part of the state) ---- */
 
-/* The sine and cosine of an attack's facing when ok: what it was last placed with. */
+/* The sine and cosine of an attack's facing when ok: what it was last placed with. And, for a
+ * projectile on this frame, the slack of its first hitbox's travel (step_place.c). */
 typedef struct clv__facing_trig {
     float facing;
     int32_t ok;
     double s, c;
+    double flight_slack;
 } clv__facing_trig;
 
 typedef struct clv__placed {

@@ -152,17 +152,17 @@ static void local_core_ends(const clv__pose *p, const clv_shape *s, clv_vec2 *a,
  * widens its bounds by four of them, and with a thousand projectiles in flight the calls cost
  * more than the rest of the bounds. */
 static float next_out(float f, bool up) {
-    if (isnan(f) || f == (up ? INFINITY : -INFINITY)) {
-        return f;
-    }
     uint32_t u;
     memcpy(&u, &f, sizeof u);
-    if (f == 0.0f) {
+    if ((u & 0x7fffffffu) - 1u < 0x7f7fffffu) {
+        /* finite and not zero, the usual case: a step toward zero, or away from it */
+        u += u >> 31 == (uint32_t)up ? (uint32_t)-1 : 1u;
+    } else if (isnan(f) || f == (up ? INFINITY : -INFINITY)) {
+        return f;
+    } else if (f == 0.0f) {
         u = up ? 1u : 0x80000001u; /* the smallest subnormal of that sign */
-    } else if ((f > 0.0f) == up) {
-        u++; /* away from zero */
     } else {
-        u--;
+        u--; /* the other infinity: the largest finite float of its sign */
     }
     memcpy(&f, &u, sizeof f);
     return f;
@@ -315,6 +315,129 @@ static bool place_rigid(const clv_arena *a, clv__placed *pl, const clv_shape *lo
     return true;
 }
 
+/* swept_bounds for one sub-step of a rigid hitbox (radius r0 = r1) whose placed bounds are b,
+ * its loop written out. */
+static void flight_bounds(const clv_arena *a, clv__placed *pl, clv_aabb b, const clv_vec2 *q) {
+    float x0 =
+        clv__min2f(q[3].x, clv__min2f(q[2].x, clv__min2f(q[1].x, clv__min2f(q[0].x, b.min.x))));
+    float y0 =
+        clv__min2f(q[3].y, clv__min2f(q[2].y, clv__min2f(q[1].y, clv__min2f(q[0].y, b.min.y))));
+    float x1 =
+        clv__max2f(q[3].x, clv__max2f(q[2].x, clv__max2f(q[1].x, clv__max2f(q[0].x, b.max.x))));
+    float y1 =
+        clv__max2f(q[3].y, clv__max2f(q[2].y, clv__max2f(q[1].y, clv__max2f(q[0].y, b.max.y))));
+    float g = pl->r1 + pl->grow + a->miss_margin;
+    pl->bounds.min = clv_v2(next_out(x0 - g, false), next_out(y0 - g, false));
+    pl->bounds.max = clv_v2(next_out(x1 + g, true), next_out(y1 + g, true));
+}
+
+/* A projectile's frame when it flew without a turn or a change of mirror and each of its
+ * hitboxes is the box it was on the frame before, round and swept: what the general path below
+ * places for it (rigid hitboxes, one sub-step each), bit for bit, with a fraction of the work.
+ * A thousand knives take this path every frame. 1 when placed, 0 when the frame needs the
+ * general path (nothing kept), -1 when out of memory. */
+static int place_flight(clv_arena *a, int32_t s, const clv__aweapon *w, const clv__pose *p) {
+    clv__attack *at = &a->att[s];
+    if (at->elapsed < 2 || memcmp(&at->prev_facing, &at->facing, sizeof at->facing) != 0 ||
+        at->prev_mirror != p->mirror) {
+        return 0;
+    }
+    int32_t f = w->frame_base[at->attack] + at->frame;
+    int32_t first = w->frame_start[f], count = w->frame_start[f + 1] - first;
+    int32_t room = a->placed_count + count, sub_room = a->sub_count + 4 * count;
+    if ((room > a->placed_cap || room > a->swept_cap || sub_room > a->sub_cap) &&
+        (!clv__reserve(&a->al, (void **)&a->placed, &a->placed_cap, room, sizeof *a->placed) ||
+         !clv__reserve(&a->al, (void **)&a->swept, &a->swept_cap, room, sizeof *a->swept) ||
+         !clv__reserve(&a->al, (void **)&a->sub, &a->sub_cap, sub_room, sizeof *a->sub))) {
+        return -1;
+    }
+    clv_vec2 o0 = at->prev_o;
+    double dx = (double)p->o.x - (double)o0.x, dy = (double)p->o.y - (double)o0.y;
+    int32_t sub = a->sub_count;
+    for (int32_t i = 0; i < count; i++) {
+        int32_t box = w->list[first + i];
+        const clv_hitbox_def *def = &w->boxes[box].def;
+        const clv_shape *local = &def->shape;
+        bool capsule = local->type == CLV_CAPSULE;
+        if (!def->sweep || w->prev[first + i] != box || (!capsule && local->type != CLV_CIRCLE)) {
+            return 0;
+        }
+        /* The first hitbox's slack is worked out before the placing (flight_slack). p->o is
+         * the offset (a projectile does not follow), read whole from the attack as the call
+         * takes it, not put together from the two floats the pose holds. */
+        bool moved = dx != 0.0 || dy != 0.0;
+        double slack = i == 0 ? a->facing_trig[s].flight_slack
+                              : clv_swept_travel_slack(local, dx, dy, at->offset);
+        if (moved && !(slack <= (double)a->sweep_tol)) {
+            return 0;
+        }
+        clv_vec2 ra = turn(p, capsule ? local->u.capsule.a : local->u.circle.c);
+        clv_vec2 rb = capsule ? turn(p, local->u.capsule.b) : ra;
+        float r = capsule ? local->u.capsule.r : local->u.circle.r;
+        clv__placed *pl = &a->placed[a->placed_count + i];
+        pl->attack1 = (uint32_t)s + 1;
+        pl->pos = i;
+        pl->box = box;
+        pl->shape.type = local->type;
+        clv_vec2 a1 = clv_v2(p->o.x + ra.x, p->o.y + ra.y),
+                 b1 = clv_v2(p->o.x + rb.x, p->o.y + rb.y);
+        if (capsule) {
+            pl->shape.u.capsule = (clv_capsule){a1, b1, r};
+        } else {
+            pl->shape.u.circle = (clv_circle){a1, r};
+        }
+        /* placed_bounds: a circle's core is a capsule's with both ends at its centre */
+        clv_aabb b;
+        b.min = clv_v2(clv__min2f(a1.x, b1.x) - r - a->miss_margin,
+                       clv__min2f(a1.y, b1.y) - r - a->miss_margin);
+        b.max = clv_v2(clv__max2f(a1.x, b1.x) + r + a->miss_margin,
+                       clv__max2f(a1.y, b1.y) + r + a->miss_margin);
+        pl->bounds = b;
+        pl->rigid = 1;
+        pl->nsub = pl->sub0 = 0;
+        pl->r0 = pl->r1 = pl->grow = 0.0f;
+        if (!moved) {
+            continue; /* still: no sweep */
+        }
+        pl->r0 = pl->r1 = r;
+        pl->nsub = 1;
+        pl->grow = round_up(slack);
+        pl->sub0 = sub;
+        clv_vec2 *q = &a->sub[sub];
+        sub += 4;
+        /* where it stood: the same turn (no change of facing), from the origin before */
+        q[0] = clv_v2(o0.x + ra.x, o0.y + ra.y);
+        q[1] = clv_v2(o0.x + rb.x, o0.y + rb.y);
+        q[2] = a1;
+        q[3] = b1;
+        flight_bounds(a, pl, b, q);
+    }
+    a->placed_count += count;
+    a->sub_count = sub;
+    at->prev_o = p->o;
+    return 1;
+}
+
+/* What place_flight reads as the slack of the first hitbox of projectile at on this frame.
+ * Worked out in a pass of its own: inside the placing, each knife waited for its square root
+ * and roundings, where in a short pass those of many knives are under way at once. NaN when
+ * the frame does not fly or stands still (place_flight finds that out itself). */
+static double flight_slack(const clv_arena *a, const clv__attack *at) {
+    const clv__aweapon *w = &a->weapons[at->weapon1 - 1];
+    int32_t f = w->frame_base[at->attack] + at->frame, first = w->frame_start[f];
+    if (at->elapsed < 2 || first == w->frame_start[f + 1]) {
+        return (double)NAN;
+    }
+    int32_t box = w->list[first];
+    const clv_hitbox_def *def = &w->boxes[box].def;
+    double dx = (double)at->offset.x - (double)at->prev_o.x;
+    double dy = (double)at->offset.y - (double)at->prev_o.y;
+    if (!def->sweep || w->prev[first] != box || (dx == 0.0 && dy == 0.0)) {
+        return (double)NAN;
+    }
+    return clv_swept_travel_slack(&def->shape, dx, dy, at->offset);
+}
+
 /* Advances attack s by a frame; false when it is frozen or has ended. */
 static bool advance(clv_arena *a, int32_t s) {
     clv__attack *at = &a->att[s];
@@ -342,19 +465,36 @@ clv_hit_status clv__place(clv_arena *a) {
                       sizeof *a->facing_trig)) {
         return CLV_HIT_ERR_NO_MEMORY;
     }
+    /* Every attack advances before any is placed (placing reads nothing another advance
+     * writes); then the projectiles' slacks (flight_slack); then the placing. */
     for (int32_t s = 0; s < a->att_count; s++) {
         clv__attack *at = &a->att[s];
         at->active = 0;
-        if (!at->used) {
-            continue;
+        if (at->used && advance(a, s)) {
+            at->active = 1;
         }
-        if (!advance(a, s)) {
+    }
+    for (int32_t s = 0; s < a->att_count; s++) {
+        const clv__attack *at = &a->att[s];
+        if (at->active && at->projectile) {
+            a->facing_trig[s].flight_slack = flight_slack(a, at);
+        }
+    }
+    for (int32_t s = 0; s < a->att_count; s++) {
+        clv__attack *at = &a->att[s];
+        if (!at->active) {
             continue;
         }
         const clv__aweapon *w = &a->weapons[at->weapon1 - 1];
-        at->active = 1;
         double s1, c1;
         clv__pose p = placing_pose(a, s, &s1, &c1);
+        int flight = at->projectile ? place_flight(a, s, w, &p) : 0;
+        if (flight != 0) {
+            if (flight < 0) {
+                return CLV_HIT_ERR_NO_MEMORY;
+            }
+            continue;
+        }
         /* The pose of the frame before: every frame but the first follows a placement (a
          * looping projectile's first frame too, after the first time). */
         bool has_prev = at->projectile ? at->elapsed >= 2 : at->frame >= 1;

@@ -454,6 +454,99 @@ static void test_projectile_def_checked(void) {
     clv_arena_destroy(a);
 }
 
+/* What the arena placed for attack slot s on its last step: the geometry of its first hitbox
+ * and, when swept, its sub-step cores. */
+typedef struct placed_copy {
+    int found;
+    clv__placed pl;
+    clv_vec2 sub[4];
+} placed_copy;
+
+static placed_copy placed_of(const clv_arena *a, clv_attack_id id) {
+    placed_copy c;
+    memset(&c, 0, sizeof c);
+    for (int32_t i = 0; i < a->placed_count && !c.found; i++) {
+        if (a->placed[i].attack1 == id.index1) {
+            c.found = 1;
+            c.pl = a->placed[i];
+            if (c.pl.nsub == 1) {
+                memcpy(c.sub, &a->sub[c.pl.sub0], sizeof c.sub);
+            }
+        }
+    }
+    return c;
+}
+
+static bool same_geometry(const placed_copy *x, const placed_copy *y) {
+    const clv__placed *p = &x->pl, *q = &y->pl;
+    return x->found && y->found && memcmp(&p->shape, &q->shape, sizeof p->shape) == 0 &&
+           memcmp(&p->bounds, &q->bounds, sizeof p->bounds) == 0 && p->nsub == q->nsub &&
+           memcmp(&p->r0, &q->r0, sizeof p->r0) == 0 && memcmp(&p->r1, &q->r1, sizeof p->r1) == 0 &&
+           memcmp(&p->grow, &q->grow, sizeof p->grow) == 0 &&
+           memcmp(x->sub, y->sub, sizeof x->sub) == 0;
+}
+
+/* A projectile in straight flight takes a placing path of its own (place_flight): frame by
+ * frame it must place exactly what the general path places for the same hitbox moved by hand
+ * along the same positions (an attack that does not follow its owner, its pose set each frame):
+ * the same shape, bounds, sub-steps, slack and cores, bit for bit. Capsules and circles, turned
+ * and mirrored, fast, falling, far from the origin and still. */
+static void test_flight_places_as_moved_by_hand(void) {
+    typedef struct flight {
+        bool upright;
+        float radius, facing, gravity;
+        bool mirror;
+        clv_vec2 at, vel;
+    } flight;
+    const flight cases[] = {
+        {true, 2.0f, 0.7f, 0.0f, true, {100.0f, 50.0f}, {3.3f, -1.7f}},
+        {false, 1.5f, 0.0f, 0.0f, false, {-40.0f, 7.0f}, {1000.25f, 0.0f}},
+        {true, 0.5f, -2.2f, 0.4f, false, {0.0f, 0.0f}, {2.0f, -5.0f}},
+        {true, 3.0f, 1.0f, 0.0f, false, {1.0e6f, -3.0e5f}, {7.1f, 0.3f}},
+        {false, 1.0f, 0.3f, 0.0f, true, {5.0f, 5.0f}, {0.0f, 0.0f}},
+    };
+    enum { FRAMES = 12 };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const flight *f = &cases[c];
+        knife_spec k = knife(f->radius, 1.0f);
+        k.upright = f->upright;
+        placed_copy flown[FRAMES];
+        clv_vec2 path[FRAMES];
+        clv_arena *a = clv_arena_create(NULL, NULL);
+        clv_weapon_id w = add_weapon(a, k);
+        clv_entity_id owner = spawn(a, -5000.0f, -5000.0f, 0.0f, 1);
+        clv_projectile_def d = clv_default_projectile_def();
+        d.facing = f->facing;
+        d.mirror = f->mirror;
+        d.gravity = f->gravity;
+        clv_attack_id p = throw_at(a, w, owner, f->at, f->vel, d);
+        for (int i = 0; i < FRAMES; i++) {
+            CHECK(clv_arena_step(a) == CLV_HIT_OK);
+            flown[i] = placed_of(a, p);
+            path[i] = a->att[p.index1 - 1].offset;
+        }
+        clv_arena_destroy(a);
+
+        a = clv_arena_create(NULL, NULL);
+        w = add_weapon(a, k);
+        owner = spawn(a, -5000.0f, -5000.0f, 0.0f, 1);
+        clv_attack_start_def s = clv_default_attack_start_def();
+        s.weapon = w;
+        s.owner = owner;
+        s.follow_owner = false;
+        clv_attack_id m = {0, 0};
+        CHECK(clv_arena_start_attack(a, &s, &m, NULL) == CLV_HIT_OK);
+        for (int i = 0; i < FRAMES; i++) {
+            CHECK(clv_arena_set_attack_pose(a, m, path[i], f->facing, f->mirror) == CLV_HIT_OK);
+            CHECK(clv_arena_step(a) == CLV_HIT_OK);
+            placed_copy moved = placed_of(a, m);
+            CHECK(same_geometry(&flown[i], &moved));
+            CHECK(i == 0 || f->vel.x == 0.0f || moved.pl.nsub >= 1); /* swept after its first */
+        }
+        clv_arena_destroy(a);
+    }
+}
+
 int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_fast_projectile_hits_thin_targets);
@@ -464,5 +557,6 @@ int main(int argc, char **argv) {
     RUN(test_absorb_reports_damage);
     RUN(test_projectile_snapshot);
     RUN(test_projectile_def_checked);
+    RUN(test_flight_places_as_moved_by_hand);
     return clv_test_report();
 }
