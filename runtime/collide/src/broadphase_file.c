@@ -221,6 +221,52 @@ static uint32_t new_group(clv_grid *g, uint32_t *used, uint32_t head) {
     return (*used)++;
 }
 
+/* Puts box k's bounds q in a group of cell c, which it reaches (start[c] is the cell's first
+ * group). False when the groups run out. */
+static inline bool file_in_cell(clv_grid *g, const clv_aabb *q, uint32_t k, uint32_t c,
+                                uint64_t *reached, uint32_t *used) {
+    uint32_t gi;
+    if (!bit_of(reached, c)) {
+        set_bit(reached, c);
+        g->start[c] = gi = new_group(g, used, CLV_NO_GROUP);
+    } else {
+        gi = g->start[c];
+        if (g->groups[gi].fill == CLV_GROUP_LANES) {
+            g->start[c] = gi = new_group(g, used, gi);
+        }
+    }
+    if (gi == CLV_NO_GROUP) {
+        return false;
+    }
+    clv_box_group *gp = &g->groups[gi];
+    const uint32_t j = gp->fill++;
+    gp->min_x[j] = q->min.x, gp->min_y[j] = q->min.y;
+    gp->max_x[j] = q->max.x, gp->max_y[j] = q->max.y;
+    gp->box[j] = k;
+    return true;
+}
+
+/* Sets bits [lo, lo + len) of bits, len <= 2, without a branch: the pair of bits may straddle
+ * two words, and the second word, when it is not needed, gets no bit (its OR is of zero). */
+static inline void set_two_bits(uint64_t *bits, uint32_t lo, uint32_t len) {
+    const uint64_t m = ((uint64_t)1 << len) - 1u;
+    const uint32_t w = lo >> 6, b = lo & 63u;
+    bits[w] |= m << b;
+    bits[w + 1u] |= m >> 1 >> (63u - b);
+}
+
+/* mark_sub_cells for a box of at most 2 x 2 sub-cells, with no loop: such boxes are usually
+ * many (a thousand knives), and the loops' varying trip counts cost more than their work. The
+ * second row may be the first again (its bits are then set twice). */
+static inline void mark_small(clv_grid *g, uint32_t c0, uint32_t c1, uint32_t r0, uint32_t r1) {
+    const uint32_t sub_cols = g->def.cols << g->sub_shift, cs = g->coarse_shift;
+    set_two_bits(g->occ, r0 * sub_cols + c0, c1 - c0 + 1u);
+    set_two_bits(g->occ, r1 * sub_cols + c0, c1 - c0 + 1u);
+    const uint32_t bits = (1u << (c0 >> cs)) | (1u << (c1 >> cs));
+    g->coarse[r0 >> cs] |= bits;
+    g->coarse[r1 >> cs] |= bits;
+}
+
 /* Files the boxes, widened by w: marks the sub-cells they reach and puts each box's bounds in
  * a group of each cell it reaches (start[c] is the cell's first group). False when the groups
  * run out (the other ways then). The hits take all of entries[]. */
@@ -228,7 +274,7 @@ static bool file_groups(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w
                         box_lists *out) {
     const uint32_t cols = g->def.cols, shift = g->sub_shift;
     uint64_t *reached = g->occ + g->sub_words;
-    uint32_t *start = g->start, used = 0;
+    uint32_t used = 0;
     clear_marks(g, first, nq, 1u);
     for (uint32_t k = 0; k < nq; k++) {
         uint32_t c0, c1, r0, r1;
@@ -236,28 +282,33 @@ static bool file_groups(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w
             continue;
         }
         first[k + 1u] = 1;
+        const clv_aabb *q = &boxes[k];
+        if ((c1 - c0 <= 1u) & (r1 - r0 <= 1u)) {
+            mark_small(g, c0, c1, r0, r1);
+            const uint32_t col = c0 >> shift, row = r0 >> shift;
+            const uint32_t dx = (c1 >> shift) - col, dy = ((r1 >> shift) - row) * cols;
+            const uint32_t c = row * cols + col;
+            bool ok = file_in_cell(g, q, k, c, reached, &used);
+            if (dx != 0) {
+                ok &= file_in_cell(g, q, k, c + 1u, reached, &used);
+            }
+            if (dy != 0) {
+                ok &= file_in_cell(g, q, k, c + dy, reached, &used);
+                if (dx != 0) {
+                    ok &= file_in_cell(g, q, k, c + dy + 1u, reached, &used);
+                }
+            }
+            if (!ok) {
+                return false;
+            }
+            continue;
+        }
         mark_sub_cells(g, c0, c1, r0, r1);
-        const clv_aabb q = boxes[k];
         for (uint32_t row = r0 >> shift; row <= r1 >> shift; row++) {
             for (uint32_t col = c0 >> shift; col <= c1 >> shift; col++) {
-                uint32_t c = row * cols + col, gi;
-                if (!bit_of(reached, c)) {
-                    set_bit(reached, c);
-                    start[c] = gi = new_group(g, &used, CLV_NO_GROUP);
-                } else {
-                    gi = start[c];
-                    if (g->groups[gi].fill == CLV_GROUP_LANES) {
-                        start[c] = gi = new_group(g, &used, gi);
-                    }
-                }
-                if (gi == CLV_NO_GROUP) {
+                if (!file_in_cell(g, q, k, row * cols + col, reached, &used)) {
                     return false;
                 }
-                clv_box_group *gp = &g->groups[gi];
-                const uint32_t j = gp->fill++;
-                gp->min_x[j] = q.min.x, gp->min_y[j] = q.min.y;
-                gp->max_x[j] = q.max.x, gp->max_y[j] = q.max.y;
-                gp->box[j] = k;
             }
         }
     }
@@ -267,13 +318,16 @@ static bool file_groups(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w
 }
 
 /* Groups of boxes for a small crowd when they fit, else words of boxes when they fit, lists
- * otherwise. */
+ * otherwise; with groups_only, pairs NULL when the groups do not fit. */
 box_lists clv__grid_file_boxes(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w,
-                               uint32_t count, uint32_t *first) {
+                               uint32_t count, uint32_t *first, bool groups_only) {
     box_lists b;
     if (count <= CLV_GROUPS_MAX_COUNT && g->max_groups > 0 &&
         file_groups(g, boxes, nq, w, first, &b)) {
         return b;
+    }
+    if (groups_only) {
+        return (box_lists){boxes, nq, NULL, NULL, 0, NULL, NULL, 0, NULL};
     }
     if (nq <= CLV_MASK_BOXES && file_masks(g, boxes, nq, w, first, &b)) {
         return b;

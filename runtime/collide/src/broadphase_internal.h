@@ -160,10 +160,10 @@ static inline float sub_row(const clv_grid *g, float y) {
 }
 
 /* Files the boxes, widened by w, for a crowd of count entities: in groups for a small crowd
- * when they fit, else in words of boxes when they fit, else in lists (broadphase_file.c).
- * first[k + 1] is left 1 for a filed box, 2 for one tested against every entity, 0 for an
- * empty one. */
+ * when they fit, else in words of boxes when they fit, else in lists (broadphase_file.c);
+ * with groups_only, in groups or not at all (pairs is then NULL). first[k + 1] is left 1 for a
+ * filed box, 2 for one tested against every entity, 0 for an empty one. */
 box_lists clv__grid_file_boxes(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w,
-                               uint32_t count, uint32_t *first);
+                               uint32_t count, uint32_t *first, bool groups_only);
 
 #endif

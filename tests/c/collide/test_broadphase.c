@@ -559,6 +559,56 @@ static void test_query_boxes_groups(void) {
     CHECK(wrong == 0);
 }
 
+/* A thousand small boxes (thrown knives) over a crowd: boxes of one or two sub-cells a side take
+ * a short way into the cells, and rows of 74 sub-cells put their pairs of bits across the
+ * bitmap's words. Scenes where the boxes reach most of the room (the sub-cells' own bits read
+ * eight at a time) and where they reach little; then a crowd of 1,000 whose grid has fewer
+ * groups than the boxes reach cells, which the other ways answer. */
+static void test_query_boxes_small_boxes(void) {
+    enum { N = 4000, BOXES = 1000 };
+    float *x = malloc(N * sizeof(float)), *y = malloc(N * sizeof(float));
+    float *r = malloc(N * sizeof(float));
+    static clv_aabb boxes[BOXES];
+    long wrong = 0, scenes = 0;
+    const uint32_t capacities[] = {N, 1000u};
+    for (unsigned c = 0; c < 2; c++) {
+        clv_grid_def def = {{-37.0f, -11.0f}, 64.0f, 37u, 23u, capacities[c]};
+        const float w = 37.0f * 64.0f, h = 23.0f * 64.0f, sub = 32.0f;
+        clv_grid *g = clv_grid_create(&def, NULL), *ref = clv_grid_create(&def, NULL);
+        for (int scene = 0; scene < 12; scene++, scenes++) {
+            const uint32_t n = capacities[c], nq = scene % 3 == 2 ? 100u : BOXES;
+            for (uint32_t i = 0; i < n; i++) {
+                x[i] = def.origin.x + rnd_f(-20.0f, w + 20.0f);
+                y[i] = def.origin.y + rnd_f(-20.0f, h + 20.0f);
+                r[i] = rnd_f(0.0f, 12.0f);
+                uint32_t kind = rnd_u32() % 16u;
+                if (kind == 0)
+                    x[i] = def.origin.x + sub * (float)(rnd_u32() % 75u); /* on a sub-cell edge */
+                if (kind == 1 && rnd_u32() % 4u == 0)
+                    r[i] = rnd_f(64.0f, 150.0f); /* oversized */
+                if (kind == 2)
+                    r[i] = rnd_u32() % 2u ? -1.0f : NAN;
+            }
+            for (uint32_t k = 0; k < nq; k++) {
+                float cx = def.origin.x + rnd_f(0.0f, w), cy = def.origin.y + rnd_f(0.0f, h);
+                if (rnd_u32() % 4u == 0) /* an edge on a sub-cell's, widened by the radius */
+                    cx = def.origin.x + sub * (float)(rnd_u32() % 75u) - 12.0f;
+                float hw = rnd_f(0.0f, 10.0f), hh = rnd_f(0.0f, 10.0f);
+                if (rnd_u32() % 50u == 0)
+                    hw = rnd_f(30.0f, 200.0f); /* a larger one among them */
+                boxes[k] = (clv_aabb){{cx - hw, cy - hh}, {cx + hw, cy + hh}};
+                if (rnd_u32() % 100u == 0)
+                    boxes[k].max.y = boxes[k].min.y - 1.0f; /* empty */
+            }
+            wrong += boxes_mismatches(g, ref, boxes, nq, x, y, r, n);
+        }
+        clv_grid_destroy(g), clv_grid_destroy(ref);
+    }
+    printf("query_boxes, small boxes: %ld scenes, %ld mismatches\n", scenes, wrong);
+    CHECK(wrong == 0);
+    free(x), free(y), free(r);
+}
+
 /* clv_grid_query_boxes files the boxes with the last call's largest radius, then checks it:
  * an enemy whose radius grew since must still be found, and one that shrank lose nothing. */
 static void test_query_boxes_radius_hint(void) {
@@ -647,6 +697,7 @@ int main(int argc, char **argv) {
     RUN(test_query_boxes_many_boxes);
     RUN(test_query_boxes_small_crowd);
     RUN(test_query_boxes_groups);
+    RUN(test_query_boxes_small_boxes);
     RUN(test_query_boxes_radius_hint);
     RUN(test_query_boxes_block_borders);
     RUN(test_errors);
