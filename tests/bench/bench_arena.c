@@ -3,7 +3,8 @@
  * Usage: bench_arena [--quick] [--knives] [--json PATH]
  * Prints, for N = 1,000, 10,000, 100,000 and 1,000,000 (the scan up to 100,000), the median
  * over 5 repetitions of the mean time per frame (20 frames each, after a warm-up), and how the
- * step's time splits between its phases, from the arena's own profile clock. With the grid,
+ * step's time splits between its phases, from the arena's own profile clock, with the median
+ * of the move's (the profile's integrate) time per entity over the frames. With the grid,
  * every frame of the arena is followed by the collision-only frame of the same world: the
  * collision the arena must at least do (clv_grid_query_boxes over the enemies' positions and
  * radii and the 64 hitboxes' bounds, then the capsule-circle test of every candidate); both
@@ -213,6 +214,7 @@ typedef struct result {
      * times (us) and of their ratios; the collision-only frame's candidates and contacts */
     double arena_us, collide_us, ratio;
     double collide_candidates, collide_contacts;
+    double move_ns; /* the median over the frames of the move (integrate) per entity */
 } result;
 
 static double median_of(double *v, int n) {
@@ -271,7 +273,8 @@ static result run(uint32_t n, int grid) {
     uint64_t phase[5] = {0, 0, 0, 0, 0};
     double cand = 0, cont = 0, hits = 0;
     static double ta[REPS * FRAMES], tc[REPS * FRAMES], ratio[REPS * FRAMES];
-    int frame = 0, timed = 0;
+    static double move[REPS * FRAMES];
+    int frame = 0, timed = 0, moves = 0;
     double ccand = 0, ccont = 0; /* the collision-only frame's */
     for (int rep = 0; rep < REPS; rep++) {
         uint64_t total = 0;
@@ -330,6 +333,7 @@ static result run(uint32_t n, int grid) {
             }
             total += dt;
             clv_arena_profile p = clv_arena_last_profile(a);
+            move[moves++] = (double)p.integrate / (double)(n + ATTACKERS);
             phase[0] += p.integrate + p.place;
             phase[1] += p.broadphase;
             phase[2] += p.narrowphase;
@@ -353,6 +357,7 @@ static result run(uint32_t n, int grid) {
     res.candidates = cand / (REPS * FRAMES);
     res.contacts = cont / (REPS * FRAMES);
     res.hits = hits / (REPS * FRAMES);
+    res.move_ns = median_of(move, moves);
     res.arena_us = res.collide_us = res.ratio = 0;
     res.collide_candidates = res.collide_contacts = 0;
     if (grid) {
@@ -573,8 +578,9 @@ int main(int argc, char **argv) {
     if (!knives_only) {
         printf("== Arena frame: %d attackers x %d hitboxes vs N moving enemies (%gx%g world)\n",
                ATTACKERS, BOXES, (double)WORLD, (double)WORLD);
-        printf("%-6s %8s %10s %10s %8s %8s %8s %8s %11s %9s %7s\n", "broad", "N", "us/frame",
-               "move+place", "broad", "narrow", "rules", "other", "candidates", "contacts", "hits");
+        printf("%-6s %8s %10s %10s %8s %8s %8s %8s %11s %9s %7s %8s\n", "broad", "N", "us/frame",
+               "move+place", "broad", "narrow", "rules", "other", "candidates", "contacts", "hits",
+               "move ns");
     }
     result by_grid[4];
     for (int grid = knives_only ? -1 : 1; grid >= 0; grid--) {
@@ -586,17 +592,19 @@ int main(int argc, char **argv) {
                 by_grid[s] = r;
             }
             const char *impl = grid ? "grid" : "scan";
-            printf("%-6s %8u %10.1f %9.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%% %11.1f %9.1f %7.1f\n",
+            printf("%-6s %8u %10.1f %9.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%% %11.1f %9.1f %7.1f "
+                   "%8.2f\n",
                    impl, n, r.us, 100 * r.share[0], 100 * r.share[1], 100 * r.share[2],
-                   100 * r.share[3], 100 * r.share[4], r.candidates, r.contacts, r.hits);
+                   100 * r.share[3], 100 * r.share[4], r.candidates, r.contacts, r.hits, r.move_ns);
             if (json == NULL) {
                 continue;
             }
             const char *names[4] = {"integrate_place", "broadphase", "narrowphase", "rules"};
             fprintf(json,
                     "{\"bench\": \"arena/frame_64_vs_%u/%s\", \"impl\": \"cleave\", "
-                    "\"ns\": %.1f, \"candidates\": %.1f, \"contacts\": %.1f, \"hits\": %.1f}\n",
-                    n, impl, r.us * 1e3, r.candidates, r.contacts, r.hits);
+                    "\"ns\": %.1f, \"candidates\": %.1f, \"contacts\": %.1f, \"hits\": %.1f, "
+                    "\"move_ns_per_entity\": %.3f}\n",
+                    n, impl, r.us * 1e3, r.candidates, r.contacts, r.hits, r.move_ns);
             for (int k = 0; k < 4; k++) {
                 fprintf(json,
                         "{\"bench\": \"arena/frame_64_vs_%u/%s/%s\", \"impl\": \"cleave\", "

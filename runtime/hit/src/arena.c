@@ -36,14 +36,20 @@ clv_attack_start_def clv_default_attack_start_def(void) {
 }
 
 /* Every per-slot array, so that they always share one capacity. */
+#define SLOT_ARRAYS 13
 typedef struct slot_array {
     void **ptr;
     size_t elem; /* bytes per slot */
 } slot_array;
 
-static int slot_arrays(clv_arena *a, slot_array out[8]) {
+static int slot_arrays(clv_arena *a, slot_array out[SLOT_ARRAYS]) {
     int n = 0;
     out[n++] = (slot_array){(void **)&a->ent, sizeof *a->ent};
+    out[n++] = (slot_array){(void **)&a->pos, sizeof *a->pos};
+    out[n++] = (slot_array){(void **)&a->vel, sizeof *a->vel};
+    out[n++] = (slot_array){(void **)&a->local_centre, sizeof *a->local_centre};
+    out[n++] = (slot_array){(void **)&a->local_half, sizeof *a->local_half};
+    out[n++] = (slot_array){(void **)&a->calm, sizeof *a->calm};
     out[n++] = (slot_array){(void **)&a->vit, sizeof *a->vit};
     out[n++] = (slot_array){(void **)&a->hurt, sizeof *a->hurt};
     out[n++] = (slot_array){(void **)&a->fx, CLV_ENTITY_MAX_EFFECTS * sizeof *a->fx};
@@ -71,9 +77,9 @@ bool clv__entity_reserve(clv_arena *a, int32_t need) {
     if (cap < need) {
         return false;
     }
-    slot_array arr[8];
+    slot_array arr[SLOT_ARRAYS];
     int n = slot_arrays(a, arr);
-    void *fresh[8] = {NULL};
+    void *fresh[SLOT_ARRAYS] = {NULL};
     bool ok = true;
     for (int i = 0; i < n && ok; i++) {
         if ((uint64_t)cap > SIZE_MAX / arr[i].elem) {
@@ -253,7 +259,7 @@ void clv_arena_destroy(clv_arena *a) {
     }
     clv__free(&al, a->weapons, (size_t)a->weapon_cap * sizeof *a->weapons);
     clv__bodies_free(a);
-    slot_array arr[8];
+    slot_array arr[SLOT_ARRAYS];
     int n = slot_arrays(a, arr);
     for (int i = 0; i < n; i++) {
         clv__free(&al, *arr[i].ptr, (size_t)a->ent_cap * arr[i].elem);
@@ -538,6 +544,9 @@ int32_t clv__entity_slot(const clv_arena *a, clv_entity_id id) {
 void clv__entity_refresh_bounds(clv_arena *a, int32_t s) {
     const clv__hurt *h = &a->hurt[s];
     clv__entity *e = &a->ent[s];
+    clv_vec2 *centre = &a->local_centre[s];
+    float *half_side = &a->local_half[s];
+    clv__entity_stir(a, s);
     clv_aabb lb;
     memset(&lb, 0, sizeof lb);
     for (int32_t i = 0; i < h->count; i++) {
@@ -552,17 +561,16 @@ void clv__entity_refresh_bounds(clv_arena *a, int32_t s) {
         }
     }
     e->hurt_count = h->count;
-    if (clv__body_bounds(a, s, &e->local_centre, &e->local_half)) {
+    if (clv__body_bounds(a, s, centre, half_side)) {
         clv__entity_update_bounds(a, s);
         return;
     }
-    e->local_centre = clv_v2(0.5f * (lb.min.x + lb.max.x), 0.5f * (lb.min.y + lb.max.y));
+    *centre = clv_v2(0.5f * (lb.min.x + lb.max.x), 0.5f * (lb.min.y + lb.max.y));
     float hw = 0.5f * (lb.max.x - lb.min.x), hh = 0.5f * (lb.max.y - lb.min.y);
     /* rounding of the centre can move an edge by an ulp: grow the square a little */
     float half = hw > hh ? hw : hh;
     /* ... and keep it > 0, which marks a slot that can be hit (a point hurtbox included) */
-    e->local_half =
-        half + 1e-4f * (half + fabsf(e->local_centre.x) + fabsf(e->local_centre.y)) + 1e-30f;
+    *half_side = half + 1e-4f * (half + fabsf(centre->x) + fabsf(centre->y)) + 1e-30f;
     clv__entity_update_bounds(a, s);
 }
 
@@ -663,8 +671,9 @@ clv_hit_status clv_arena_spawn(clv_arena *a, const clv_entity_def *d, clv_entity
     memset(e, 0, sizeof *e);
     e->gen = gen;
     e->used = 1;
-    e->pos = d->position;
-    e->vel = d->velocity;
+    a->pos[s] = d->position;
+    a->vel[s] = d->velocity;
+    clv__entity_stir(a, s);
     e->friction = d->friction;
     clv__vitals *v = &a->vit[s];
     memset(v, 0, sizeof *v);
@@ -700,6 +709,7 @@ clv_hit_status clv_arena_remove(clv_arena *a, clv_entity_id id) {
     clv__combat_forget(a, s);
     a->ent[s].used = 0;
     a->ent[s].gen = (uint16_t)(a->ent[s].gen + 1);
+    clv__entity_stir(a, s);
     clv__entity_update_bounds(a, s);
     a->ent_live--;
     if (s < a->ent_free_hint) {
@@ -725,8 +735,8 @@ clv_hit_status clv_arena_entity(const clv_arena *a, clv_entity_id id, clv_entity
     const clv__entity *e = &a->ent[s];
     const clv__vitals *v = &a->vit[s];
     memset(out, 0, sizeof *out);
-    out->position = e->pos;
-    out->velocity = e->vel;
+    out->position = a->pos[s];
+    out->velocity = a->vel[s];
     out->weight = v->weight;
     out->friction = e->friction;
     out->hp = v->hp;
@@ -751,7 +761,7 @@ clv_hit_status clv_arena_set_position(clv_arena *a, clv_entity_id id, clv_vec2 p
     if (!clv__in_world(p.x) || !clv__in_world(p.y)) {
         return CLV_HIT_ERR_NUMBER;
     }
-    a->ent[s].pos = p;
+    a->pos[s] = p;
     clv__entity_update_bounds(a, s);
     return CLV_HIT_OK;
 }
@@ -764,7 +774,7 @@ clv_hit_status clv_arena_set_velocity(clv_arena *a, clv_entity_id id, clv_vec2 v
     if (!clv__in_world(v.x) || !clv__in_world(v.y)) {
         return CLV_HIT_ERR_NUMBER;
     }
-    a->ent[s].vel = v;
+    a->vel[s] = v;
     return CLV_HIT_OK;
 }
 
@@ -785,6 +795,7 @@ clv_hit_status clv_arena_set_state(clv_arena *a, clv_entity_id id, clv_hurt_stat
     }
     a->vit[s].state = (int32_t)state;
     a->ent[s].state_frames = state == CLV_HURT_NORMAL ? 0 : frames;
+    clv__entity_stir(a, s);
     return CLV_HIT_OK;
 }
 

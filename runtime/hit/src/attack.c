@@ -140,8 +140,8 @@ clv_hit_status clv_arena_attack(const clv_arena *a, clv_attack_id id, clv_attack
     out->position = at->offset;
     int32_t o = clv__entity_slot(a, at->owner);
     if (at->follow && o >= 0) {
-        out->position.x = at->offset.x + a->ent[o].pos.x;
-        out->position.y = at->offset.y + a->ent[o].pos.y;
+        out->position.x = at->offset.x + a->pos[o].x;
+        out->position.y = at->offset.y + a->pos[o].y;
     }
     out->facing = at->facing;
     out->mirror = at->mirror != 0;

@@ -482,6 +482,7 @@ void clv__end_stopped(clv_arena *a) {
         }
         clv__entity *owner = &a->ent[a->att[s].owner.index1 - 1];
         owner->hitstun = st->stun > owner->hitstun ? st->stun : owner->hitstun;
+        clv__entity_stir(a, (int32_t)a->att[s].owner.index1 - 1);
         clv__attack_end(a, s);
     }
 }

@@ -266,8 +266,8 @@ uint64_t clv_arena_hash(const clv_arena *a) {
         if (!e->used) {
             continue;
         }
-        mix_v(&hs, e->pos);
-        mix_v(&hs, e->vel);
+        mix_v(&hs, a->pos[s]);
+        mix_v(&hs, a->vel[s]);
         mix_f(&hs, v->weight);
         mix_f(&hs, e->friction);
         mix_f(&hs, v->hp);

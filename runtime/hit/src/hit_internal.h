@@ -152,11 +152,9 @@ typedef struct clv__effect {
     clv_weapon_id weapon; /* whose hitbox applied it last: its on_tick hears the ticks */
 } clv__effect;
 
-/* What every step touches for every entity (movement, timers, bounds): kept small. */
+/* What the careful part of every step reads (timers, effects, friction); positions and
+ * velocities are arrays of the arena (clv_arena.pos, vel), which the move pass streams. */
 typedef struct clv__entity {
-    clv_vec2 pos, vel;
-    clv_vec2 local_centre; /* bounding square of the hurtboxes, relative to pos (derived) */
-    float local_half;      /* its half side */
     float friction;
     int32_t state_frames;
     int32_t hitlag, hitstun;
@@ -321,6 +319,12 @@ struct clv_arena {
 
     int64_t frame;
     clv__entity *ent;
+    clv_vec2 *pos, *vel; /* per slot, part of the state (snapshots, digest) */
+    /* Per slot (derived): the bounding square of the hurtboxes, its centre relative to pos and
+     * its half side; and whether the entity is calm (see clv__entity_stir). */
+    clv_vec2 *local_centre;
+    float *local_half;
+    uint8_t *calm;
     clv__vitals *vit;
     clv__hurt *hurt;
     clv__effect *fx;  /* CLV_ENTITY_MAX_EFFECTS per slot */
@@ -416,10 +420,16 @@ static inline void clv__entity_update_bounds(clv_arena *a, int32_t s) {
         a->br[s] = 0.0f;
         return;
     }
-    a->bx[s] = e->pos.x + e->local_centre.x;
-    a->by[s] = e->pos.y + e->local_centre.y;
-    a->br[s] = e->local_half;
+    a->bx[s] = a->pos[s].x + a->local_centre[s].x;
+    a->by[s] = a->pos[s].y + a->local_centre[s].y;
+    a->br[s] = a->local_half[s];
 }
+/* Values of clv_arena.calm. A calm entity is live, has no timer, effect or friction and is not
+ * frozen: the move pass only adds its velocity, many at a time. */
+enum { CLV__STIRRED = 0, CLV__CALM = 1, CLV__CALM_FAR = 2 /* calm, its bounds far away */ };
+/* To be called by whatever may give slot s a timer, an effect, friction, a freeze or other
+ * bounds (or free it): its next move takes the careful path, which tells whether it is calm. */
+static inline void clv__entity_stir(clv_arena *a, int32_t s) { a->calm[s] = CLV__STIRRED; }
 /* Recomputes the slot's local bounds from its hurtboxes, then its world bounds. */
 void clv__entity_refresh_bounds(clv_arena *a, int32_t slot);
 bool clv__entity_reserve(clv_arena *a, int32_t need);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define SNAP_MAGIC 0x41564c43u /* "CLVA" */
-#define SNAP_VERSION 7u
+#define SNAP_VERSION 8u
 /* The rules never set a longer hitlag or hitstun. */
 #define TIMER_LIMIT 3600
 /* An effect lasts at most this long (clv_hitbox_def_check). */
@@ -80,9 +80,9 @@ static void header_sizes(uint32_t sizes[6]) {
 }
 
 static size_t body_size(int64_t ents, int64_t atts, int64_t recs, bool combat) {
-    return (size_t)ents *
-               (sizeof(clv__entity) + sizeof(clv__vitals) + sizeof(clv__hurt) +
-                CLV_ENTITY_MAX_EFFECTS * sizeof(clv__effect) + (combat ? sizeof(clv__combat) : 0)) +
+    return (size_t)ents * (sizeof(clv__entity) + sizeof(clv__vitals) + sizeof(clv__hurt) +
+                           CLV_ENTITY_MAX_EFFECTS * sizeof(clv__effect) +
+                           (combat ? sizeof(clv__combat) : 0) + 2 * sizeof(clv_vec2)) +
            (size_t)atts * sizeof(clv__attack) + (size_t)recs * sizeof(clv__record);
 }
 
@@ -142,6 +142,9 @@ clv_hit_status clv_arena_snapshot(const clv_arena *a, void *buffer, size_t capac
     }
     p = put(p, a->att, (size_t)a->att_count * sizeof *a->att);
     p = put(p, a->rec, (size_t)a->rec_count * sizeof *a->rec);
+    /* last: the blocks before keep the offsets they had before positions became arrays */
+    p = put(p, a->pos, (size_t)a->ent_count * sizeof *a->pos);
+    p = put(p, a->vel, (size_t)a->ent_count * sizeof *a->vel);
     h.check = clv__snapshot_check(buffer, need);
     memcpy(buffer, &h, sizeof h);
     if (written != NULL) {
@@ -157,7 +160,7 @@ clv_hit_status clv_arena_snapshot(const clv_arena *a, void *buffer, size_t capac
 /* The body's arrays inside the buffer; read through memcpy (the buffer may be unaligned). */
 typedef struct snap_view {
     snap_header h;
-    const unsigned char *ent, *vit, *hurt, *fx, *cmb, *att, *rec;
+    const unsigned char *ent, *vit, *hurt, *fx, *cmb, *att, *rec, *pos, *vel;
 } snap_view;
 
 static void view_init(snap_view *v, const snap_header *h, const unsigned char *body) {
@@ -170,12 +173,21 @@ static void view_init(snap_view *v, const snap_header *h, const unsigned char *b
     v->cmb = v->fx + n * CLV_ENTITY_MAX_EFFECTS * sizeof(clv__effect);
     v->att = v->cmb + (h->combat ? n * sizeof(clv__combat) : 0);
     v->rec = v->att + (size_t)h->att_count * sizeof(clv__attack);
+    v->pos = v->rec + (size_t)h->rec_count * sizeof(clv__record);
+    v->vel = v->pos + n * sizeof(clv_vec2);
 }
 
 static clv__entity view_ent(const snap_view *v, int32_t s) {
     clv__entity e;
     memcpy(&e, v->ent + (size_t)s * sizeof e, sizeof e);
     return e;
+}
+
+/* Slot s's entry of the positions (pos) or velocities (vel) block. */
+static clv_vec2 view_vec(const unsigned char *block, int32_t s) {
+    clv_vec2 p;
+    memcpy(&p, block + (size_t)s * sizeof p, sizeof p);
+    return p;
 }
 
 static clv__attack view_att(const snap_view *v, int32_t s) {
@@ -285,6 +297,7 @@ static bool effects_valid(const snap_view *v, int32_t s, int32_t count, clv_hit_
 
 static bool entity_valid(const snap_view *v, int32_t s, clv_hit_diag *diag) {
     clv__entity e = view_ent(v, s);
+    clv_vec2 pos = view_vec(v->pos, s), vel = view_vec(v->vel, s);
     clv__vitals vi;
     clv__hurt hu;
     memcpy(&vi, v->vit + (size_t)s * sizeof vi, sizeof vi);
@@ -307,8 +320,8 @@ static bool entity_valid(const snap_view *v, int32_t s, clv_hit_diag *diag) {
         return refuse(diag, "entity", "entity slot %d: hurtbox or effect count is invalid", (int)s);
     }
     if (!(vi.weight > 0.0f) || !clv__in_world(vi.weight) || !(e.friction >= 0.0f) ||
-        !clv__in_world(e.friction) || !clv__in_world(e.pos.x) || !clv__in_world(e.pos.y) ||
-        !clv__in_world(e.vel.x) || !clv__in_world(e.vel.y) || !clv__in_world(vi.hp) ||
+        !clv__in_world(e.friction) || !clv__in_world(pos.x) || !clv__in_world(pos.y) ||
+        !clv__in_world(vel.x) || !clv__in_world(vel.y) || !clv__in_world(vi.hp) ||
         !(vi.damage_taken >= 0.0f) || !clv__in_world(vi.damage_taken)) {
         return refuse(diag, "entity", "entity slot %d: a number is out of range", (int)s);
     }
@@ -597,6 +610,12 @@ clv_hit_status clv_arena_restore_diag(clv_arena *a, const void *buffer, size_t s
     n = (size_t)h.rec_count * sizeof *a->rec;
     if (n > 0) {
         memcpy(a->rec, p, n);
+    }
+    p += n;
+    n = (size_t)h.ent_count * sizeof *a->pos;
+    if (n > 0) {
+        memcpy(a->pos, p, n);
+        memcpy(a->vel, p + n, n);
     }
     a->frame = h.frame;
     a->ent_count = h.ent_count;

@@ -4,6 +4,15 @@
 #include <math.h>
 #include <string.h>
 
+/* The move pass takes four entities at a time with SSE2 where the compiler targets it;
+ * CLV_MOVE_NO_SSE2 builds the one-at-a-time pass alone (to check that it moves the same). */
+#if (defined(__SSE2__) || defined(_M_X64)) && !defined(CLV_MOVE_NO_SSE2)
+#include <emmintrin.h>
+#define MOVE_SSE2 1
+#else
+#define MOVE_SSE2 0
+#endif
+
 static uint64_t clock_now(const clv_arena *a) {
     return a->clock_ns != NULL ? a->clock_ns(a->clock_ctx) : 0;
 }
@@ -75,17 +84,18 @@ static clv_hit_status integrate_busy(clv_arena *a, int32_t s) {
     if (e->hitstun > 0) {
         e->hitstun--;
     }
-    if (e->vel.x != 0.0f || e->vel.y != 0.0f) {
-        e->pos.x = clv__clamp_world(e->pos.x + e->vel.x);
-        e->pos.y = clv__clamp_world(e->pos.y + e->vel.y);
+    clv_vec2 *pos = &a->pos[s], *vel = &a->vel[s];
+    if (vel->x != 0.0f || vel->y != 0.0f) {
+        pos->x = clv__clamp_world(pos->x + vel->x);
+        pos->y = clv__clamp_world(pos->y + vel->y);
         if (e->friction > 0.0f) {
-            float speed = sqrtf(e->vel.x * e->vel.x + e->vel.y * e->vel.y);
+            float speed = sqrtf(vel->x * vel->x + vel->y * vel->y);
             if (speed <= e->friction) {
-                e->vel = clv_v2(0.0f, 0.0f);
+                *vel = clv_v2(0.0f, 0.0f);
             } else {
                 float k = (speed - e->friction) / speed;
-                e->vel.x *= k;
-                e->vel.y *= k;
+                vel->x *= k;
+                vel->y *= k;
             }
         }
         clv__entity_update_bounds(a, s);
@@ -96,42 +106,159 @@ static clv_hit_status integrate_busy(clv_arena *a, int32_t s) {
     return CLV_HIT_OK;
 }
 
-/* Most entities of a crowd have no timer, effect or friction and are not frozen: they only
- * move, with their bounds. Their pass keeps the arena's arrays in locals, which no store can
- * change (through the arena, the compiler must reload them after every byte stored), and hands
- * every other live slot to integrate_busy. */
+/* What live slot s is to the move pass, from its state now (clv__entity_stir). */
+static uint8_t calm_of(const clv_arena *a, int32_t s) {
+    const clv__entity *e = &a->ent[s];
+    if ((e->hitlag | e->state_frames | e->hitstun | e->effect_count | e->frozen) != 0 ||
+        e->friction > 0.0f) {
+        return CLV__STIRRED;
+    }
+    bool far = e->hurt_count == 0 && (a->cmb == NULL || a->cmb[s].body1 == 0);
+    return far ? CLV__CALM_FAR : CLV__CALM;
+}
+
+/* A calm entity's move: its velocity added, unless still (+0 or -0 on both axes, told from the
+ * bits), and its bounds refreshed (as clv__entity_update_bounds). */
+static inline void move_one(clv_arena *a, int32_t s, bool far) {
+    clv_vec2 *pos = &a->pos[s];
+    const clv_vec2 v = a->vel[s];
+    uint32_t vxb, vyb;
+    memcpy(&vxb, &v.x, sizeof vxb);
+    memcpy(&vyb, &v.y, sizeof vyb);
+    if (((vxb | vyb) & 0x7fffffffu) == 0) {
+        return;
+    }
+    pos->x = clv__clamp_world(pos->x + v.x);
+    pos->y = clv__clamp_world(pos->y + v.y);
+    a->bx[s] = far ? 3.0e38f : pos->x + a->local_centre[s].x;
+    a->by[s] = far ? 3.0e38f : pos->y + a->local_centre[s].y;
+    a->br[s] = far ? 0.0f : a->local_half[s];
+}
+
+#if MOVE_SSE2
+/* clv__clamp_world on four lanes: min and max keep a value within the limit as it is (-0
+ * included), NaN goes to the lower limit there and is then cleared to +0. */
+static inline __m128 clamp_world4(__m128 v) {
+    const __m128 lo = _mm_set1_ps(-CLV_WORLD_LIMIT), hi = _mm_set1_ps(CLV_WORLD_LIMIT);
+    __m128 nan = _mm_cmpunord_ps(v, v);
+    return _mm_andnot_ps(nan, _mm_min_ps(_mm_max_ps(v, lo), hi));
+}
+
+/* (mask ? x : y) per lane */
+static inline __m128 select4(__m128 mask, __m128 x, __m128 y) {
+    return _mm_or_ps(_mm_and_ps(mask, x), _mm_andnot_ps(mask, y));
+}
+
+/* The arrays the move pass reads and writes, held in locals: every store through an intrinsic
+ * may alias anything, so fields read through the arena would be read again after each one. */
+typedef struct move_arrays {
+    float *pos;
+    const float *vel, *centre, *half;
+    float *bx, *by, *br;
+} move_arrays;
+
+/* move_one on the calm entities among slots s..s+3: the same additions and clamps, lane by
+ * lane, the others' values stored back unchanged. Usually all four are calm, near and moving:
+ * their values are stored without a look at the old ones. */
+static inline void move_four(move_arrays m, int32_t s, uint32_t calm4) {
+    float *px = m.pos + 2 * s;
+    const float *vx = m.vel + 2 * s, *lc = m.centre + 2 * s;
+    __m128 p01 = _mm_loadu_ps(px), p23 = _mm_loadu_ps(px + 4);
+    __m128 v01 = _mm_loadu_ps(vx), v23 = _mm_loadu_ps(vx + 4);
+    /* an axis lane is still when its bits are +0 or -0; a slot when both of its lanes are */
+    const __m128 abs = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    __m128 z01 = _mm_cmpeq_ps(_mm_and_ps(v01, abs), _mm_setzero_ps());
+    __m128 z23 = _mm_cmpeq_ps(_mm_and_ps(v23, abs), _mm_setzero_ps());
+    __m128 still = _mm_and_ps(_mm_shuffle_ps(z01, z23, _MM_SHUFFLE(2, 0, 2, 0)),
+                              _mm_shuffle_ps(z01, z23, _MM_SHUFFLE(3, 1, 3, 1)));
+    __m128 n01 = clamp_world4(_mm_add_ps(p01, v01)), n23 = clamp_world4(_mm_add_ps(p23, v23));
+    __m128 l01 = _mm_loadu_ps(lc), l23 = _mm_loadu_ps(lc + 4);
+    const uint32_t all_near = 0x01010101u * CLV__CALM;
+    if (calm4 == all_near && _mm_movemask_ps(still) == 0) {
+        _mm_storeu_ps(px, n01);
+        _mm_storeu_ps(px + 4, n23);
+        _mm_storeu_ps(m.bx + s, _mm_add_ps(_mm_shuffle_ps(n01, n23, _MM_SHUFFLE(2, 0, 2, 0)),
+                                           _mm_shuffle_ps(l01, l23, _MM_SHUFFLE(2, 0, 2, 0))));
+        _mm_storeu_ps(m.by + s, _mm_add_ps(_mm_shuffle_ps(n01, n23, _MM_SHUFFLE(3, 1, 3, 1)),
+                                           _mm_shuffle_ps(l01, l23, _MM_SHUFFLE(3, 1, 3, 1))));
+        _mm_storeu_ps(m.br + s, _mm_loadu_ps(m.half + s));
+        return;
+    }
+    const __m128i zero = _mm_setzero_si128();
+    __m128i c = _mm_cvtsi32_si128((int)calm4);
+    c = _mm_unpacklo_epi16(_mm_unpacklo_epi8(c, zero), zero); /* one slot per lane */
+    __m128 calm = _mm_castsi128_ps(_mm_cmpgt_epi32(c, zero));
+    __m128 moves = _mm_andnot_ps(still, calm); /* per slot */
+    __m128 far = _mm_castsi128_ps(_mm_cmpeq_epi32(c, _mm_set1_epi32(CLV__CALM_FAR)));
+    p01 = select4(_mm_unpacklo_ps(moves, moves), n01, p01);
+    p23 = select4(_mm_unpackhi_ps(moves, moves), n23, p23);
+    _mm_storeu_ps(px, p01);
+    _mm_storeu_ps(px + 4, p23);
+    __m128 x = _mm_add_ps(_mm_shuffle_ps(p01, p23, _MM_SHUFFLE(2, 0, 2, 0)),
+                          _mm_shuffle_ps(l01, l23, _MM_SHUFFLE(2, 0, 2, 0)));
+    __m128 y = _mm_add_ps(_mm_shuffle_ps(p01, p23, _MM_SHUFFLE(3, 1, 3, 1)),
+                          _mm_shuffle_ps(l01, l23, _MM_SHUFFLE(3, 1, 3, 1)));
+    const __m128 away = _mm_set1_ps(3.0e38f);
+    x = select4(far, away, x);
+    y = select4(far, away, y);
+    __m128 r = _mm_andnot_ps(far, _mm_loadu_ps(m.half + s));
+    _mm_storeu_ps(m.bx + s, select4(moves, x, _mm_loadu_ps(m.bx + s)));
+    _mm_storeu_ps(m.by + s, select4(moves, y, _mm_loadu_ps(m.by + s)));
+    _mm_storeu_ps(m.br + s, select4(moves, r, _mm_loadu_ps(m.br + s)));
+}
+#endif
+
+/* The calm entities' moves: most of a crowd, and a pass without a branch per entity. */
+static void move_calm(clv_arena *a) {
+    const uint8_t *calm = a->calm;
+    const int32_t n = a->ent_count;
+    int32_t s = 0;
+#if MOVE_SSE2
+    const move_arrays m = {&a->pos[0].x, &a->vel[0].x, &a->local_centre[0].x, a->local_half, a->bx,
+                           a->by,        a->br};
+    for (; s + 4 <= n; s += 4) {
+        uint32_t calm4;
+        memcpy(&calm4, &calm[s], sizeof calm4);
+        if (calm4 != 0) {
+            move_four(m, s, calm4);
+        }
+    }
+#endif
+    for (; s < n; s++) {
+        if (calm[s] != CLV__STIRRED) {
+            move_one(a, s, calm[s] == CLV__CALM_FAR);
+        }
+    }
+}
+
+/* 0. Every live entity's timers, movement and effects: the calm ones in one pass, then the
+ * others in slot order (their ticks are reported in it), each found calm or not for the next
+ * frame. No entity's move reads another's, so the two passes give what one would. */
 static clv_hit_status integrate(clv_arena *a) {
     a->timed_count = 0;
-    clv__entity *ent = a->ent;
-    float *bx = a->bx, *by = a->by, *br = a->br;
-    const clv__combat *cmb = a->cmb;
+    move_calm(a);
+    const uint8_t *calm = a->calm;
     const int32_t n = a->ent_count;
     for (int32_t s = 0; s < n; s++) {
-        clv__entity *e = &ent[s];
-        if (!e->used) {
+        /* eight calm slots at once: no byte of the word is 0 (the classic zero-byte test) */
+        uint64_t w;
+        if (s + 8 <= n && (memcpy(&w, &calm[s], sizeof w),
+                           ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) == 0)) {
+            s += 7;
             continue;
         }
-        if ((e->hitlag | e->state_frames | e->hitstun | e->effect_count | e->frozen) != 0 ||
-            e->friction > 0.0f) {
+        if (calm[s] != CLV__STIRRED || !a->ent[s].used) {
+            continue;
+        }
+        uint8_t now = calm_of(a, s);
+        if (now == CLV__STIRRED) {
             if (integrate_busy(a, s) != CLV_HIT_OK) {
                 return CLV_HIT_ERR_NO_MEMORY;
             }
-            continue;
+        } else {
+            move_one(a, s, now == CLV__CALM_FAR);
         }
-        /* still (+0 or -0 on both axes), told from the bits: fewer branches than two compares */
-        uint32_t vxb, vyb;
-        memcpy(&vxb, &e->vel.x, sizeof vxb);
-        memcpy(&vyb, &e->vel.y, sizeof vyb);
-        if (((vxb | vyb) & 0x7fffffffu) == 0) {
-            continue;
-        }
-        e->pos.x = clv__clamp_world(e->pos.x + e->vel.x);
-        e->pos.y = clv__clamp_world(e->pos.y + e->vel.y);
-        bool far = e->hurt_count == 0 && (cmb == NULL || cmb[s].body1 == 0);
-        /* as clv__entity_update_bounds */
-        bx[s] = far ? 3.0e38f : e->pos.x + e->local_centre.x;
-        by[s] = far ? 3.0e38f : e->pos.y + e->local_centre.y;
-        br[s] = far ? 0.0f : e->local_half;
+        a->calm[s] = calm_of(a, s);
     }
     return CLV_HIT_OK;
 }

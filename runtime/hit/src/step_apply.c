@@ -114,7 +114,7 @@ static void compute_hit(const clv_arena *a, const clv__cand *c, clv_hit_event *e
     clv_vec2 kb = d->knockback.kind == CLV_KNOCKBACK_SMASH
                       ? clv__smash_push(a, c, &p, damage, &units)
                       : knockback_of(&p, d, c->contact.normal, tv->weight);
-    if (d->facing_restrict == CLV_FACING_AWAY && (t->pos.x - p.o.x) * kb.x < 0.0f) {
+    if (d->facing_restrict == CLV_FACING_AWAY && (a->pos[c->target1 - 1].x - p.o.x) * kb.x < 0.0f) {
         kb.x = -kb.x;
     }
     ev->knockback = kb;
@@ -260,9 +260,8 @@ static void stop_pushed(clv_arena *a) {
         }
         const clv_hit_event *ev = &a->hits[hit_i++];
         const clv_hitbox_def *d = &clv__cand_box(a, c)->def;
-        clv__entity *t = &a->ent[c->target1 - 1];
         if (d->knockback.kind != CLV_KNOCKBACK_NONE && !(ev->flags & NO_PUSH)) {
-            t->vel = clv_v2(0.0f, 0.0f);
+            a->vel[c->target1 - 1] = clv_v2(0.0f, 0.0f);
         }
     }
 }
@@ -323,9 +322,9 @@ static void sum_pushes(clv_arena *a) {
         qsort(a->pushes, (size_t)a->push_count, sizeof *a->pushes, cmp_push);
     }
     for (int32_t i = 0; i < a->push_count; i++) {
-        clv__entity *t = &a->ent[a->pushes[i].slot];
-        t->vel.x = clv__clamp_world(t->vel.x + a->pushes[i].v.x);
-        t->vel.y = clv__clamp_world(t->vel.y + a->pushes[i].v.y);
+        clv_vec2 *v = &a->vel[a->pushes[i].slot];
+        v->x = clv__clamp_world(v->x + a->pushes[i].v.x);
+        v->y = clv__clamp_world(v->y + a->pushes[i].v.y);
     }
 }
 
@@ -364,6 +363,8 @@ static void apply_hit(clv_arena *a, const clv__cand *c, clv_hit_event *ev) {
     if (!at->projectile) { /* nobody holds a projectile: its thrower does not freeze */
         owner->hitlag = ev->hitlag > owner->hitlag ? ev->hitlag : owner->hitlag;
     }
+    clv__entity_stir(a, (int32_t)c->target1 - 1);
+    clv__entity_stir(a, (int32_t)at->owner.index1 - 1);
 }
 
 /* The frame's new records join the sorted ones: only the new are sorted, then the two runs are

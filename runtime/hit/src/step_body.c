@@ -13,7 +13,7 @@ static int32_t body_world(const clv_arena *a, int32_t s, const clv__combat *c, c
 
 int32_t clv__hurt_world(const clv_arena *a, int32_t s, clv_shape *out, int32_t *states,
                         float *heavy) {
-    clv_vec2 at = a->ent[s].pos;
+    clv_vec2 at = a->pos[s];
     const clv__combat *c = a->cmb != NULL ? &a->cmb[s] : NULL;
     int32_t n = 0;
     if (c == NULL || c->body1 == 0) {
@@ -32,7 +32,7 @@ int32_t clv__hurt_world(const clv_arena *a, int32_t s, clv_shape *out, int32_t *
 
 static int32_t body_world(const clv_arena *a, int32_t s, const clv__combat *c, clv_shape *out,
                           int32_t *states, float *heavy) {
-    clv_vec2 at = a->ent[s].pos;
+    clv_vec2 at = a->pos[s];
     const clv__abody *b = &a->bodies[c->body1 - 1];
     int32_t f = b->frame_base[c->anim] + clv__body_frame(b, c);
     int32_t first = b->frame_start[f], n = b->frame_start[f + 1] - first;
@@ -105,10 +105,9 @@ void clv__combat_step(clv_arena *a) {
             clv__release_slot(a, s);
             continue;
         }
-        clv__entity *e = &a->ent[s];
-        e->pos.x = clv__clamp_world(a->ent[g].pos.x + a->cmb[s].hold.x);
-        e->pos.y = clv__clamp_world(a->ent[g].pos.y + a->cmb[s].hold.y);
-        e->vel = clv_v2(0.0f, 0.0f);
+        a->pos[s].x = clv__clamp_world(a->pos[g].x + a->cmb[s].hold.x);
+        a->pos[s].y = clv__clamp_world(a->pos[g].y + a->cmb[s].hold.y);
+        a->vel[s] = clv_v2(0.0f, 0.0f);
         clv__entity_update_bounds(a, s);
     }
 }
@@ -155,7 +154,7 @@ int32_t clv__filter_combat(const clv_arena *a, const clv__cand *c) {
     if (d->facing_restrict == CLV_FACING_FRONT || d->facing_restrict == CLV_FACING_BEHIND) {
         clv__pose p = clv__attack_pose(a, at);
         clv_vec2 ahead = clv__turn(&p, clv_v2(1.0f, 0.0f));
-        clv_vec2 pos = a->ent[t].pos;
+        clv_vec2 pos = a->pos[t];
         float side = (pos.x - p.o.x) * ahead.x + (pos.y - p.o.y) * ahead.y;
         bool front = side >= 0.0f;
         if (front != (d->facing_restrict == CLV_FACING_FRONT)) {
@@ -180,7 +179,7 @@ bool clv__blocks(const clv_arena *a, const clv__cand *c) {
     /* In front: the attack's origin lies on the side the guard faces (a projectile's origin is
      * where it flies, a swing's its wielder). */
     clv__pose p = clv__attack_pose(a, &a->att[c->attack1 - 1]);
-    clv_vec2 f = facing_dir(tc.facing), pos = a->ent[t].pos;
+    clv_vec2 f = facing_dir(tc.facing), pos = a->pos[t];
     return (p.o.x - pos.x) * f.x + (p.o.y - pos.y) * f.y >= 0.0f;
 }
 
@@ -346,10 +345,10 @@ static void hold(clv_arena *a, const clv__cand *c) {
     clv__pose p = clv__attack_pose(a, at);
     clv_vec2 off = clv__turn(&p, clv__cand_box(a, c)->def.grab_offset);
     tc->held_by = at->owner;
-    tc->hold = clv_v2(p.o.x + off.x - a->ent[g].pos.x, p.o.y + off.y - a->ent[g].pos.y);
+    tc->hold = clv_v2(p.o.x + off.x - a->pos[g].x, p.o.y + off.y - a->pos[g].y);
     gc->holding.index1 = c->target1;
     gc->holding.gen = a->ent[t].gen;
-    a->ent[t].vel = clv_v2(0.0f, 0.0f);
+    a->vel[t] = clv_v2(0.0f, 0.0f);
     if (a->vit[t].state == CLV_HURT_GUARD) { /* a grab takes the guard away */
         a->vit[t].state = CLV_HURT_NORMAL;
         a->ent[t].state_frames = 0;
@@ -371,6 +370,7 @@ static void block(clv_arena *a, const clv__cand *c, clv_hit_event *ev) {
         a->ent[t].state_frames = 0;
         clv__entity *e = &a->ent[t];
         e->hitstun = tc->guard_break > e->hitstun ? tc->guard_break : e->hitstun;
+        clv__entity_stir(a, t);
         tc->meter = tc->guard_meter; /* full again once the stun is over */
     }
 }

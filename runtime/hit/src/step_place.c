@@ -66,9 +66,9 @@ static clv__pose pose_with(const clv_arena *a, const clv__attack *at, double sn,
     clv__pose p;
     p.o = at->offset;
     if (at->follow) {
-        const clv__entity *o = &a->ent[at->owner.index1 - 1];
-        p.o.x += o->pos.x;
-        p.o.y += o->pos.y;
+        const clv_vec2 *o = &a->pos[at->owner.index1 - 1];
+        p.o.x += o->x;
+        p.o.y += o->y;
     }
     p.s = (float)sn;
     p.c = (float)cs;

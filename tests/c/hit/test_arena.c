@@ -394,6 +394,7 @@ typedef struct forged {
     size_t len;
     int32_t ents, atts, recs;
     size_t att_at, rec_at; /* where the attack and record arrays start */
+    size_t pos_at, vel_at; /* and the positions and velocities, last */
 } forged;
 
 /* A fight of 5 frames with entity slot 49 removed: free slots, an attack, hit records. */
@@ -416,6 +417,8 @@ static forged forge_base(void) {
                (size_t)f.ents * (sizeof(clv__entity) + sizeof(clv__vitals) + sizeof(clv__hurt) +
                                  CLV_ENTITY_MAX_EFFECTS * sizeof(clv__effect));
     f.rec_at = f.att_at + (size_t)f.atts * sizeof(clv__attack);
+    f.pos_at = f.rec_at + (size_t)f.recs * sizeof(clv__record);
+    f.vel_at = f.pos_at + (size_t)f.ents * sizeof(clv_vec2);
     return f;
 }
 
@@ -449,11 +452,35 @@ static clv_hit_status restore_forged(forged *f, size_t at, int64_t value, int by
 
 static void test_snapshot_layout(void) {
     forged f = forge_base();
-    CHECK(f.len == f.rec_at + (size_t)f.recs * sizeof(clv__record));
+    CHECK(f.len == f.vel_at + (size_t)f.ents * sizeof(clv_vec2));
     CHECK(f.recs > 0 && f.atts == 1 && f.ents == 101);
+    /* the positions and velocities are the arena's, slot by slot */
+    clv_entity_info e;
+    CHECK(clv_arena_entity(f.a, (clv_entity_id){3, 0}, &e) == CLV_HIT_OK);
+    clv_vec2 p, v;
+    memcpy(&p, f.buf + f.pos_at + 2 * sizeof p, sizeof p);
+    memcpy(&v, f.buf + f.vel_at + 2 * sizeof v, sizeof v);
+    CHECK(p.x == e.position.x && p.y == e.position.y);
+    CHECK(v.x == e.velocity.x && v.y == e.velocity.y);
     clv_hit_diag diag;
     /* resealed but unchanged: accepted, so the tests below fail on their change alone */
     CHECK(restore_forged(&f, AT_FRAME, clv_arena_frame(f.a), 8, &diag) == CLV_HIT_OK);
+    forge_free(&f);
+}
+
+/* A live entity's position or velocity outside the world is refused; a free slot's is not
+ * read. */
+static void test_snapshot_forged_motion(void) {
+    forged f = forge_base();
+    clv_hit_diag diag;
+    const int32_t nan_bits = 0x7fc00000, far_bits = 0x4f000000; /* NaN, 2^31 */
+    CHECK(restore_forged(&f, f.pos_at + 2 * sizeof(clv_vec2), nan_bits, 4, &diag) ==
+          CLV_HIT_ERR_SNAPSHOT);
+    CHECK(strcmp(diag.message, "entity slot 2: a number is out of range") == 0);
+    CHECK(restore_forged(&f, f.vel_at + 3 * sizeof(clv_vec2) + sizeof(float), far_bits, 4, &diag) ==
+          CLV_HIT_ERR_SNAPSHOT);
+    CHECK(strcmp(diag.message, "entity slot 3: a number is out of range") == 0);
+    CHECK(restore_forged(&f, f.pos_at + 49 * sizeof(clv_vec2), nan_bits, 4, &diag) == CLV_HIT_OK);
     forge_free(&f);
 }
 
@@ -851,6 +878,77 @@ static void test_clamp_world(void) {
     CHECK(clv__clamp_world(-nan) == 0.0f);
 }
 
+/* The move pass takes calm entities four at a time and the others one by one: whatever the mix
+ * within a group of four (still, far, with friction, a timed state, a free slot), every entity
+ * ends where adding its velocity and clamping to the world puts it, the sign of a zero kept,
+ * with its bounds following. */
+static void test_move_pass_lanes(void) {
+    const float lim = CLV_WORLD_LIMIT;
+    const struct {
+        float x, y, vx, vy;
+        int hurt; /* hurtboxes: 0 puts the bounds far away */
+        int kind; /* 0 plain, 1 friction, 2 a timed state, 3 removed */
+    } e[] = {
+        {lim - 1.0f, 0.0f, 5.0f, -0.0f, 1, 0}, {-lim, 5.0f, -lim, lim, 1, 0},
+        {-0.0f, 3.0f, -0.0f, 0.0f, 1, 0},      {1.0f, 2.0f, 1.0f, 1.0f, 0, 0},
+        {10.0f, 10.0f, 2.0f, 0.0f, 1, 1},      {-7.5f, 1e-3f, 0.25f, -1e-3f, 1, 0},
+        {0.0f, -0.0f, 0.0f, -0.0f, 0, 0},      {100.0f, 100.0f, -3.0f, 4.0f, 1, 2},
+        {5.0f, 5.0f, 1.0f, 1.0f, 1, 3},        {3.0e8f, -3.0e8f, 7.0e8f, -7.0e8f, 1, 0},
+        {1.0f, 1.0f, 1e-30f, 0.0f, 1, 0},      {-2.0f, 4.0f, 0.5f, 0.5f, 0, 0},
+        {8.0f, 8.0f, -8.0f, -8.0f, 1, 0},      {lim - 2.0f, 2.0f - lim, 4.0f, -4.0f, 1, 0},
+        {-0.0f, 1.0f, 0.0f, 1.0f, 1, 0},       {2.5e8f, 2.5e8f, 9.0e8f, 9.0e8f, 1, 0},
+        {1.0f, 1.0f, 0.0f, 0.5f, 1, 0},
+    };
+    enum { N = sizeof e / sizeof e[0], FRAMES = 4 }; /* calm from the second frame */
+    clv_arena *a = clv_arena_create(NULL, NULL);
+    clv_entity_id id[N];
+    float px[N], py[N];
+    for (int i = 0; i < N; i++) {
+        clv_entity_def d = clv_default_entity_def();
+        d.position = clv_v2(e[i].x, e[i].y);
+        d.velocity = clv_v2(e[i].vx, e[i].vy);
+        d.hurtbox_count = e[i].hurt;
+        d.friction = e[i].kind == 1 ? 0.5f : 0.0f;
+        CHECK(clv_arena_spawn(a, &d, &id[i], NULL) == CLV_HIT_OK);
+        px[i] = e[i].x, py[i] = e[i].y;
+    }
+    CHECK(clv_arena_remove(a, id[8]) == CLV_HIT_OK);
+    for (int f = 0; f < FRAMES; f++) {
+        if (f == 1) { /* calm for a frame, then stirred */
+            CHECK(clv_arena_set_state(a, id[7], CLV_HURT_INVINCIBLE, 2) == CLV_HIT_OK);
+        }
+        CHECK(clv_arena_step(a) == CLV_HIT_OK);
+        for (int i = 0; i < N; i++) {
+            bool moves = e[i].kind != 1 && e[i].kind != 3 && !(e[i].vx == 0.0f && e[i].vy == 0.0f);
+            if (moves) {
+                px[i] = clv__clamp_world(px[i] + e[i].vx);
+                py[i] = clv__clamp_world(py[i] + e[i].vy);
+            }
+            if (e[i].kind == 1 || e[i].kind == 3) {
+                continue;
+            }
+            clv_entity_info info;
+            CHECK(clv_arena_entity(a, id[i], &info) == CLV_HIT_OK);
+            CHECK(memcmp(&info.position.x, &px[i], sizeof px[i]) == 0);
+            CHECK(memcmp(&info.position.y, &py[i], sizeof py[i]) == 0);
+            int32_t s = (int32_t)id[i].index1 - 1;
+            if (e[i].hurt == 0) {
+                CHECK(a->bx[s] == 3.0e38f && a->by[s] == 3.0e38f && a->br[s] == 0.0f);
+            } else {
+                CHECK(a->bx[s] == px[i] + a->local_centre[s].x);
+                CHECK(a->by[s] == py[i] + a->local_centre[s].y);
+                CHECK(a->br[s] == a->local_half[s] && a->br[s] > 0.0f);
+            }
+        }
+    }
+    /* the one with friction slowed by 0.5 a frame to a stop, and the free slot did not move */
+    clv_entity_info slow;
+    CHECK(clv_arena_entity(a, id[4], &slow) == CLV_HIT_OK);
+    CHECK(slow.position.x == 10.0f + 2.0f + 1.5f + 1.0f + 0.5f && slow.velocity.x == 0.0f);
+    CHECK(a->pos[8].x == 5.0f && a->pos[8].y == 5.0f);
+    clv_arena_destroy(a);
+}
+
 /* Queries given NULL or unknown ids answer "nothing" instead of crashing. */
 static void test_null_and_unknown_inputs(void) {
     int32_t n = 7;
@@ -908,7 +1006,9 @@ int main(int argc, char **argv) {
     RUN(test_ids_and_generations);
     RUN(test_spawn_and_start_errors);
     RUN(test_snapshot_errors_and_fresh_arena);
+    RUN(test_move_pass_lanes);
     RUN(test_snapshot_layout);
+    RUN(test_snapshot_forged_motion);
     RUN(test_snapshot_forged_hints);
     RUN(test_snapshot_forged_frame);
     RUN(test_snapshot_forged_cross_references);
