@@ -29,10 +29,10 @@ edited=$(swing blade) && by_hand=$(swing "$here/edit/blade_by_hand") && before=$
 [ "$edited" != "$before" ] || { echo "FAIL: the edit changed no hit: '$edited'"; fail=1; }
 
 # a bad key in an inputs file is refused with its line
-printf '0 edit\n1 key jump\n' > bad.inputs
-out=$("$cleave" demo --headless --frames 3 --mod blade --inputs bad.inputs 2>&1) &&
+printf '0 edit\n1 key jump\n' > edit-bad.inputs
+out=$("$cleave" demo --headless --frames 3 --mod blade --inputs edit-bad.inputs 2>&1) &&
     { echo "FAIL: key jump accepted"; fail=1; }
-echo "$out" | grep -q "bad.inputs:2: unknown key 'jump'" || { echo "FAIL: '$out'"; fail=1; }
+echo "$out" | grep -q "edit-bad.inputs:2: unknown key 'jump'" || { echo "FAIL: '$out'"; fail=1; }
 
 [ "$fail" -eq 0 ] && echo "edit mode: ok"
 exit "$fail"

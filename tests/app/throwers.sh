@@ -43,9 +43,9 @@ lacks parry ' hit edge' "a hit through the parry"
 # the throw, and no miss of the knife against its own side
 { cat "$here/knife.inputs"; echo "0 enemy 400 262"; } > knife-mate.inputs
 "$cleave" demo --headless --frames 120 --enemies 0 --mods throw-mods --log all \
-    --inputs knife-mate.inputs > all.log || { echo "FAIL: --log all exited $?"; fail=1; }
-has all '^f59 #2 throws knives$' "no throw line under --log all"
-lacks all ' miss edge @[0-9]* -> #[23] ' "a miss of the knife against its own side listed"
+    --inputs knife-mate.inputs > knife-mate.log || { echo "FAIL: --log all exited $?"; fail=1; }
+has knife-mate '^f59 #2 throws knives$' "no throw line under --log all"
+lacks knife-mate ' miss edge @[0-9]* -> #[23] ' "a miss of the knife against its own side listed"
 
 # the three runs end on different pictures: the reflected knife flies elsewhere
 "$png" differ knife.png reflect.png 50 || fail=1
