@@ -128,14 +128,17 @@ static int32_t lowest_bit(uint64_t m) {
 #endif
 }
 
-/* The few's cells: CELLS x CELLS over the box around them, a bit per hitbox in each cell it
- * reaches. A cell index is a non-decreasing function of the coordinate, so two edges that
- * overlap reach a common cell. */
-#define CELLS 16
+/* The few's columns and rows: CELLS of each over the box around them, a bit per hitbox in each
+ * column and each row its bounds reach. A cell index is a non-decreasing function of the
+ * coordinate, so two edges that overlap reach a common column and a common row; and a hitbox
+ * reaches a column and a row of another's box exactly when their cells share one, as a box's
+ * cells are its columns times its rows: the columns' bits and the rows' bits, ANDed, are the
+ * cells' bits, at the memory of two lines instead of a square. */
+#define CELLS 64
 
 typedef struct few_cells {
     float x0, y0, kx, ky; /* cell = (coordinate - origin) * k, held to [0, CELLS - 1] */
-    uint64_t mask[CELLS][CELLS];
+    uint64_t col[CELLS], row[CELLS];
 } few_cells;
 
 static int32_t cell_of(float v, float origin, float k) {
@@ -152,7 +155,17 @@ static float cells_per_unit(float lo, float hi) {
     return k < FLT_MAX ? k : FLT_MAX;
 }
 
-/* Files the few (fe[0..nf)) in their cells. */
+/* The bits of cells[lo..hi]: the two ends without a loop (a hitbox of the many mostly reaches
+ * one or two), the rest when there are more. */
+static uint64_t span_bits(const uint64_t *cells, int32_t lo, int32_t hi) {
+    uint64_t m = cells[lo] | cells[hi];
+    for (int32_t c = lo + 1; c < hi; c++) {
+        m |= cells[c];
+    }
+    return m;
+}
+
+/* Files the few (fe[0..nf)) in their columns and rows. */
 static void file_few(few_cells *g, const clv__edge *fe, int32_t nf) {
     float x0 = fe[0].left, x1 = fe[0].right, y0 = fe[0].top, y1 = fe[0].bottom;
     for (int32_t k = 1; k < nf; k++) {
@@ -163,14 +176,16 @@ static void file_few(few_cells *g, const clv__edge *fe, int32_t nf) {
     }
     g->x0 = x0, g->y0 = y0;
     g->kx = cells_per_unit(x0, x1), g->ky = cells_per_unit(y0, y1);
-    memset(g->mask, 0, sizeof g->mask);
+    memset(g->col, 0, sizeof g->col);
+    memset(g->row, 0, sizeof g->row);
     for (int32_t k = 0; k < nf; k++) {
-        int32_t c0 = cell_of(fe[k].left, x0, g->kx), c1 = cell_of(fe[k].right, x0, g->kx);
-        int32_t r0 = cell_of(fe[k].top, y0, g->ky), r1 = cell_of(fe[k].bottom, y0, g->ky);
-        for (int32_t r = r0; r <= r1; r++) {
-            for (int32_t c = c0; c <= c1; c++) {
-                g->mask[r][c] |= (uint64_t)1 << k;
-            }
+        uint64_t bit = (uint64_t)1 << k;
+        int32_t c1 = cell_of(fe[k].right, x0, g->kx), r1 = cell_of(fe[k].bottom, y0, g->ky);
+        for (int32_t c = cell_of(fe[k].left, x0, g->kx); c <= c1; c++) {
+            g->col[c] |= bit;
+        }
+        for (int32_t r = cell_of(fe[k].top, y0, g->ky); r <= r1; r++) {
+            g->row[r] |= bit;
         }
     }
 }
@@ -193,16 +208,12 @@ static clv_hit_status sweep_few(clv_arena *a, const clv__edge *e, int32_t n, int
             continue;
         }
         int32_t c0 = cell_of(e[i].left, g.x0, g.kx), c1 = cell_of(e[i].right, g.x0, g.kx);
-        int32_t r0 = cell_of(e[i].top, g.y0, g.ky), r1 = cell_of(e[i].bottom, g.y0, g.ky);
-        uint64_t m = g.mask[r0][c0] | g.mask[r0][c1] | g.mask[r1][c0] | g.mask[r1][c1];
-        if (r1 - r0 > 1 || c1 - c0 > 1) { /* a hitbox over more than 2 x 2 cells: rare */
-            for (int32_t r = r0; r <= r1; r++) {
-                for (int32_t c = c0; c <= c1; c++) {
-                    m |= g.mask[r][c];
-                }
-            }
+        uint64_t m = span_bits(g.col, c0, c1);
+        if (m == 0) {
+            continue; /* no column of the few: most of the many, the rows unread */
         }
-        for (; m != 0; m &= m - 1) {
+        int32_t r0 = cell_of(e[i].top, g.y0, g.ky), r1 = cell_of(e[i].bottom, g.y0, g.ky);
+        for (m &= span_bits(g.row, r0, r1); m != 0; m &= m - 1) {
             const clv__edge *f = &fe[lowest_bit(m)];
             if (f->left <= e[i].right && e[i].left <= f->right &&
                 test_pair(a, f, &e[i]) != CLV_HIT_OK) {
