@@ -331,7 +331,7 @@ static bool narrow_placed(clv_arena *a, const clv__placed *pl, const hurt_set *h
     return c->overlap != 0;
 }
 
-/* How many candidates ahead the narrowphase fetches a target's hurtboxes. */
+/* How many candidates ahead the narrowphase fetches what it reads of a candidate. */
 #define HURT_AHEAD 6
 #if defined(__GNUC__)
 #define PREFETCH(p) __builtin_prefetch(p)
@@ -349,11 +349,15 @@ void clv__narrowphase(clv_arena *a) {
         const clv__placed *pl = &a->placed[c.placed];
         int32_t s = (int32_t)c.target1 - 1;
         if (i + HURT_AHEAD < a->cand_count) {
-            /* The candidates' slots lie scattered over the arena: their hurtboxes, which
-             * clv__hurt_world reads first, are fetched a few candidates ahead. */
-            const char *h = (const char *)&a->hurt[a->cand[i + HURT_AHEAD].target1 - 1];
+            /* The candidates' slots lie scattered over the arena: their hurtboxes (which
+             * clv__hurt_world reads) and the target's and the owner's vitals (clv__own_side)
+             * are fetched a few candidates ahead. */
+            const clv__cand *n = &a->cand[i + HURT_AHEAD];
+            const char *h = (const char *)&a->hurt[n->target1 - 1];
             PREFETCH(h);
             PREFETCH(h + 64);
+            PREFETCH(&a->vit[n->target1 - 1]);
+            PREFETCH(&a->vit[a->att[n->attack1 - 1].owner.index1 - 1]);
         }
         if (s != hs_slot) { /* a slot's candidates often follow each other */
             hs.n = clv__hurt_world(a, s, hs.shapes, hs.states, hs.heavy);
