@@ -12,6 +12,14 @@
 #else
 #define MOVE_SSE2 0
 #endif
+/* ... and eight at a time with AVX2 where the processor has it, chosen at run time (the library
+ * itself is built for SSE2); CLV_MOVE_NO_AVX2 builds without that path. */
+#if MOVE_SSE2 && defined(__x86_64__) && defined(__GNUC__) && !defined(CLV_MOVE_NO_AVX2)
+#include <immintrin.h>
+#define MOVE_AVX2 1
+#else
+#define MOVE_AVX2 0
+#endif
 
 static uint64_t clock_now(const clv_arena *a) {
     return a->clock_ns != NULL ? a->clock_ns(a->clock_ctx) : 0;
@@ -208,6 +216,65 @@ static inline void move_four(move_arrays m, int32_t s, uint32_t calm4) {
 }
 #endif
 
+#if MOVE_AVX2
+/* clamp_world4 on eight lanes. */
+__attribute__((target("avx2"))) static inline __m256 clamp_world8(__m256 v) {
+    const __m256 lo = _mm256_set1_ps(-CLV_WORLD_LIMIT), hi = _mm256_set1_ps(CLV_WORLD_LIMIT);
+    __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
+    return _mm256_andnot_ps(nan, _mm256_min_ps(_mm256_max_ps(v, lo), hi));
+}
+
+/* x and y of slots s..s+7 from two registers of four (x, y) pairs each: the in-lane shuffle
+ * gives slots 0 1 4 5 | 2 3 6 7, the permutation of 64-bit pairs puts them in order. */
+__attribute__((target("avx2"))) static inline __m256 xs_of(__m256 q0, __m256 q1, int y) {
+    __m256 t = y ? _mm256_shuffle_ps(q0, q1, _MM_SHUFFLE(3, 1, 3, 1))
+                 : _mm256_shuffle_ps(q0, q1, _MM_SHUFFLE(2, 0, 2, 0));
+    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(t), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+
+/* move_four over slots from s up to n, eight at a time when all eight are calm, near and
+ * moving (the usual group); the others four at a time. Returns where it stopped. */
+__attribute__((target("avx2"))) static int32_t move_calm_avx2(move_arrays m, const uint8_t *calm,
+                                                              int32_t s, int32_t n) {
+    const uint64_t all_near = 0x0101010101010101ull * CLV__CALM;
+    const __m256 abs = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    for (; s + 8 <= n; s += 8) {
+        uint64_t calm8;
+        memcpy(&calm8, &calm[s], sizeof calm8);
+        if (calm8 == 0) {
+            continue;
+        }
+        float *px = m.pos + 2 * s;
+        const float *vx = m.vel + 2 * s, *lc = m.centre + 2 * s;
+        __m256 v0 = _mm256_loadu_ps(vx), v1 = _mm256_loadu_ps(vx + 8);
+        __m256 z0 = _mm256_cmp_ps(_mm256_and_ps(v0, abs), _mm256_setzero_ps(), _CMP_EQ_OQ);
+        __m256 z1 = _mm256_cmp_ps(_mm256_and_ps(v1, abs), _mm256_setzero_ps(), _CMP_EQ_OQ);
+        /* a slot is still when both its lanes are (the order of the slots does not matter) */
+        __m256 still = _mm256_and_ps(_mm256_shuffle_ps(z0, z1, _MM_SHUFFLE(2, 0, 2, 0)),
+                                     _mm256_shuffle_ps(z0, z1, _MM_SHUFFLE(3, 1, 3, 1)));
+        if (calm8 != all_near || _mm256_movemask_ps(still) != 0) {
+            uint32_t lo = (uint32_t)calm8, hi = (uint32_t)(calm8 >> 32);
+            if (lo != 0) {
+                move_four(m, s, lo);
+            }
+            if (hi != 0) {
+                move_four(m, s + 4, hi);
+            }
+            continue;
+        }
+        __m256 n0 = clamp_world8(_mm256_add_ps(_mm256_loadu_ps(px), v0));
+        __m256 n1 = clamp_world8(_mm256_add_ps(_mm256_loadu_ps(px + 8), v1));
+        _mm256_storeu_ps(px, n0);
+        _mm256_storeu_ps(px + 8, n1);
+        __m256 l0 = _mm256_loadu_ps(lc), l1 = _mm256_loadu_ps(lc + 8);
+        _mm256_storeu_ps(m.bx + s, _mm256_add_ps(xs_of(n0, n1, 0), xs_of(l0, l1, 0)));
+        _mm256_storeu_ps(m.by + s, _mm256_add_ps(xs_of(n0, n1, 1), xs_of(l0, l1, 1)));
+        _mm256_storeu_ps(m.br + s, _mm256_loadu_ps(m.half + s));
+    }
+    return s;
+}
+#endif
+
 /* The calm entities' moves: most of a crowd, and a pass without a branch per entity. */
 static void move_calm(clv_arena *a) {
     const uint8_t *calm = a->calm;
@@ -216,6 +283,11 @@ static void move_calm(clv_arena *a) {
 #if MOVE_SSE2
     const move_arrays m = {&a->pos[0].x, &a->vel[0].x, &a->local_centre[0].x, a->local_half, a->bx,
                            a->by,        a->br};
+#if MOVE_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+        s = move_calm_avx2(m, calm, s, n);
+    }
+#endif
     for (; s + 4 <= n; s += 4) {
         uint32_t calm4;
         memcpy(&calm4, &calm[s], sizeof calm4);

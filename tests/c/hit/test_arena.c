@@ -878,8 +878,8 @@ static void test_clamp_world(void) {
     CHECK(clv__clamp_world(-nan) == 0.0f);
 }
 
-/* The move pass takes calm entities four at a time and the others one by one: whatever the mix
- * within a group of four (still, far, with friction, a timed state, a free slot), every entity
+/* The move pass takes calm entities eight or four at a time and the others one by one: whatever
+ * the mix within a group (still, far, with friction, a timed state, a free slot), every entity
  * ends where adding its velocity and clamping to the world puts it, the sign of a zero kept,
  * with its bounds following. */
 static void test_move_pass_lanes(void) {
@@ -897,7 +897,11 @@ static void test_move_pass_lanes(void) {
         {1.0f, 1.0f, 1e-30f, 0.0f, 1, 0},      {-2.0f, 4.0f, 0.5f, 0.5f, 0, 0},
         {8.0f, 8.0f, -8.0f, -8.0f, 1, 0},      {lim - 2.0f, 2.0f - lim, 4.0f, -4.0f, 1, 0},
         {-0.0f, 1.0f, 0.0f, 1.0f, 1, 0},       {2.5e8f, 2.5e8f, 9.0e8f, 9.0e8f, 1, 0},
-        {1.0f, 1.0f, 0.0f, 0.5f, 1, 0},
+        {1.0f, 1.0f, 0.0f, 0.5f, 1, 0},        {1.0f - lim, lim - 1.0f, -3.0f, 3.0f, 1, 0},
+        {4.0f, -4.0f, -0.0f, 2.0f, 1, 0},      {6.0e8f, -6.0e8f, 6.0e8f, -6.0e8f, 1, 0},
+        {0.5f, 0.25f, 0.125f, -0.0625f, 1, 0}, {-1.0e-3f, 1.0e-3f, 1.0e-3f, -1.0e-3f, 1, 0},
+        {123.0f, 456.0f, -7.0f, 0.0f, 1, 0},   {lim, -lim, 1.0f, -1.0f, 1, 0},
+        {9.0f, 9.0f, 1.0f, 0.0f, 1, 0},
     };
     enum { N = sizeof e / sizeof e[0], FRAMES = 4 }; /* calm from the second frame */
     clv_arena *a = clv_arena_create(NULL, NULL);
