@@ -58,15 +58,17 @@ static void bitmap_words(const clv_grid_def *def, uint32_t *sub_big, size_t *sub
 }
 
 /* clv_grid_query_boxes's groups of boxes, for a grid that may hold a small crowd only (larger
- * ones never use them): one per cell in a small room, where most cells are reached, and at most
- * one per two entities (84 bytes each) and a few more, enough for as many small boxes, each in
- * a cell of its own (a thousand knives among 10,000 entities); boxes that reach more cells take
- * the other ways. */
+ * ones never use them): one per cell in a small room, where most cells are reached, and as many
+ * again for the cells that more than eight boxes reach (all of them in a room of up to
+ * CLV_GROUPS_ROOM cells, which gets a group per cell at once), and at most one per two entities
+ * (168 bytes each) and a few more, enough for as many small boxes, each in a cell of its own (a
+ * thousand knives among 10,000 entities); boxes that reach more cells take the other ways. */
 static uint32_t max_groups_of(const clv_grid_def *def) {
     if (def->capacity > CLV_GROUPS_MAX_COUNT) {
         return 0;
     }
     uint64_t cells = (uint64_t)def->cols * def->rows, most = 256u + def->capacity / 2u;
+    cells += cells < CLV_GROUPS_ROOM ? cells : CLV_GROUPS_ROOM;
     return (uint32_t)(cells < most ? cells : most);
 }
 

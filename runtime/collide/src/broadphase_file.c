@@ -222,11 +222,12 @@ static uint32_t new_group(clv_grid *g, uint32_t *used, uint32_t head) {
 }
 
 /* Puts box k's bounds q in a group of cell c, which it reaches (start[c] is the cell's first
- * group). False when the groups run out. */
+ * group, made here when reached has no bit for c, or made already when reached is NULL). False
+ * when the groups run out. */
 static inline bool file_in_cell(clv_grid *g, const clv_aabb *q, uint32_t k, uint32_t c,
                                 uint64_t *reached, uint32_t *used) {
     uint32_t gi;
-    if (!bit_of(reached, c)) {
+    if (reached != NULL && !bit_of(reached, c)) {
         set_bit(reached, c);
         g->start[c] = gi = new_group(g, used, CLV_NO_GROUP);
     } else {
@@ -286,6 +287,16 @@ static bool file_groups(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w
     uint64_t *reached = g->occ + g->sub_words;
     uint32_t used = 0;
     clear_marks(g, first, nq, 1u);
+    const uint32_t cells = cols * g->def.rows;
+    if (cells <= CLV_GROUPS_ROOM && cells <= 4u * (uint64_t)nq && 2u * cells <= g->max_groups) {
+        for (uint32_t c = 0; c < cells; c++) {
+            g->start[c] = c;
+            g->groups[c].fill = 0;
+            g->groups[c].next = CLV_NO_GROUP;
+        }
+        used = cells;
+        reached = NULL;
+    }
     for (uint32_t k = 0; k < nq; k++) {
         uint32_t c0, c1, r0, r1;
         if (!box_cells(g, boxes[k], w, &c0, &c1, &r0, &r1)) {

@@ -39,6 +39,11 @@ typedef struct clv_box_group {
  * 100,000 and 1.04 at 1,000,000, under 64 boxes). */
 #define CLV_GROUPS_MAX_COUNT 32768u
 
+/* A room of up to this many cells, when the boxes are at least a quarter as many, gets an empty
+ * group in every cell before they are filed: no cell's first box then asks whether it is the
+ * first, an unpredictable question where boxes overlap (broadphase_file.c). */
+#define CLV_GROUPS_ROOM 256u
+
 struct clv_grid {
     clv_grid_def def;
     clv_allocator alloc;
