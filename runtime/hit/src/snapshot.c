@@ -405,9 +405,10 @@ static bool attack_valid(const clv_arena *a, const snap_view *v, int32_t s, clv_
                       (unsigned)at.weapon1);
     }
     /* frame and elapsed advance together (a looping projectile's frame starts again); -1 and 0
-     * before the first step */
-    bool clock_ok = at.projectile ? at.elapsed >= at.frame + 1 && (at.frame >= 0 || at.elapsed == 0)
-                                  : at.elapsed == at.frame + 1;
+     * before the first step. In 64 bits: a forged frame may be INT32_MAX. */
+    int64_t next = (int64_t)at.frame + 1;
+    bool clock_ok = at.projectile ? at.elapsed >= next && (at.frame >= 0 || at.elapsed == 0)
+                                  : at.elapsed == next;
     if (at.attack < 0 || at.attack >= w->attack_count || at.frame < -1 ||
         at.frame >= w->attacks[at.attack].frames || !clock_ok || (at.active && at.frame < 0)) {
         return refuse(diag, "attack", "attack slot %d: attack index or frame out of range", (int)s);

@@ -416,6 +416,17 @@ static void test_projectile_snapshot(void) {
         CHECK(strstr(diag.message, "attack slot 0") != NULL);
         free(b);
     }
+    /* a frame at the int32 limit: refused, without an overflow on the way (the sanitizer build
+     * stops at one) */
+    unsigned char *b = malloc(len);
+    memcpy(b, buf, len);
+    int32_t frame = INT32_MAX;
+    memcpy(b + at + offsetof(clv__attack, frame), &frame, sizeof frame);
+    reseal(b, len);
+    clv_hit_diag diag;
+    CHECK(clv_arena_restore_diag(a, b, len, &diag) == CLV_HIT_ERR_SNAPSHOT);
+    CHECK(strcmp(diag.field, "attack") == 0);
+    free(b);
     free(buf);
     clv_arena_destroy(a);
 }
