@@ -233,7 +233,8 @@ static const uint32_t clv_lane_pack[16] = {0x00000000u, 0x00000000u, 0x00000001u
  * exact, the offsets of those whose own sub-cell is marked, by that gather: the picks. */
 __attribute__((target("avx2,popcnt"), always_inline)) static inline uint32_t
 candidates_of(const clv_grid *g, const bool exact, const float *x, const float *y, const float *r,
-              uint32_t base, uint32_t m, uint32_t count, uint32_t *sub, uint32_t *cand, float *w) {
+              uint32_t base, uint32_t m, uint32_t count, uint32_t *sub, uint32_t *cell_out,
+              uint32_t *cand, float *w) {
     const __m256 vox = _mm256_set1_ps(g->def.origin.x), voy = _mm256_set1_ps(g->def.origin.y);
     const __m256 vinv = _mm256_set1_ps(g->sub_inv), zero = _mm256_setzero_ps();
     const __m256 vmc = _mm256_set1_ps(g->sub_max_col), vmr = _mm256_set1_ps(g->sub_max_row);
@@ -245,7 +246,8 @@ candidates_of(const clv_grid *g, const bool exact, const float *x, const float *
     const __m256i t1 = _mm256_loadu_si256((const __m256i *)(const void *)(g->coarse + 8));
     const __m256i t2 = _mm256_loadu_si256((const __m256i *)(const void *)(g->coarse + 16));
     const __m256i t3 = _mm256_loadu_si256((const __m256i *)(const void *)(g->coarse + 24));
-    const __m256i v31 = _mm256_set1_epi32(31);
+    const __m256i v31 = _mm256_set1_epi32(31), vcols = _mm256_set1_epi32((int32_t)g->def.cols);
+    const __m128i vshift = _mm_cvtsi32_si128((int)g->sub_shift);
     __m256 vw = zero;
     uint32_t nc = 0;
     for (uint32_t k = 0; k < m; k += 8u) {
@@ -265,6 +267,12 @@ candidates_of(const clv_grid *g, const bool exact, const float *x, const float *
         __m256 keep = _mm256_cmp_ps(vr, vcell, _CMP_LE_OQ);
         cell = _mm256_blendv_epi8(vbig, cell, _mm256_castps_si256(keep));
         _mm256_storeu_si256((__m256i *)(void *)(sub + k), cell);
+        /* the cell, as cell_of_sub finds it; all ones for an oversized entity */
+        __m256i whole = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srl_epi32(irow, vshift), vcols),
+                                         _mm256_srl_epi32(icol, vshift));
+        whole = _mm256_or_si256(whole,
+                                _mm256_xor_si256(_mm256_castps_si256(keep), _mm256_set1_epi32(-1)));
+        _mm256_storeu_si256((__m256i *)(void *)(cell_out + k), whole);
         vw = _mm256_max_ps(vw, _mm256_and_ps(keep, vr));
         __m256i bit;
         if (exact) {
@@ -310,14 +318,16 @@ candidates_of(const clv_grid *g, const bool exact, const float *x, const float *
  * loop, without a test of which inside. */
 __attribute__((target("avx2,popcnt"))) static uint32_t
 coarse_candidates(const clv_grid *g, const float *x, const float *y, const float *r, uint32_t base,
-                  uint32_t m, uint32_t count, uint32_t *sub, uint32_t *cand, float *w) {
-    return candidates_of(g, false, x, y, r, base, m, count, sub, cand, w);
+                  uint32_t m, uint32_t count, uint32_t *sub, uint32_t *cell, uint32_t *cand,
+                  float *w) {
+    return candidates_of(g, false, x, y, r, base, m, count, sub, cell, cand, w);
 }
 
 __attribute__((target("avx2,popcnt"))) static uint32_t
 exact_candidates(const clv_grid *g, const float *x, const float *y, const float *r, uint32_t base,
-                 uint32_t m, uint32_t count, uint32_t *sub, uint32_t *cand, float *w) {
-    return candidates_of(g, true, x, y, r, base, m, count, sub, cand, w);
+                 uint32_t m, uint32_t count, uint32_t *sub, uint32_t *cell, uint32_t *cand,
+                 float *w) {
+    return candidates_of(g, true, x, y, r, base, m, count, sub, cell, cand, w);
 }
 #endif
 
@@ -396,19 +406,24 @@ static float entity_cells(const clv_grid *g, const float *x, const float *y, con
 
 /* The sub-cells of entities [base, base + m) into sub[0 .. m), their largest radius up to the
  * cell size into *w, and the offsets of those on a marked sub-cell (all of them with test_all)
- * into pick[]; returns how many. */
+ * into pick[]; returns how many. Where the processor has AVX2, their cells too, into
+ * cell[0 .. m) (all ones for the oversized), for group_picks_avx2. */
 static uint32_t block_picks(const clv_grid *g, bool test_all, bool exact, const float *x,
                             const float *y, const float *r, uint32_t base, uint32_t m,
-                            uint32_t count, uint32_t *sub, uint32_t *pick, float *w) {
+                            uint32_t count, uint32_t *sub, uint32_t *cell, uint32_t *pick,
+                            float *w) {
     uint32_t np = 0;
 #ifdef CLV_GRID_AVX2
     if (g->avx2 && !test_all) {
         uint32_t cand[CLV_PICK_BLOCK + 8u], m8 = m & ~7u, nc, j = 0;
         float w8;
-        nc = exact ? exact_candidates(g, x, y, r, base, m8, count, sub, cand, &w8)
-                   : coarse_candidates(g, x, y, r, base, m8, count, sub, cand, &w8);
+        nc = exact ? exact_candidates(g, x, y, r, base, m8, count, sub, cell, cand, &w8)
+                   : coarse_candidates(g, x, y, r, base, m8, count, sub, cell, cand, &w8);
         *w = entity_cells(g, x, y, r, base + m8, base + m, count, sub + m8);
         *w = w8 > *w ? w8 : *w;
+        for (uint32_t k = m8; k < m; k++) {
+            cell[k] = sub[k] == g->sub_big ? UINT32_MAX : cell_of_sub(g, sub[k]);
+        }
         if (exact) { /* the candidates are the picks */
             memcpy(pick, cand, (size_t)nc * sizeof(uint32_t));
             np = j = nc;
@@ -423,7 +438,7 @@ static uint32_t block_picks(const clv_grid *g, bool test_all, bool exact, const 
         return np;
     }
 #endif
-    (void)exact;
+    (void)exact, (void)cell;
     *w = entity_cells(g, x, y, r, base, base + m, count, sub);
     if (test_all) {
         for (uint32_t k = 0; k < m; k++) {
@@ -445,23 +460,23 @@ static uint32_t block_picks(const clv_grid *g, bool test_all, bool exact, const 
  * order: they are sorted by box afterwards, and entities stay in order). */
 __attribute__((target("avx2,popcnt"))) static uint32_t
 group_picks_avx2(const clv_grid *g, const box_lists *b, const float *x, const float *y,
-                 const float *r, uint32_t base, const uint32_t *sub, const uint32_t *pick,
-                 uint32_t j, uint32_t np, uint32_t limit, uint32_t *n_io) {
+                 const float *r, uint32_t base, const uint32_t *sub, const uint32_t *cell,
+                 const uint32_t *pick, uint32_t j, uint32_t np, uint32_t limit, uint32_t *n_io) {
     uint64_t *pairs = b->pairs;
     const uint32_t room = b->room;
     uint32_t n = *n_io;
     for (; j < np && n <= limit; j++) {
-        const uint32_t k = pick[j], i = base + k, s = sub[k];
+        const uint32_t k = pick[j], i = base + k, ck = cell[k];
         const float ex = x[i], ey = y[i], er = r[i];
-        if (s == g->sub_big) {
-            n = entity_group_hits(g, b, ex, ey, er, i, s, pairs, room, n);
+        if (ck == UINT32_MAX) {
+            n = entity_group_hits(g, b, ex, ey, er, i, sub[k], pairs, room, n);
             continue;
         }
         const float rr = er >= 0.0f ? er : NAN; /* a negative radius meets nothing */
         const __m256 vxl = _mm256_set1_ps(ex - rr), vxh = _mm256_set1_ps(ex + rr);
         const __m256 vyl = _mm256_set1_ps(ey - rr), vyh = _mm256_set1_ps(ey + rr);
         const __m256i vi = _mm256_set1_epi32((int32_t)i);
-        for (uint32_t gi = g->start[cell_of_sub(g, s)]; gi != CLV_NO_GROUP;) {
+        for (uint32_t gi = g->start[ck]; gi != CLV_NO_GROUP;) {
             const clv_box_group *gp = &b->groups[gi];
             gi = gp->next;
             __m256 m = _mm256_and_ps(_mm256_cmp_ps(vxl, _mm256_loadu_ps(gp->max_x), _CMP_LE_OQ),
@@ -469,7 +484,7 @@ group_picks_avx2(const clv_grid *g, const box_lists *b, const float *x, const fl
             m = _mm256_and_ps(
                 m, _mm256_and_ps(_mm256_cmp_ps(vyl, _mm256_loadu_ps(gp->max_y), _CMP_LE_OQ),
                                  _mm256_cmp_ps(vyh, _mm256_loadu_ps(gp->min_y), _CMP_GE_OQ)));
-            const uint32_t lanes = (uint32_t)_mm256_movemask_ps(m) & lanes_of(gp);
+            const uint32_t lanes = (uint32_t)_mm256_movemask_ps(m); /* (empty lanes fail) */
             if (n + CLV_GROUP_LANES > room) {
                 n = push_lanes(gp, lanes, i, pairs, room, n); /* the scratch's last slots */
                 continue;
@@ -500,13 +515,14 @@ group_picks_avx2(const clv_grid *g, const box_lists *b, const float *x, const fl
  * Returns the next pick. */
 static uint32_t group_picks(const clv_grid *g, const box_lists *b, const float *x, const float *y,
                             const float *r, uint32_t base, const uint32_t *sub,
-                            const uint32_t *pick, uint32_t j, uint32_t np, uint32_t limit,
-                            uint32_t *n_io) {
+                            const uint32_t *cell, const uint32_t *pick, uint32_t j, uint32_t np,
+                            uint32_t limit, uint32_t *n_io) {
 #ifdef CLV_GRID_AVX2
     if (g->avx2) {
-        return group_picks_avx2(g, b, x, y, r, base, sub, pick, j, np, limit, n_io);
+        return group_picks_avx2(g, b, x, y, r, base, sub, cell, pick, j, np, limit, n_io);
     }
 #endif
+    (void)cell;
     uint32_t n = *n_io;
     for (; j < np && n <= limit; j++) {
         const uint32_t k = pick[j], i = base + k;
@@ -558,7 +574,7 @@ static bool coarse_dense(const clv_grid *g) {
 static uint32_t pick_entities(const clv_grid *g, const box_lists *b, const float *x, const float *y,
                               const float *r, uint32_t count, uint64_t *pairs, uint32_t room,
                               uint32_t *first, uint32_t *out, float *seen) {
-    uint32_t sub[CLV_PICK_BLOCK], pick[CLV_PICK_BLOCK], n = 0, total = 0;
+    uint32_t sub[CLV_PICK_BLOCK], cell[CLV_PICK_BLOCK], pick[CLV_PICK_BLOCK], n = 0, total = 0;
     float w = 0.0f;
 #ifdef CLV_GRID_AVX2
     const bool exact = g->avx2 && coarse_dense(g);
@@ -569,12 +585,13 @@ static uint32_t pick_entities(const clv_grid *g, const box_lists *b, const float
         uint32_t m = count - base < CLV_PICK_BLOCK ? count - base : CLV_PICK_BLOCK;
         float wb;
         uint32_t np =
-            block_picks(g, b->n_every > 0, exact, x, y, r, base, m, count, sub, pick, &wb);
+            block_picks(g, b->n_every > 0, exact, x, y, r, base, m, count, sub, cell, pick, &wb);
         w = wb > w ? wb : w;
         const uint32_t limit = first != NULL ? room - b->nq : UINT32_MAX;
         for (uint32_t j = 0; j < np;) {
-            j = b->groups != NULL ? group_picks(g, b, x, y, r, base, sub, pick, j, np, limit, &n)
-                                  : list_picks(g, b, x, y, r, base, sub, pick, j, np, limit, &n);
+            j = b->groups != NULL
+                    ? group_picks(g, b, x, y, r, base, sub, cell, pick, j, np, limit, &n)
+                    : list_picks(g, b, x, y, r, base, sub, pick, j, np, limit, &n);
             if (n > limit) {
                 flush_pairs(pairs, n, first, out);
                 total += n;

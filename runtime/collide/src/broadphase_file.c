@@ -3,6 +3,7 @@
  * boxes, its word of boxes, the one box that alone reaches it, or its list. */
 #include "broadphase_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 /* The sub-cells a box covers: its bounds widened as a query widens them (by w instead of the
@@ -210,14 +211,24 @@ static bool file_masks(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w,
     return true;
 }
 
+/* Empties group gp, in front of the chain head: its lanes get bounds no entity's square meets
+ * (min +inf, max -inf), so that group_picks_avx2 need not mask the lanes past fill (only an
+ * infinite radius spans -inf to +inf, and it makes an entity oversized, tested otherwise). */
+static void empty_group(clv_box_group *gp, uint32_t head) {
+    for (uint32_t j = 0; j < CLV_GROUP_LANES; j++) {
+        gp->min_x[j] = gp->min_y[j] = INFINITY;
+        gp->max_x[j] = gp->max_y[j] = -INFINITY;
+    }
+    gp->next = head;
+    gp->fill = 0;
+}
+
 /* A new, empty group of boxes in front of the chain head; CLV_NO_GROUP when none is left. */
 static uint32_t new_group(clv_grid *g, uint32_t *used, uint32_t head) {
     if (*used == g->max_groups) {
         return CLV_NO_GROUP;
     }
-    clv_box_group *gp = &g->groups[*used];
-    gp->next = head;
-    gp->fill = 0;
+    empty_group(&g->groups[*used], head);
     return (*used)++;
 }
 
@@ -291,8 +302,7 @@ static bool file_groups(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w
     if (cells <= CLV_GROUPS_ROOM && cells <= 4u * (uint64_t)nq && 2u * cells <= g->max_groups) {
         for (uint32_t c = 0; c < cells; c++) {
             g->start[c] = c;
-            g->groups[c].fill = 0;
-            g->groups[c].next = CLV_NO_GROUP;
+            empty_group(&g->groups[c], CLV_NO_GROUP);
         }
         used = cells;
         reached = NULL;
