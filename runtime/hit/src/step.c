@@ -179,6 +179,9 @@ static inline void move_four(move_arrays m, int32_t s, uint32_t calm4) {
     __m128 z23 = _mm_cmpeq_ps(_mm_and_ps(v23, abs), _mm_setzero_ps());
     __m128 still = _mm_and_ps(_mm_shuffle_ps(z01, z23, _MM_SHUFFLE(2, 0, 2, 0)),
                               _mm_shuffle_ps(z01, z23, _MM_SHUFFLE(3, 1, 3, 1)));
+    if (_mm_movemask_ps(still) == 0xf) {
+        return; /* all four still: a still slot keeps its position and bounds */
+    }
     __m128 n01 = clamp_world4(_mm_add_ps(p01, v01)), n23 = clamp_world4(_mm_add_ps(p23, v23));
     __m128 l01 = _mm_loadu_ps(lc), l23 = _mm_loadu_ps(lc + 4);
     const uint32_t all_near = 0x01010101u * CLV__CALM;
@@ -252,7 +255,11 @@ __attribute__((target("avx2"))) static int32_t move_calm_avx2(move_arrays m, con
         /* a slot is still when both its lanes are (the order of the slots does not matter) */
         __m256 still = _mm256_and_ps(_mm256_shuffle_ps(z0, z1, _MM_SHUFFLE(2, 0, 2, 0)),
                                      _mm256_shuffle_ps(z0, z1, _MM_SHUFFLE(3, 1, 3, 1)));
-        if (calm8 != all_near || _mm256_movemask_ps(still) != 0) {
+        int still8 = _mm256_movemask_ps(still);
+        if (still8 == 0xff) {
+            continue; /* all eight still (a crowd standing by): nothing moves */
+        }
+        if (calm8 != all_near || still8 != 0) {
             uint32_t lo = (uint32_t)calm8, hi = (uint32_t)(calm8 >> 32);
             if (lo != 0) {
                 move_four(m, s, lo);
