@@ -289,6 +289,33 @@ static inline void mark_small(clv_grid *g, uint32_t c0, uint32_t c1, uint32_t r0
     g->coarse[r1 >> cs] |= bits;
 }
 
+/* Files the small boxes listed by shape (shape[kind * nq ..], n_shape[kind] of them; kind: bit 0
+ * a second column, bit 1 a second row), box k in cells cell_of[k], + 1, + cols, + cols + 1 as
+ * its kind says. False when the groups run out. */
+static bool file_by_shape(clv_grid *g, const clv_aabb *boxes, uint32_t nq, const uint32_t *shape,
+                          const uint32_t *n_shape, const uint32_t *cell_of, uint64_t *reached,
+                          uint32_t *used) {
+    const uint32_t cols = g->def.cols;
+    bool ok = true;
+    for (uint32_t kind = 0; kind < 4u; kind++) {
+        const uint32_t *list = shape + kind * nq, dx = kind & 1u, dy = (kind >> 1) * cols;
+        for (uint32_t j = 0; j < n_shape[kind]; j++) {
+            const uint32_t k = list[j], c = cell_of[k];
+            ok &= file_in_cell(g, &boxes[k], k, c, reached, used);
+            if (dx != 0) {
+                ok &= file_in_cell(g, &boxes[k], k, c + 1u, reached, used);
+            }
+            if (dy != 0) {
+                ok &= file_in_cell(g, &boxes[k], k, c + dy, reached, used);
+                if (dx != 0) {
+                    ok &= file_in_cell(g, &boxes[k], k, c + dy + 1u, reached, used);
+                }
+            }
+        }
+    }
+    return ok;
+}
+
 /* Files the boxes, widened by w: marks the sub-cells they reach and puts each box's bounds in
  * a group of each cell it reaches (start[c] is the cell's first group). False when the groups
  * run out (the other ways then). The hits take all of entries[]. */
@@ -307,6 +334,12 @@ static bool file_groups(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w
         used = cells;
         reached = NULL;
     }
+    /* Small boxes are filed after the others, those of each shape (1 x 1, 2 x 1, 1 x 2 or 2 x 2
+     * cells) together: box by box, which of the four cells to file in was a mispredicted guess
+     * for about every other box. The lists of each shape and each box's first cell take 5 nq of
+     * the scratch. */
+    uint32_t *shape = 5u * (uint64_t)nq <= g->def.capacity ? g->scratch : NULL;
+    uint32_t *cell_of = shape != NULL ? shape + 4u * nq : NULL, n_shape[4] = {0, 0, 0, 0};
     for (uint32_t k = 0; k < nq; k++) {
         uint32_t c0, c1, r0, r1;
         if (!box_cells(g, boxes[k], w, &c0, &c1, &r0, &r1)) {
@@ -319,6 +352,12 @@ static bool file_groups(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w
             const uint32_t col = c0 >> shift, row = r0 >> shift;
             const uint32_t dx = (c1 >> shift) - col, dy = ((r1 >> shift) - row) * cols;
             const uint32_t c = row * cols + col;
+            if (shape != NULL) { /* filed below, by shape */
+                const uint32_t kind = dx | (uint32_t)(dy != 0) << 1;
+                shape[kind * nq + n_shape[kind]++] = k;
+                cell_of[k] = c;
+                continue;
+            }
             bool ok = file_in_cell(g, q, k, c, reached, &used);
             if (dx != 0) {
                 ok &= file_in_cell(g, q, k, c + 1u, reached, &used);
@@ -342,6 +381,9 @@ static bool file_groups(clv_grid *g, const clv_aabb *boxes, uint32_t nq, float w
                 }
             }
         }
+    }
+    if (shape != NULL && !file_by_shape(g, boxes, nq, shape, n_shape, cell_of, reached, &used)) {
+        return false;
     }
     uint64_t *pairs = (uint64_t *)(void *)g->entries;
     *out = (box_lists){boxes, nq, NULL, NULL, 0, NULL, pairs, 2u * g->def.capacity, g->groups};
