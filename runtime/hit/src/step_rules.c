@@ -330,12 +330,82 @@ static clv_hit_status limit_max_targets(clv_arena *a) {
     return CLV_HIT_OK;
 }
 
+/* A candidate's sort key, its fields least significant first, and where it stands. */
+typedef struct cand_key {
+    uint32_t f[3]; /* pos, target1, attack1 */
+    int32_t idx;
+} cand_key;
+
+/* The candidates in cmp_cand's order (attack, target, pos: no two share all three), as a
+ * qsort of them would leave them, by a radix sort of small keys a byte at a time (the bytes
+ * every key shares skipped: most of them) and one move of each candidate to its place, where a
+ * qsort moves the large candidate records n log n times. */
+static clv_hit_status sort_cands(clv_arena *a) {
+    int32_t n = a->cand_count;
+    bool sorted = true;
+    for (int32_t i = 1; i < n && sorted; i++) {
+        sorted = cmp_cand(&a->cand[i - 1], &a->cand[i]) < 0;
+    }
+    if (sorted) {
+        return CLV_HIT_OK;
+    }
+    int32_t ints = (int32_t)(2 * sizeof(cand_key) / sizeof(int32_t)) * n;
+    if (!clv__reserve(&a->al, (void **)&a->scratch, &a->scratch_cap, ints, sizeof(int32_t))) {
+        return CLV_HIT_ERR_NO_MEMORY;
+    }
+    cand_key *k = (cand_key *)(void *)a->scratch, *tmp = k + n;
+    int32_t count[12][256];
+    memset(count, 0, sizeof count);
+    for (int32_t i = 0; i < n; i++) {
+        const clv__cand *c = &a->cand[i];
+        k[i] = (cand_key){{(uint32_t)c->pos, c->target1, c->attack1}, i};
+        for (int32_t b = 0; b < 12; b++) {
+            count[b][(k[i].f[b >> 2] >> (8 * (b & 3))) & 255u]++;
+        }
+    }
+    for (int32_t b = 0; b < 12; b++) {
+        int32_t f = b >> 2, shift = 8 * (b & 3);
+        if (count[b][(k[0].f[f] >> shift) & 255u] == n) {
+            continue; /* every key has this byte */
+        }
+        for (int32_t v = 0, at = 0; v < 256; v++) {
+            int32_t c = count[b][v];
+            count[b][v] = at;
+            at += c;
+        }
+        for (int32_t i = 0; i < n; i++) {
+            tmp[count[b][(k[i].f[f] >> shift) & 255u]++] = k[i];
+        }
+        cand_key *t = k;
+        k = tmp;
+        tmp = t;
+    }
+    /* cand[i] = the old cand[k[i].idx], cycle by cycle; a settled place gets idx = its own */
+    for (int32_t i = 0; i < n; i++) {
+        if (k[i].idx == i) {
+            continue;
+        }
+        clv__cand first = a->cand[i];
+        int32_t j = i;
+        while (k[j].idx != i) {
+            int32_t from = k[j].idx;
+            a->cand[j] = a->cand[from];
+            k[j].idx = j;
+            j = from;
+        }
+        a->cand[j] = first;
+        k[j].idx = j;
+    }
+    return CLV_HIT_OK;
+}
+
 clv_hit_status clv__rules(clv_arena *a) {
-    if (a->cand_count > 1) {
-        qsort(a->cand, (size_t)a->cand_count, sizeof *a->cand, cmp_cand);
+    clv_hit_status st = sort_cands(a);
+    if (st != CLV_HIT_OK) {
+        return st;
     }
     filter(a);
-    clv_hit_status st = clv__parry(a);
+    st = clv__parry(a);
     if (st != CLV_HIT_OK) {
         return st;
     }
