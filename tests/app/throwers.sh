@@ -27,6 +27,7 @@ lacks() { # name pattern what
 run knife
 has knife '^f89 hit edge @[0-9]* -> #1 dmg 5.0 ' "the knife does not hit the player"
 lacks knife 'clash\|reflected\|parry' "a meeting without a swing or a parry"
+has knife '^cleave: 120 frames, 0 hits, 0 misses, ' "the summary counts others' misses as the player's"
 
 run reflect
 has reflect '^f[0-9]* clash reflect barrel #1 / edge #2$' "no clash line"

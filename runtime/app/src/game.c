@@ -376,14 +376,18 @@ static void start_swing(app_game *g, const app_input *in) {
     st->attack_prev_frame = -1;
 }
 
+/* Whether attack id is the player's swing (which may have ended in this step). */
+static bool players_swing(const app_state *st, clv_attack_id id) {
+    return id.index1 == st->attack.index1 && id.gen == st->attack.gen;
+}
+
 /* The hitbox a miss names: the player's or a knight's swing's (which may have ended in this
  * step), or that of an attack still running (a projectile); NULL when none. */
 static const clv_hitbox_def *miss_hitbox(const app_game *g, const clv_miss_record *m) {
     const app_state *st = &g->st;
     clv_weapon_id wid = {0, 0};
     clv_attack_info ai;
-    if (m->attack.index1 == st->attack.index1 && m->attack.gen == st->attack.gen &&
-        st->attack_slot >= 0 && st->attack_slot < g->slot_count) {
+    if (players_swing(st, m->attack) && st->attack_slot >= 0 && st->attack_slot < g->slot_count) {
         wid = g->slots[st->attack_slot].id;
     } else if (clv_arena_attack(g->arena, m->attack, &ai) == CLV_HIT_OK) {
         wid = ai.weapon;
@@ -401,7 +405,7 @@ static bool own_side_miss(const app_game *g, const clv_miss_record *m) {
     const app_state *st = &g->st;
     if (m->reason == CLV_MISS_TEAM ||
         (m->target.index1 == st->player.index1 && m->target.gen == st->player.gen &&
-         m->attack.index1 == st->attack.index1 && m->attack.gen == st->attack.gen)) {
+         players_swing(st, m->attack))) {
         return true;
     }
     clv_entity_info ti, oi;
@@ -470,8 +474,10 @@ static void react_to_events(app_game *g) {
     int32_t shown = 0;
     for (int32_t i = 0; i < n; i++) {
         const clv_miss_record *m = &ms[i];
-        st->misses++;
-        if (own_side_miss(g, m) || shown >= 4) {
+        bool news = !own_side_miss(g, m);
+        /* counted as the hits are: the player's swing's, its own side left out */
+        st->misses += news && players_swing(st, m->attack);
+        if (!news || shown >= 4) {
             continue; /* the panel holds a few */
         }
         shown++;
