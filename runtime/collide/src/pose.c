@@ -206,8 +206,72 @@ void clv_swept_core(const clv_swept *m, double s, double sn, double cs, double o
     *out_b = clv_v2((float)(cs * ux - sn * uy + ox), (float)(sn * ux + cs * uy + oy));
 }
 
+/* Squared distance from p to the segment a..b: clv_mpoly_touch's expression, operation for
+ * operation, so that the answers are the same bits. */
+static double point_seg_d2(double px, double py, double ax, double ay, double bx, double by) {
+    double ex = bx - ax, ey = by - ay;
+    double mx = px - ax, my = py - ay;
+    double l2 = ex * ex + ey * ey;
+    double t = 0.0;
+    if (l2 > 0.0) {
+        t = (mx * ex + my * ey) / l2;
+        t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+    }
+    double qx = mx - t * ex, qy = my - t * ey;
+    return qx * qx + qy * qy;
+}
+
+static double orient(double ax, double ay, double bx, double by, double px, double py) {
+    return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
+}
+
+/* Triangle (det d, orientations o1..o3 of the point against its edges) contains the point, as
+ * clv_mpoly_touch's triangle test decides it. */
+static bool tri_in(double d, double o1, double o2, double o3) {
+    if (d == 0.0) {
+        return false;
+    }
+    return d > 0.0 ? (o1 >= 0.0 && o2 >= 0.0 && o3 >= 0.0) : (o1 <= 0.0 && o2 <= 0.0 && o3 <= 0.0);
+}
+
+/* The hull of four points (every pair an edge, every triangle part of the area) grown by R
+ * touches the point p: clv_mpoly_touch for a one-point target, with its edge list unrolled and
+ * each orientation computed once for the triangles that share it (a hurtbox circle against a
+ * sub-step's cover is the narrowphase's usual pair). */
+static bool hull_touches_point(const double x[4], const double y[4], double R, double px,
+                               double py) {
+    static const int edges[6][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {0, 2}, {1, 3}};
+    double r2 = R * R;
+    for (int i = 0; i < 6; i++) {
+        int a = edges[i][0], b = edges[i][1];
+        if (point_seg_d2(px, py, x[a], y[a], x[b], y[b]) <= r2) {
+            return true;
+        }
+    }
+    double p01 = orient(x[0], y[0], x[1], y[1], px, py);
+    double p12 = orient(x[1], y[1], x[2], y[2], px, py);
+    double p23 = orient(x[2], y[2], x[3], y[3], px, py);
+    double p30 = orient(x[3], y[3], x[0], y[0], px, py);
+    return tri_in(orient(x[0], y[0], x[1], y[1], x[2], y[2]), p01, p12,
+                  orient(x[2], y[2], x[0], y[0], px, py)) ||
+           tri_in(orient(x[0], y[0], x[2], y[2], x[3], y[3]),
+                  orient(x[0], y[0], x[2], y[2], px, py), p23, p30) ||
+           tri_in(orient(x[0], y[0], x[1], y[1], x[3], y[3]), p01,
+                  orient(x[1], y[1], x[3], y[3], px, py), p30) ||
+           tri_in(orient(x[1], y[1], x[2], y[2], x[3], y[3]), p12, p23,
+                  orient(x[3], y[3], x[1], y[1], px, py));
+}
+
 bool clv_hull_touches(const clv_capsule *c0, const clv_capsule *c1, float r,
                       const clv_shape *target) {
+    if (target->type == CLV_CIRCLE || target->type == CLV_POINT) {
+        double x[4] = {(double)c0->a.x, (double)c0->b.x, (double)c1->b.x, (double)c1->a.x};
+        double y[4] = {(double)c0->a.y, (double)c0->b.y, (double)c1->b.y, (double)c1->a.y};
+        bool circle = target->type == CLV_CIRCLE;
+        clv_vec2 p = circle ? target->u.circle.c : target->u.point;
+        double R = (double)r + (circle ? (double)target->u.circle.r : 0.0);
+        return hull_touches_point(x, y, R, (double)p.x, (double)p.y);
+    }
     clv_mpoly hull, t = clv_mpoly_of_shape(target);
     hull.n = 4;
     hull.all_pairs = true;
