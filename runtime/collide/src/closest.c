@@ -16,46 +16,50 @@ typedef struct core {
     clv_dvec2 corner[4];
 } core;
 
-static core make_core(const clv_shape *s, clv_dvec2 origin) {
-    core k = {0};
+/* Written in place, and only a box's core sets its box fields (no other reads them): most pairs
+ * are round, and clearing or copying a whole core costs more than the rest of it. */
+static void make_core(core *k, const clv_shape *s, clv_dvec2 origin) {
+    k->box = false;
+    k->capsule = false;
+    k->r = 0.0;
     switch (s->type) {
     case CLV_POINT:
-        k.a = k.b = clv_dsub(clv_dv(s->u.point), origin);
+        k->a = k->b = clv_dsub(clv_dv(s->u.point), origin);
         break;
     case CLV_CIRCLE:
-        k.a = k.b = clv_dsub(clv_dv(s->u.circle.c), origin);
-        k.r = (double)s->u.circle.r;
+        k->a = k->b = clv_dsub(clv_dv(s->u.circle.c), origin);
+        k->r = (double)s->u.circle.r;
         break;
     case CLV_CAPSULE:
-        k.capsule = true;
-        k.a = clv_dsub(clv_dv(s->u.capsule.a), origin);
-        k.b = clv_dsub(clv_dv(s->u.capsule.b), origin);
-        k.r = (double)s->u.capsule.r;
+        k->capsule = true;
+        k->a = clv_dsub(clv_dv(s->u.capsule.a), origin);
+        k->b = clv_dsub(clv_dv(s->u.capsule.b), origin);
+        k->r = (double)s->u.capsule.r;
         break;
     case CLV_AABB:
     case CLV_OBB:
     default:
-        k.box = true;
+        k->box = true;
+        k->a = k->b = clv_d2(0.0, 0.0);
         if (s->type == CLV_AABB) {
             clv_dvec2 lo = clv_dv(s->u.aabb.min), hi = clv_dv(s->u.aabb.max);
-            k.c = clv_dsub(clv_dscale(clv_dadd(lo, hi), 0.5), origin);
-            k.h = clv_dscale(clv_dsub(hi, lo), 0.5);
-            k.u = clv_d2(1.0, 0.0);
+            k->c = clv_dsub(clv_dscale(clv_dadd(lo, hi), 0.5), origin);
+            k->h = clv_dscale(clv_dsub(hi, lo), 0.5);
+            k->u = clv_d2(1.0, 0.0);
         } else {
             clv_dvec2 u = clv_dv(s->u.obb.u);
-            k.c = clv_dsub(clv_dv(s->u.obb.c), origin);
-            k.h = clv_dv(s->u.obb.h);
-            k.u = clv_dscale(u, 1.0 / sqrt(clv_ddot(u, u)));
+            k->c = clv_dsub(clv_dv(s->u.obb.c), origin);
+            k->h = clv_dv(s->u.obb.h);
+            k->u = clv_dscale(u, 1.0 / sqrt(clv_ddot(u, u)));
         }
-        k.v = clv_d2(-k.u.y, k.u.x);
+        k->v = clv_d2(-k->u.y, k->u.x);
         for (int i = 0; i < 4; i++) {
             double sx = (i == 0 || i == 3) ? 1.0 : -1.0, sy = (i < 2) ? 1.0 : -1.0;
-            k.corner[i] =
-                clv_dadd(k.c, clv_dadd(clv_dscale(k.u, sx * k.h.x), clv_dscale(k.v, sy * k.h.y)));
+            k->corner[i] = clv_dadd(
+                k->c, clv_dadd(clv_dscale(k->u, sx * k->h.x), clv_dscale(k->v, sy * k->h.y)));
         }
         break;
     }
-    return k;
 }
 
 /* Closest features of two cores. */
@@ -273,16 +277,14 @@ typedef struct pair_info {
     double R;
 } pair_info;
 
-static pair_info analyse(const clv_shape *a, const clv_shape *b) {
-    pair_info p;
+static void analyse(pair_info *p, const clv_shape *a, const clv_shape *b) {
     /* Work relative to a point of the pair, so round-off follows the pair's size. */
     clv_aabb ba = clv_shape_bounds(a);
-    p.origin = clv_dv(ba.min);
-    p.A = make_core(a, p.origin);
-    p.B = make_core(b, p.origin);
-    p.cp = closest_cores(&p.A, &p.B);
-    p.R = p.A.r + p.B.r;
-    return p;
+    p->origin = clv_dv(ba.min);
+    make_core(&p->A, a, p->origin);
+    make_core(&p->B, b, p->origin);
+    p->cp = closest_cores(&p->A, &p->B);
+    p->R = p->A.r + p->B.r;
 }
 
 static float blade_t(const core *K, double t) { return K->capsule ? (float)t : 0.0f; }
@@ -339,7 +341,8 @@ static clv_dvec2 overlap_point(const pair_info *p) {
 
 clv_closest clv_closest_points(const clv_shape *a, const clv_shape *b) {
     bool swap = clv_pair_swapped(a, b);
-    pair_info p = swap ? analyse(b, a) : analyse(a, b);
+    pair_info p;
+    analyse(&p, swap ? b : a, swap ? a : b);
     clv_closest r;
     if (p.cp.d >= p.R && p.cp.d > 0.0) {
         clv_dvec2 n = clv_dscale(clv_dsub(p.cp.pb, p.cp.pa), 1.0 / p.cp.d);
@@ -372,7 +375,8 @@ bool clv_contact_shapes(const clv_shape *a, const clv_shape *b, clv_contact *out
         return false;
     }
     bool swap = clv_pair_swapped(a, b);
-    pair_info p = swap ? analyse(b, a) : analyse(a, b);
+    pair_info p;
+    analyse(&p, swap ? b : a, swap ? a : b);
     clv_dvec2 n, point;
     double depth;
     if (p.cp.d > 0.0) {
