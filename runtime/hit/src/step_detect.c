@@ -137,8 +137,10 @@ int32_t clv__first_substep(const clv_arena *a, const clv__placed *pl, const clv_
                            int32_t limit) {
     clv_aabb hb = clv_shape_bounds(hs);
     const clv_vec2 *q = &a->sub[pl->sub0];
+    float rb = clv__sub_radius(pl, 0);
     for (int32_t k = 0; k < limit; k++) {
-        float ra = clv__sub_radius(pl, k), rb = clv__sub_radius(pl, k + 1);
+        float ra = rb; /* the radius at point k, as the sub-step before computed it */
+        rb = clv__sub_radius(pl, k + 1);
         float g = (ra > rb ? ra : rb) + pl->grow;
         const clv_vec2 *e = &q[2 * k];
         float x0 = clv__min2f(clv__min2f(e[0].x, e[1].x), clv__min2f(e[2].x, e[3].x)) - g;
