@@ -140,6 +140,23 @@ static void test_degenerate(void) {
     }
 }
 
+/* Infinities and NaNs in any coordinate or radius: both paths give the same answer (a NaN
+ * compares false in each of the general test's comparisons, which the fast path keeps). */
+static void test_nonfinite(void) {
+    const float vals[] = {0.0f, 1.0f, -3.0f, 5.0f, 1e30f, INFINITY, -INFINITY, NAN};
+    const uint64_t nv = sizeof vals / sizeof vals[0];
+    for (int i = 0; i < 100000; i++) {
+        float v[11];
+        for (int k = 0; k < 11; k++) {
+            /* mostly finite, so that a few non-finite values meet finite hulls */
+            v[k] = next_u64() % 4 == 0 ? vals[next_u64() % nv] : frand(-8.0f, 8.0f);
+        }
+        clv_capsule c0 = {clv_v2(v[0], v[1]), clv_v2(v[2], v[3]), 0.0f};
+        clv_capsule c1 = {clv_v2(v[4], v[5]), clv_v2(v[6], v[7]), 0.0f};
+        both(&c0, &c1, fabsf(v[8]), clv_v2(v[9], v[10]), 1.0f);
+    }
+}
+
 /* The pairs an arena meets: checked on the public entry too, by hand. */
 static void test_known(void) {
     clv_capsule c0 = {{0, 0}, {10, 0}, 1}, c1 = {{0, 20}, {10, 20}, 1};
@@ -156,6 +173,7 @@ int main(int argc, char **argv) {
     RUN(test_random_swings);
     RUN(test_boundary);
     RUN(test_degenerate);
+    RUN(test_nonfinite);
     printf("agreed %d times: %d touching, %d apart\n", agree, touched, missed);
     /* both answers must have been exercised, often */
     CHECK(touched > 10000);
