@@ -217,8 +217,22 @@ typedef struct hurt_set {
     float heavy[CLV__MAX_HURT_WORLD];
 } hurt_set;
 
-/* A candidate the rules refuse whatever it touches (its own side): that it touches, and whether
- * only intangible hurtboxes, decide its miss; its contact and ranking are never read. */
+/* Whether the rules refuse the candidate whatever it touches (its own side, or a rehit too soon),
+ * asked once and only when it touches: the rehit rule searches the swing's records. */
+typedef struct refusal {
+    bool known, value;
+} refusal;
+
+static bool refused(const clv_arena *a, const clv__cand *c, refusal *r) {
+    if (!r->known) {
+        r->value = clv__own_side(a, c) || clv__rehit_refused(a, c);
+        r->known = true;
+    }
+    return r->value;
+}
+
+/* A candidate the rules refuse whatever it touches: that it touches, and whether only
+ * intangible hurtboxes, decide its miss; its contact and ranking are never read. */
 static bool touched_refused(clv__cand *c, bool intangible) {
     c->overlap = 1;
     c->distance = 0.0f;
@@ -230,7 +244,7 @@ static bool touched_refused(clv__cand *c, bool intangible) {
 
 /* A swept hitbox: the earliest sub-step over the hurtboxes (ties go to the first), among the
  * tangible ones, else among the intangible ones (the miss then says intangible). */
-static bool narrow_swept(clv_arena *a, const clv__placed *pl, const hurt_set *hs, bool refused,
+static bool narrow_swept(clv_arena *a, const clv__placed *pl, const hurt_set *hs, refusal *rf,
                          clv__cand *c) {
     for (int32_t pass = 0; pass < 2; pass++) {
         int32_t best = -1, best_h = -1;
@@ -239,7 +253,7 @@ static bool narrow_swept(clv_arena *a, const clv__placed *pl, const hurt_set *hs
                 continue;
             }
             int32_t sk = clv__first_substep(a, pl, &hs->shapes[k], best >= 0 ? best : pl->nsub);
-            if (sk >= 0 && refused) {
+            if (sk >= 0 && refused(a, c, rf)) {
                 return touched_refused(c, pass == 1);
             }
             if (sk >= 0) {
@@ -275,7 +289,7 @@ static bool narrow_swept(clv_arena *a, const clv__placed *pl, const hurt_set *hs
 
 /* This frame's placement: the first tangible hurtbox overlapped gives the contact, the best
  * state among them the outcome; only intangible ones overlapped makes an intangible miss. */
-static bool narrow_placed(clv_arena *a, const clv__placed *pl, const hurt_set *hs, bool refused,
+static bool narrow_placed(clv_arena *a, const clv__placed *pl, const hurt_set *hs, refusal *rf,
                           clv__cand *c) {
     int32_t ghost = -1;
     for (int32_t k = 0; k < hs->n; k++) {
@@ -286,7 +300,7 @@ static bool narrow_placed(clv_arena *a, const clv__placed *pl, const hurt_set *h
                 ghost = ghost < 0 ? k : ghost;
                 continue;
             }
-            if (refused) {
+            if (refused(a, c, rf)) {
                 return touched_refused(c, false);
             }
             if (!c->overlap) {
@@ -319,7 +333,7 @@ static bool narrow_placed(clv_arena *a, const clv__placed *pl, const hurt_set *h
             }
         }
     }
-    if (!c->overlap && ghost >= 0 && refused) {
+    if (!c->overlap && ghost >= 0 && refused(a, c, rf)) {
         return touched_refused(c, true);
     }
     if (!c->overlap && ghost >= 0) {
@@ -374,9 +388,9 @@ void clv__narrowphase(clv_arena *a) {
         c.box_state = CLV_HURTBOX_NORMAL;
         c.box_heavy = 0.0f;
         memset(&c.contact, 0, sizeof c.contact);
-        bool refused = clv__own_side(a, &c);
-        bool touched = pl->nsub > 0 ? narrow_swept(a, pl, &hs, refused, &c)
-                                    : narrow_placed(a, pl, &hs, refused, &c);
+        refusal rf = {false, false};
+        bool touched =
+            pl->nsub > 0 ? narrow_swept(a, pl, &hs, &rf, &c) : narrow_placed(a, pl, &hs, &rf, &c);
         if (touched) {
             a->profile.contacts += c.reason < 0 ? 1 : 0;
             a->cand[kept++] = c;

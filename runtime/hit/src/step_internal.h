@@ -50,6 +50,10 @@ void clv__narrowphase(clv_arena *a);
 /* The candidate's target is its attack's owner or on the owner's team: the rules refuse it
  * with CLV_MISS_TEAM whatever it touches. */
 bool clv__own_side(const clv_arena *a, const clv__cand *c);
+/* The swing already hit the candidate's target with its hitbox's group, too recently to hit it
+ * again: the rules refuse it (with CLV_MISS_REHIT, or an earlier filter's reason) whatever it
+ * touches. */
+bool clv__rehit_refused(const clv_arena *a, const clv__cand *c);
 
 /* ---- clash.c ---- */
 

@@ -85,6 +85,14 @@ bool clv__own_side(const clv_arena *a, const clv__cand *c) {
     return c->target1 == owner1 || a->vit[c->target1 - 1].team == a->vit[owner1 - 1].team;
 }
 
+bool clv__rehit_refused(const clv_arena *a, const clv__cand *c) {
+    const clv__attack *at = &a->att[c->attack1 - 1];
+    const clv_attack_def *ad = clv__cand_attack_def(a, c);
+    int32_t r = clv__record_find(a, c->attack1, at->gen, c->target1, a->ent[c->target1 - 1].gen,
+                                 clv__cand_box(a, c)->group_key);
+    return r >= 0 && (ad->rehit == 0 || at->elapsed - a->rec[r].last < ad->rehit);
+}
+
 /* Filters that need nothing but the candidate and the state before this frame's hits. */
 static void filter(clv_arena *a) {
     for (int32_t i = 0; i < a->cand_count; i++) {
@@ -109,8 +117,7 @@ static void filter(clv_arena *a) {
         } else if ((why = clv__filter_combat(a, c)) >= 0) {
             c->reason = why;
         } else {
-            int32_t r = clv__record_find(a, c->attack1, at->gen, c->target1, tgen, box->group_key);
-            if (r >= 0 && (ad->rehit == 0 || at->elapsed - a->rec[r].last < ad->rehit)) {
+            if (clv__rehit_refused(a, c)) {
                 c->reason = CLV_MISS_REHIT;
             } else if (ad->lockout > 0) {
                 clv__record k = clv__rec_key(c->attack1, at->gen, c->target1, tgen, INT32_MIN);
