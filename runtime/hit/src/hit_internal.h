@@ -267,6 +267,7 @@ typedef struct clv__cand {
     int32_t reason; /* -1 while alive */
     int32_t push_only;
     int32_t pending;   /* reason decided by select_hitboxes, applied after the pass */
+    int32_t rehit;     /* the rehit rule's answer if the narrowphase asked (1: refused), or -1 */
     float sweep_t;     /* start of the first sub-step that touched (1: this frame's pose) */
     int32_t box_state; /* clv_hurtbox_state of the hurtbox it meets (the best touched) */
     float box_heavy;   /* that hurtbox's heavy armor threshold */

@@ -223,9 +223,14 @@ typedef struct refusal {
     bool known, value;
 } refusal;
 
-static bool refused(const clv_arena *a, const clv__cand *c, refusal *r) {
+static bool refused(const clv_arena *a, clv__cand *c, refusal *r) {
     if (!r->known) {
-        r->value = clv__own_side(a, c) || clv__rehit_refused(a, c);
+        if (clv__own_side(a, c)) {
+            r->value = true;
+        } else {
+            c->rehit = clv__rehit_refused(a, c) ? 1 : 0; /* the rules' filter reads it */
+            r->value = c->rehit != 0;
+        }
         r->known = true;
     }
     return r->value;
@@ -383,6 +388,7 @@ void clv__narrowphase(clv_arena *a) {
         c.distance = FLT_MAX;
         c.core_dist = FLT_MAX;
         c.reason = -1;
+        c.rehit = -1;
         c.push_only = 0;
         c.sweep_t = 1.0f;
         c.box_state = CLV_HURTBOX_NORMAL;

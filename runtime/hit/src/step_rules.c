@@ -117,7 +117,7 @@ static void filter(clv_arena *a) {
         } else if ((why = clv__filter_combat(a, c)) >= 0) {
             c->reason = why;
         } else {
-            if (clv__rehit_refused(a, c)) {
+            if (c->rehit >= 0 ? c->rehit != 0 : clv__rehit_refused(a, c)) {
                 c->reason = CLV_MISS_REHIT;
             } else if (ad->lockout > 0) {
                 clv__record k = clv__rec_key(c->attack1, at->gen, c->target1, tgen, INT32_MIN);
