@@ -242,8 +242,8 @@ static inline bool file_in_cell(clv_grid *g, const clv_aabb *q, uint32_t k, uint
         set_bit(reached, c);
         g->start[c] = gi = new_group(g, used, CLV_NO_GROUP);
     } else {
-        gi = g->start[c];
-        if (g->groups[gi].fill == CLV_GROUP_LANES) {
+        gi = g->start[c]; /* CLV_NO_GROUP when the groups ran out here on an earlier box */
+        if (gi != CLV_NO_GROUP && g->groups[gi].fill == CLV_GROUP_LANES) {
             g->start[c] = gi = new_group(g, used, gi);
         }
     }
