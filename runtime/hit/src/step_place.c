@@ -419,9 +419,9 @@ static int place_flight(clv_arena *a, int32_t s, const clv__aweapon *w, const cl
 }
 
 /* What place_flight reads as the slack of the first hitbox of projectile at on this frame.
- * Worked out in a pass of its own: inside the placing, each knife waited for its square root
- * and roundings, where in a short pass those of many knives are under way at once. NaN when
- * the frame does not fly or stands still (place_flight finds that out itself). */
+ * Worked out in a pass of its own, where the square roots and roundings of many projectiles are
+ * under way at once: inside the placing, each projectile's would hold up the rest of its work.
+ * NaN when the frame does not fly or stands still (place_flight finds that out itself). */
 static double flight_slack(const clv_arena *a, const clv__attack *at) {
     const clv__aweapon *w = &a->weapons[at->weapon1 - 1];
     int32_t f = w->frame_base[at->attack] + at->frame, first = w->frame_start[f];

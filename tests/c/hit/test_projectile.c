@@ -20,10 +20,11 @@ typedef struct knife_spec {
     float reflect_speed, reflect_damage;
     bool along_facing;
     bool upright; /* a capsule from y -10 to 10 instead of a circle */
+    bool tip;     /* a second hitbox: a circle of radius 1 at (30, 0) */
 } knife_spec;
 
 static knife_spec knife(float radius, float damage) {
-    knife_spec k = {radius, damage, 60, CLV_HITBOX_HIT, 1.0f, 1.0f, false, false};
+    knife_spec k = {radius, damage, 60, CLV_HITBOX_HIT, 1.0f, 1.0f, false, false, false};
     return k;
 }
 
@@ -51,6 +52,11 @@ static clv_weapon_id add_weapon(clv_arena *a, knife_spec k) {
         fprintf(stderr, "add_hitbox: %s\n", diag.message);
     }
     CHECK(st == CLV_HIT_OK);
+    if (k.tip) {
+        snprintf(d.id, sizeof d.id, "tip");
+        d.shape = clv_shape_circle(30.0f, 0.0f, 1.0f);
+        CHECK(clv_weapon_add_hitbox(w, 0, 0, k.frames - 1, &d, NULL) == CLV_HIT_OK);
+    }
     clv_weapon_id id = {0, 0};
     CHECK(clv_arena_add_weapon(a, w, &id, NULL) == CLV_HIT_OK);
     clv_weapon_destroy(w);
@@ -465,63 +471,72 @@ static void test_projectile_def_checked(void) {
     clv_arena_destroy(a);
 }
 
-/* What the arena placed for attack slot s on its last step: the geometry of its first hitbox
- * and, when swept, its sub-step cores. */
-typedef struct placed_copy {
-    int found;
-    clv__placed pl;
-    clv_vec2 sub[4];
-} placed_copy;
+/* What the arena placed for an attack on its last step: the geometry of each of its hitboxes
+ * and, when swept by one sub-step, their cores. */
+typedef struct placed_set {
+    int32_t n;
+    clv__placed pl[2];
+    clv_vec2 sub[2][4];
+} placed_set;
 
-static placed_copy placed_of(const clv_arena *a, clv_attack_id id) {
-    placed_copy c;
+static placed_set placed_of(const clv_arena *a, clv_attack_id id) {
+    placed_set c;
     memset(&c, 0, sizeof c);
-    for (int32_t i = 0; i < a->placed_count && !c.found; i++) {
+    for (int32_t i = 0; i < a->placed_count && c.n < 2; i++) {
         if (a->placed[i].attack1 == id.index1) {
-            c.found = 1;
-            c.pl = a->placed[i];
-            if (c.pl.nsub == 1) {
-                memcpy(c.sub, &a->sub[c.pl.sub0], sizeof c.sub);
+            c.pl[c.n] = a->placed[i];
+            if (c.pl[c.n].nsub == 1) {
+                memcpy(c.sub[c.n], &a->sub[c.pl[c.n].sub0], sizeof c.sub[0]);
             }
+            c.n++;
         }
     }
     return c;
 }
 
-static bool same_geometry(const placed_copy *x, const placed_copy *y) {
-    const clv__placed *p = &x->pl, *q = &y->pl;
-    return x->found && y->found && memcmp(&p->shape, &q->shape, sizeof p->shape) == 0 &&
-           memcmp(&p->bounds, &q->bounds, sizeof p->bounds) == 0 && p->nsub == q->nsub &&
-           memcmp(&p->r0, &q->r0, sizeof p->r0) == 0 && memcmp(&p->r1, &q->r1, sizeof p->r1) == 0 &&
-           memcmp(&p->grow, &q->grow, sizeof p->grow) == 0 &&
-           memcmp(x->sub, y->sub, sizeof x->sub) == 0;
+static bool same_geometry(const placed_set *x, const placed_set *y) {
+    bool same = x->n > 0 && x->n == y->n;
+    for (int32_t k = 0; same && k < x->n; k++) {
+        const clv__placed *p = &x->pl[k], *q = &y->pl[k];
+        same = memcmp(&p->shape, &q->shape, sizeof p->shape) == 0 &&
+               memcmp(&p->bounds, &q->bounds, sizeof p->bounds) == 0 && p->nsub == q->nsub &&
+               memcmp(&p->r0, &q->r0, sizeof p->r0) == 0 &&
+               memcmp(&p->r1, &q->r1, sizeof p->r1) == 0 &&
+               memcmp(&p->grow, &q->grow, sizeof p->grow) == 0 &&
+               memcmp(x->sub[k], y->sub[k], sizeof x->sub[k]) == 0;
+    }
+    return same;
 }
 
 /* A projectile in straight flight takes a placing path of its own (place_flight): frame by
  * frame it must place exactly what the general path places for the same hitbox moved by hand
  * along the same positions (an attack that does not follow its owner, its pose set each frame):
- * the same shape, bounds, sub-steps, slack and cores, bit for bit. Capsules and circles, turned
- * and mirrored, fast, falling, far from the origin and still. */
+ * the same shape, bounds, sub-steps, slack and cores of every hitbox, bit for bit. Capsules and
+ * circles, turned and mirrored, fast, falling, far from the origin and still, alone or with a
+ * second box farther out (whose slack is its own). */
 static void test_flight_places_as_moved_by_hand(void) {
     typedef struct flight {
-        bool upright;
+        bool upright, tip;
         float radius, facing, gravity;
         bool mirror;
         clv_vec2 at, vel;
     } flight;
     const flight cases[] = {
-        {true, 2.0f, 0.7f, 0.0f, true, {100.0f, 50.0f}, {3.3f, -1.7f}},
-        {false, 1.5f, 0.0f, 0.0f, false, {-40.0f, 7.0f}, {1000.25f, 0.0f}},
-        {true, 0.5f, -2.2f, 0.4f, false, {0.0f, 0.0f}, {2.0f, -5.0f}},
-        {true, 3.0f, 1.0f, 0.0f, false, {1.0e6f, -3.0e5f}, {7.1f, 0.3f}},
-        {false, 1.0f, 0.3f, 0.0f, true, {5.0f, 5.0f}, {0.0f, 0.0f}},
+        {true, false, 2.0f, 0.7f, 0.0f, true, {100.0f, 50.0f}, {3.3f, -1.7f}},
+        {false, false, 1.5f, 0.0f, 0.0f, false, {-40.0f, 7.0f}, {1000.25f, 0.0f}},
+        {true, false, 0.5f, -2.2f, 0.4f, false, {0.0f, 0.0f}, {2.0f, -5.0f}},
+        {true, false, 3.0f, 1.0f, 0.0f, false, {1.0e6f, -3.0e5f}, {7.1f, 0.3f}},
+        {false, false, 1.0f, 0.3f, 0.0f, true, {5.0f, 5.0f}, {0.0f, 0.0f}},
+        {true, true, 2.0f, 0.4f, 0.0f, true, {-200.0f, 30.0f}, {5.5f, 2.25f}},
+        {false, true, 1.0f, -1.3f, 0.2f, false, {3.0e5f, 1.0e5f}, {-6.0f, 1.5f}},
     };
     enum { FRAMES = 12 };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         const flight *f = &cases[c];
         knife_spec k = knife(f->radius, 1.0f);
         k.upright = f->upright;
-        placed_copy flown[FRAMES];
+        k.tip = f->tip;
+        placed_set flown[FRAMES];
         clv_vec2 path[FRAMES];
         clv_arena *a = clv_arena_create(NULL, NULL);
         clv_weapon_id w = add_weapon(a, k);
@@ -550,9 +565,10 @@ static void test_flight_places_as_moved_by_hand(void) {
         for (int i = 0; i < FRAMES; i++) {
             CHECK(clv_arena_set_attack_pose(a, m, path[i], f->facing, f->mirror) == CLV_HIT_OK);
             CHECK(clv_arena_step(a) == CLV_HIT_OK);
-            placed_copy moved = placed_of(a, m);
+            placed_set moved = placed_of(a, m);
             CHECK(same_geometry(&flown[i], &moved));
-            CHECK(i == 0 || f->vel.x == 0.0f || moved.pl.nsub >= 1); /* swept after its first */
+            CHECK(moved.n == (f->tip ? 2 : 1));
+            CHECK(i == 0 || f->vel.x == 0.0f || moved.pl[0].nsub >= 1); /* swept after its first */
         }
         clv_arena_destroy(a);
     }
