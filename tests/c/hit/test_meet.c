@@ -247,7 +247,7 @@ static void test_mutual_hits_trade_any_order(void) {
 }
 
 /* Fighter 1 parries for 3 frames; fighter 0's hit meets it: no damage, fighter 0's attack ends
- * and it is stunned for the arena's parry_stun (20), or the hitbox's own. */
+ * and it is stunned for the arena's parry_stun (20), or the hitbox's own, which then runs out. */
 static void test_parry_stuns_attacker(void) {
     for (int own = 0; own < 2; own++) {
         blade_spec b0 = blade(10.0f), b1 = blade(10.0f);
@@ -271,6 +271,11 @@ static void test_parry_stuns_attacker(void) {
         CHECK(!clv_arena_attack_valid(d.arena, d.attack[0]));
         CHECK(info_of(&d, 0).hitstun == (own ? 7 : 20));
         CHECK(info_of(&d, 1).hp == 100.0f);
+        /* the stun counts down, frame by frame, though the attacker had no timer before it */
+        for (int32_t left = own ? 6 : 19; left >= 0; left--) {
+            CHECK(clv_arena_step(d.arena) == CLV_HIT_OK);
+            CHECK(info_of(&d, 0).hitstun == left);
+        }
         clv_arena_destroy(d.arena);
     }
 }
