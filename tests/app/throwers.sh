@@ -34,7 +34,7 @@ has reflect '^f[0-9]* clash reflect barrel #1 / edge #2$' "no clash line"
 has reflect '^f[0-9]* knives reflected by #1 speed 6.0$' "no reflection line"
 has reflect ' hit edge @[0-9]* -> #2 dmg 10.0 ' "the reflected knife does not hit its thrower"
 lacks reflect ' -> #1 ' "the player is hit through the swing"
-has reflect '^cleave: 120 frames, 1 hits, ' "the summary does not count the player's hit"
+has reflect '^cleave: 120 frames, 1 hits, 4 misses, ' "the summary counts the reflected knife's hit and misses as the player's"
 
 run parry
 has parry '^f[0-9]* parry edge of #2 by #1 ' "no parry line"

@@ -381,6 +381,15 @@ static bool players_swing(const app_state *st, clv_attack_id id) {
     return id.index1 == st->attack.index1 && id.gen == st->attack.gen;
 }
 
+/* Whether attack id is the player's: its swing, or an attack the player owns now (a knife it
+ * reflected), as a hit's attacker says whose it is. */
+static bool players_attack(const app_game *g, clv_attack_id id) {
+    clv_attack_info ai;
+    return players_swing(&g->st, id) ||
+           (clv_arena_attack(g->arena, id, &ai) == CLV_HIT_OK &&
+            ai.owner.index1 == g->st.player.index1 && ai.owner.gen == g->st.player.gen);
+}
+
 /* The hitbox a miss names: the player's or a knight's swing's (which may have ended in this
  * step), or that of an attack still running (a projectile); NULL when none. */
 static const clv_hitbox_def *miss_hitbox(const app_game *g, const clv_miss_record *m) {
@@ -475,8 +484,8 @@ static void react_to_events(app_game *g) {
     for (int32_t i = 0; i < n; i++) {
         const clv_miss_record *m = &ms[i];
         bool news = !own_side_miss(g, m);
-        /* counted as the hits are: the player's swing's, its own side left out */
-        st->misses += news && players_swing(st, m->attack);
+        /* counted as the hits are: the player's, its own side left out */
+        st->misses += news && players_attack(g, m->attack);
         if (!news || shown >= 4) {
             continue; /* the panel holds a few */
         }
