@@ -142,7 +142,7 @@ clv_hit_status clv_arena_snapshot(const clv_arena *a, void *buffer, size_t capac
     }
     p = put(p, a->att, (size_t)a->att_count * sizeof *a->att);
     p = put(p, a->rec, (size_t)a->rec_count * sizeof *a->rec);
-    /* last: the blocks before keep the offsets they had before positions became arrays */
+    /* last: the blocks before lie where a reader of the entity and attack blocks expects them */
     p = put(p, a->pos, (size_t)a->ent_count * sizeof *a->pos);
     p = put(p, a->vel, (size_t)a->ent_count * sizeof *a->vel);
     h.check = clv__snapshot_check(buffer, need);
