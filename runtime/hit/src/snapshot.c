@@ -142,7 +142,8 @@ clv_hit_status clv_arena_snapshot(const clv_arena *a, void *buffer, size_t capac
     }
     p = put(p, a->att, (size_t)a->att_count * sizeof *a->att);
     p = put(p, a->rec, (size_t)a->rec_count * sizeof *a->rec);
-    /* last: the blocks before lie where a reader of the entity and attack blocks expects them */
+    /* last: each block before starts where the header and the sizes of the blocks before it
+     * put it, as the tests that forge snapshots compute it */
     p = put(p, a->pos, (size_t)a->ent_count * sizeof *a->pos);
     p = put(p, a->vel, (size_t)a->ent_count * sizeof *a->vel);
     h.check = clv__snapshot_check(buffer, need);
