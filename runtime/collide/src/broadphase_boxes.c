@@ -416,8 +416,8 @@ static float entity_cells(const clv_grid *g, const float *x, const float *y, con
 /* The sub-cells of entities [base, base + m) into sub[0 .. m), their largest radius up to the
  * cell size into *w, and the offsets of those on a marked sub-cell (all of them with test_all)
  * into pick[]; returns how many. Where the processor has AVX2, their cells too when cell is not
- * NULL, into cell[0 .. m) (all ones for the oversized), for group_picks_avx2; exact is only
- * asked with cell. */
+ * NULL, into cell[0 .. m) (all ones for the oversized), for group_picks_avx2; exact is taken
+ * only with cell. */
 static uint32_t block_picks(const clv_grid *g, bool test_all, bool exact, const float *x,
                             const float *y, const float *r, uint32_t base, uint32_t m,
                             uint32_t count, uint32_t *sub, uint32_t *cell, uint32_t *pick,
@@ -472,7 +472,8 @@ static uint32_t block_picks(const clv_grid *g, bool test_all, bool exact, const 
 #ifdef CLV_GRID_AVX2
 /* group_picks's loop with the eight lanes of a group in one register, and the pairs of the
  * lanes hit left-packed and written in two stores (the pairs of an entity may come in any
- * order: they are sorted by box afterwards, and entities stay in order). */
+ * order: they are sorted by box afterwards, and entities stay in order). The picks' cells come
+ * from cell[] when block_picks wrote it, else from their sub-cells. */
 __attribute__((target("avx2,popcnt"))) static uint32_t
 group_picks_avx2(const clv_grid *g, const box_lists *b, const float *x, const float *y,
                  const float *r, uint32_t base, const uint32_t *sub, const uint32_t *cell,
@@ -481,7 +482,10 @@ group_picks_avx2(const clv_grid *g, const box_lists *b, const float *x, const fl
     const uint32_t room = b->room;
     uint32_t n = *n_io;
     for (; j < np && n <= limit; j++) {
-        const uint32_t k = pick[j], i = base + k, ck = cell[k];
+        const uint32_t k = pick[j], i = base + k;
+        const uint32_t ck = cell != NULL           ? cell[k]
+                            : sub[k] == g->sub_big ? UINT32_MAX
+                                                   : cell_of_sub(g, sub[k]);
         const float ex = x[i], ey = y[i], er = r[i];
         if (ck == UINT32_MAX) {
             n = entity_group_hits(g, b, ex, ey, er, i, sub[k], pairs, room, n);
@@ -564,11 +568,13 @@ static uint32_t list_picks(const clv_grid *g, const box_lists *b, const float *x
 }
 
 #ifdef CLV_GRID_AVX2
-/* Whether most blocks of the coarse bitmap are marked, so that it would leave out few entities:
- * their own bits are then read eight at a time by a gather, instead of one by one after it.
- * (Measured with a thousand small boxes over 10,000 entities, 70% of the blocks marked: 5% off
- * the call; with 64 boxes, 2% marked: the gather cost a third more.) */
-static bool coarse_dense(const clv_grid *g) {
+/* How many blocks of the coarse bitmap are marked, of *blocks. Where most are, it would leave
+ * out few entities: their own bits are then read eight at a time by a gather, instead of one
+ * by one after it. (Measured with a thousand small boxes over 10,000 entities, 70% of the
+ * blocks marked: 5% off the call; with 64 boxes, 2% marked: the gather cost a third more.)
+ * Where few are, few entities are picked, and the pass over all of them does not write their
+ * cells for the few (64 boxes over 10,000 still entities, 0.7% picked: 10% more time). */
+static uint32_t coarse_marked(const clv_grid *g, uint32_t *blocks) {
     const uint32_t cs = g->coarse_shift;
     const uint32_t bc = (((g->def.cols << g->sub_shift) - 1u) >> cs) + 1u;
     const uint32_t br = (((g->def.rows << g->sub_shift) - 1u) >> cs) + 1u;
@@ -576,7 +582,8 @@ static bool coarse_dense(const clv_grid *g) {
     for (uint32_t row = 0; row < br; row++) {
         marked += (uint32_t)__builtin_popcount(g->coarse[row]);
     }
-    return 3u * marked > 2u * bc * br;
+    *blocks = bc * br;
+    return marked;
 }
 #endif
 
@@ -591,22 +598,25 @@ static uint32_t pick_entities(const clv_grid *g, const box_lists *b, const float
                               uint32_t *first, uint32_t *out, float *seen) {
     uint32_t sub[CLV_PICK_BLOCK], cell[CLV_PICK_BLOCK], pick[CLV_PICK_BLOCK], n = 0, total = 0;
     float w = 0.0f;
+    uint32_t marked = 0, blocks = 1;
 #ifdef CLV_GRID_AVX2
-    const bool exact = g->avx2 && coarse_dense(g);
-#else
-    const bool exact = false;
+    if (g->avx2) {
+        marked = coarse_marked(g, &blocks);
+    }
 #endif
-    const bool groups = b->groups != NULL;
+    const bool cells = b->groups != NULL && 8u * (uint64_t)marked > blocks;
+    const bool exact = cells && 3u * (uint64_t)marked > 2u * (uint64_t)blocks;
     for (uint32_t base = 0; base < count; base += CLV_PICK_BLOCK) {
         uint32_t m = count - base < CLV_PICK_BLOCK ? count - base : CLV_PICK_BLOCK;
         float wb;
-        uint32_t np = block_picks(g, b->n_every > 0, exact && groups, x, y, r, base, m, count, sub,
-                                  groups ? cell : NULL, pick, &wb);
+        uint32_t *const cell_of = cells ? cell : NULL;
+        uint32_t np =
+            block_picks(g, b->n_every > 0, exact, x, y, r, base, m, count, sub, cell_of, pick, &wb);
         w = wb > w ? wb : w;
         const uint32_t limit = first != NULL ? room - b->nq : UINT32_MAX;
         for (uint32_t j = 0; j < np;) {
             j = b->groups != NULL
-                    ? group_picks(g, b, x, y, r, base, sub, cell, pick, j, np, limit, &n)
+                    ? group_picks(g, b, x, y, r, base, sub, cell_of, pick, j, np, limit, &n)
                     : list_picks(g, b, x, y, r, base, sub, pick, j, np, limit, &n);
             if (n > limit) {
                 flush_pairs(pairs, n, first, out);
