@@ -77,6 +77,16 @@ static clv_hit_status tick_effects(clv_arena *a, int32_t s) {
     return CLV_HIT_OK;
 }
 
+/* Whether velocity v moves: not +0 or -0 on both axes, told from the bits, as the four- and
+ * eight-wide passes tell it (a float compare would call a subnormal zero in a program that
+ * takes denormals as zero, and the paths would disagree). */
+static inline bool moving(clv_vec2 v) {
+    uint32_t x, y;
+    memcpy(&x, &v.x, sizeof x);
+    memcpy(&y, &v.y, sizeof y);
+    return ((x | y) & 0x7fffffffu) != 0;
+}
+
 /* Timers, movement and effects of a live slot that has a timer, an effect or friction. */
 static clv_hit_status integrate_busy(clv_arena *a, int32_t s) {
     clv__entity *e = &a->ent[s];
@@ -93,7 +103,7 @@ static clv_hit_status integrate_busy(clv_arena *a, int32_t s) {
         e->hitstun--;
     }
     clv_vec2 *pos = &a->pos[s], *vel = &a->vel[s];
-    if (vel->x != 0.0f || vel->y != 0.0f) {
+    if (moving(*vel)) {
         pos->x = clv__clamp_world(pos->x + vel->x);
         pos->y = clv__clamp_world(pos->y + vel->y);
         if (e->friction > 0.0f) {
@@ -125,15 +135,12 @@ static uint8_t calm_of(const clv_arena *a, int32_t s) {
     return far ? CLV__CALM_FAR : CLV__CALM;
 }
 
-/* A calm entity's move: its velocity added, unless still (+0 or -0 on both axes, told from the
- * bits), and its bounds refreshed (as clv__entity_update_bounds). */
+/* A calm entity's move: its velocity added, unless still (`moving`), and its bounds refreshed
+ * (as clv__entity_update_bounds). */
 static inline void move_one(clv_arena *a, int32_t s, bool far) {
     clv_vec2 *pos = &a->pos[s];
     const clv_vec2 v = a->vel[s];
-    uint32_t vxb, vyb;
-    memcpy(&vxb, &v.x, sizeof vxb);
-    memcpy(&vyb, &v.y, sizeof vyb);
-    if (((vxb | vyb) & 0x7fffffffu) == 0) {
+    if (!moving(v)) {
         return;
     }
     pos->x = clv__clamp_world(pos->x + v.x);
@@ -173,10 +180,14 @@ static inline void move_four(move_arrays m, int32_t s, uint32_t calm4) {
     const float *vx = m.vel + 2 * s, *lc = m.centre + 2 * s;
     __m128 p01 = _mm_loadu_ps(px), p23 = _mm_loadu_ps(px + 4);
     __m128 v01 = _mm_loadu_ps(vx), v23 = _mm_loadu_ps(vx + 4);
-    /* an axis lane is still when its bits are +0 or -0; a slot when both of its lanes are */
-    const __m128 abs = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
-    __m128 z01 = _mm_cmpeq_ps(_mm_and_ps(v01, abs), _mm_setzero_ps());
-    __m128 z23 = _mm_cmpeq_ps(_mm_and_ps(v23, abs), _mm_setzero_ps());
+    /* an axis lane is still when its bits are +0 or -0 (told from the bits, as `moving` does: a
+     * float compare calls a subnormal zero where denormals are taken as zero); a slot is still
+     * when both of its lanes are */
+    const __m128i abs = _mm_set1_epi32(0x7fffffff), zero_bits = _mm_setzero_si128();
+    __m128 z01 =
+        _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(_mm_castps_si128(v01), abs), zero_bits));
+    __m128 z23 =
+        _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(_mm_castps_si128(v23), abs), zero_bits));
     __m128 still = _mm_and_ps(_mm_shuffle_ps(z01, z23, _MM_SHUFFLE(2, 0, 2, 0)),
                               _mm_shuffle_ps(z01, z23, _MM_SHUFFLE(3, 1, 3, 1)));
     if (_mm_movemask_ps(still) == 0xf) {
@@ -240,7 +251,7 @@ __attribute__((target("avx2"))) static inline __m256 xs_of(__m256 q0, __m256 q1,
 __attribute__((target("avx2"))) static int32_t move_calm_avx2(move_arrays m, const uint8_t *calm,
                                                               int32_t s, int32_t n) {
     const uint64_t all_near = 0x0101010101010101ull * CLV__CALM;
-    const __m256 abs = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m256i abs = _mm256_set1_epi32(0x7fffffff), zero_bits = _mm256_setzero_si256();
     for (; s + 8 <= n; s += 8) {
         uint64_t calm8;
         memcpy(&calm8, &calm[s], sizeof calm8);
@@ -250,8 +261,10 @@ __attribute__((target("avx2"))) static int32_t move_calm_avx2(move_arrays m, con
         float *px = m.pos + 2 * s;
         const float *vx = m.vel + 2 * s, *lc = m.centre + 2 * s;
         __m256 v0 = _mm256_loadu_ps(vx), v1 = _mm256_loadu_ps(vx + 8);
-        __m256 z0 = _mm256_cmp_ps(_mm256_and_ps(v0, abs), _mm256_setzero_ps(), _CMP_EQ_OQ);
-        __m256 z1 = _mm256_cmp_ps(_mm256_and_ps(v1, abs), _mm256_setzero_ps(), _CMP_EQ_OQ);
+        __m256 z0 = _mm256_castsi256_ps(
+            _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_castps_si256(v0), abs), zero_bits));
+        __m256 z1 = _mm256_castsi256_ps(
+            _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_castps_si256(v1), abs), zero_bits));
         /* a slot is still when both its lanes are (the order of the slots does not matter) */
         __m256 still = _mm256_and_ps(_mm256_shuffle_ps(z0, z1, _MM_SHUFFLE(2, 0, 2, 0)),
                                      _mm256_shuffle_ps(z0, z1, _MM_SHUFFLE(3, 1, 3, 1)));
