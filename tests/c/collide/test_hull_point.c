@@ -37,8 +37,12 @@ static void compare(const clv_capsule *c0, const clv_capsule *c1, float r, const
     bool want = oracle(c0, c1, r, t), got = clv_hull_touches(c0, c1, r, t);
     if (want != got) {
         clv_vec2 p = t->type == CLV_CIRCLE ? t->u.circle.c : t->u.point;
-        double v[11] = {c0->a.x, c0->a.y, c0->b.x, c0->b.y, c1->a.x, c1->a.y,
-                        c1->b.x, c1->b.y, r,       p.x,     p.y};
+        const float f[11] = {c0->a.x, c0->a.y, c0->b.x, c0->b.y, c1->a.x, c1->a.y,
+                             c1->b.x, c1->b.y, r,       p.x,     p.y};
+        double v[11];
+        for (int k = 0; k < 11; k++) {
+            v[k] = (double)f[k]; /* %a prints doubles */
+        }
         fprintf(stderr, "hull (%a %a %a %a) (%a %a %a %a) r %a, target (%a %a): %d != %d\n", v[0],
                 v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], got, want);
     }
@@ -81,7 +85,7 @@ static void test_boundary(void) {
         clv_vec2 p = clv_v2(o.x + frand(-90.0f, 90.0f), o.y + frand(-90.0f, 90.0f));
         /* the distance to the nearest of the six edges, in double, rounded to float */
         const clv_vec2 pts[4] = {c0.a, c0.b, c1.b, c1.a};
-        double best = INFINITY;
+        double best = (double)INFINITY;
         for (int a = 0; a < 4; a++) {
             for (int b = a + 1; b < 4; b++) {
                 double ex = (double)pts[b].x - (double)pts[a].x;
