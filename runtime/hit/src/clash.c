@@ -474,7 +474,9 @@ void clv__end_stopped(clv_arena *a) {
             continue;
         }
         if (a->att[s].projectile) {
-            clv__projectile_settle(a, s, st);
+            if (clv__projectile_settles(&a->att[s], st)) {
+                clv__projectile_settle(a, s, st);
+            }
             continue;
         }
         if (st->reason < 0) {

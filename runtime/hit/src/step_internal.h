@@ -80,6 +80,12 @@ clv_hit_status clv__find_meetings(clv_arena *a);
 bool clv__projectile_advance(clv_arena *a, int32_t s);
 /* 8b. What a stop, a reflection or its pierce does to a projectile at the end of the frame. */
 void clv__projectile_settle(clv_arena *a, int32_t s, const clv__stop *st);
+
+/* Whether clv__projectile_settle has anything to do for projectile at: a meeting or a parry
+ * stopped it, or its pierce is used up. Most projectiles fly on, every frame. */
+static inline bool clv__projectile_settles(const clv__attack *at, const clv__stop *st) {
+    return st->reason >= 0 || (at->pierce > 0 && at->targets_hit >= at->pierce);
+}
 /* The damage placed hitbox p deals (a projectile's is scaled by its reflections). */
 float clv__damage_of(const clv_arena *a, uint32_t attack1, const clv_hitbox_def *d);
 
