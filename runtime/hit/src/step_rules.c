@@ -100,11 +100,8 @@ static void filter(clv_arena *a) {
         if (c->reason >= 0) {
             continue;
         }
-        const clv__attack *at = &a->att[c->attack1 - 1];
+        /* each read where it is needed: most candidates of a volley end at the first test */
         const clv__vitals *t = &a->vit[c->target1 - 1];
-        uint16_t tgen = a->ent[c->target1 - 1].gen;
-        const clv__box *box = clv__cand_box(a, c);
-        const clv_attack_def *ad = clv__cand_attack_def(a, c);
         int32_t why = -1;
         if (clv__own_side(a, c)) {
             c->reason = CLV_MISS_TEAM;
@@ -117,9 +114,13 @@ static void filter(clv_arena *a) {
         } else if ((why = clv__filter_combat(a, c)) >= 0) {
             c->reason = why;
         } else {
+            const clv_attack_def *ad = clv__cand_attack_def(a, c);
             if (c->rehit >= 0 ? c->rehit != 0 : clv__rehit_refused(a, c)) {
                 c->reason = CLV_MISS_REHIT;
             } else if (ad->lockout > 0) {
+                const clv__attack *at = &a->att[c->attack1 - 1];
+                const clv__box *box = clv__cand_box(a, c);
+                uint16_t tgen = a->ent[c->target1 - 1].gen;
                 clv__record k = clv__rec_key(c->attack1, at->gen, c->target1, tgen, INT32_MIN);
                 for (int32_t j = clv__rec_lower(a, &k);
                      j < a->rec_count && clv__same_pair(&a->rec[j], &k); j++) {
