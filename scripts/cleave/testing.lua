@@ -91,16 +91,29 @@ local function wrap(arena)
   return proxy
 end
 
-local function record_frame(raw, r, errors)
-  for _, h in ipairs(raw:hits()) do
-    r.hits[#r.hits + 1] = h
+-- The event lists of a step, by the name of the arena's method that gives each.
+local EVENTS = { "hits", "misses", "ticks", "clashes", "projectile_events", "errors" }
+
+local function append(list, items)
+  for _, v in ipairs(items) do list[#list + 1] = v end
+end
+
+-- Keeps a frame's events in the record (every frame so far) and in last (the frames of the
+-- step(n) under way).
+local function record_frame(raw, r, last)
+  local got = {}
+  for _, k in ipairs(EVENTS) do
+    got[k] = raw[k](raw)
+    append(last[k], got[k])
+  end
+  for _, h in ipairs(got.hits) do
     covered[cover_key(h.weapon, h.attack, h.attack_frame, h.hitbox)] = true
   end
-  for _, m in ipairs(raw:misses()) do r.misses[#r.misses + 1] = m end
-  for _, t in ipairs(raw:ticks()) do r.ticks[#r.ticks + 1] = t end
-  for _, c in ipairs(raw:clashes()) do r.clashes[#r.clashes + 1] = c end
-  for _, e in ipairs(raw:projectile_events()) do r.projectiles[#r.projectiles + 1] = e end
-  for _, e in ipairs(raw:errors()) do errors[#errors + 1] = e end
+  append(r.hits, got.hits)
+  append(r.misses, got.misses)
+  append(r.ticks, got.ticks)
+  append(r.clashes, got.clashes)
+  append(r.projectiles, got.projectile_events)
 end
 
 -- A Lua frame between pcall and the arena, so that the arena's argument errors count the
@@ -114,17 +127,36 @@ function recorded_methods.step(self, n)
   if math.type(n) ~= "integer" or n < 0 then
     return rethrow(pcall(raw_step, self.raw, n)) -- refused by the arena, with its message
   end
-  local r, errors, hits = records[self], {}, 0
+  local r, hits, last = records[self], 0, {}
+  for _, k in ipairs(EVENTS) do last[k] = {} end
   for _ = 1, n do
     hits = hits + self.raw:step(1)
-    record_frame(self.raw, r, errors)
+    record_frame(self.raw, r, last)
   end
-  r.last_errors = errors
+  r.last = last
   return hits
 end
 
--- The callback errors of the whole last step(n), not only of its last frame.
-function recorded_methods.errors(self) return records[self].last_errors or {} end
+-- The events of the whole last step(n), as arena:step(n) leaves them, not only of its last
+-- frame: a fresh list each call, as the arena gives.
+for _, k in ipairs(EVENTS) do
+  recorded_methods[k] = function(self)
+    local last = records[self].last
+    local list = {}
+    if last then append(list, last[k]) end
+    return list
+  end
+end
+
+function recorded_methods.hit_count(self)
+  local last = records[self].last
+  return last and #last.hits or 0
+end
+
+function recorded_methods.miss_count(self)
+  local last = records[self].last
+  return last and #last.misses or 0
+end
 
 -- A function calling method k of an arena with the method syntax, as raw_step does for step.
 -- Its chunk bears this file's name, so that rethrow finds the position of its errors.
@@ -133,6 +165,14 @@ local function method_caller(k)
     load(("return function(raw, ...) return raw:%s(...) end"):format(k), "=" .. HERE)
   if chunk then return chunk() end
   return function(raw, ...) return raw[k](raw, ...) end -- a name the syntax cannot spell
+end
+
+-- A restore leaves no events of a step, as on the arena itself.
+local restore_call = method_caller("restore")
+function recorded_methods.restore(self, ...)
+  local results = table.pack(rethrow(pcall(restore_call, self.raw, ...)))
+  records[self].last = nil
+  return table.unpack(results, 1, results.n)
 end
 
 -- Any other key is the arena's: a method is forwarded through one function per name, made on
@@ -150,9 +190,12 @@ end
 
 Recorded.__tostring = function(self) return "recorded " .. tostring(self.raw) end
 
+-- A Lua frame between pcall and cleave.arena, as raw_step is for step: its errors name the spec.
+local function new_arena(def) return cleave.arena(def) end
+
 --- A new arena (cleave.arena(def)) whose every frame is recorded; it becomes the current one.
 function M.arena(def)
-  current = wrap(cleave.arena(def or {}))
+  current = wrap(rethrow(pcall(new_arena, def or {})))
   return current
 end
 

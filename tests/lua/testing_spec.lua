@@ -221,6 +221,34 @@ describe("cleave.testing against bodies that defend", function()
     assert.are.equal(("tests/lua/testing_spec.lua:%d: spawn: unknown field 'bogus'"):format(line), e)
   end)
 
+  it("names the spec's line in T.arena's errors and in spawn_projectile's", function()
+    local line = here()
+    local e = fails(function() T.arena { miss_margin = -1 } end)
+    assert.are.equal(("tests/lua/testing_spec.lua:%d: cleave.arena: miss_margin must be >= 0 (got -1)"):format(line), e)
+    for _, a in ipairs { scene(), cleave.arena {} } do
+      local me = a:spawn { team = 1 }
+      line = here()
+      e = fails(function() a:spawn_projectile { weapon = stick, attack = "swing", owner = me, x = 0 / 0 } end)
+      assert.are.equal(("tests/lua/testing_spec.lua:%d: spawn_projectile: x must be a finite number (got nan)"):format(line), e)
+    end
+  end)
+
+  it("gives every event of a step(n), as the arena does", function()
+    local counts = {}
+    for k, a in ipairs { T.arena {}, cleave.arena {} } do
+      local me = a:spawn { team = 1 }
+      a:spawn { x = 60, team = 2, radius = 4 }
+      a:spawn { x = 25, y = 40, team = 2, radius = 4 }
+      a:spawn_projectile { weapon = stick, attack = "swing", owner = me, vx = 2, loop = true,
+                           lifetime = 40, pierce = 0 }
+      local n = a:step(40)
+      counts[k] = { n, #a:hits(), #a:misses(), #a:projectile_events(), #a:clashes(),
+                    a:hit_count(), a:miss_count() }
+    end
+    assert.is_true(counts[2][2] > 0 and counts[2][3] > 0 and counts[2][4] > 0)
+    assert.are.same(counts[2], counts[1])
+  end)
+
   it("names the spec's line when an expectation fails, through helpers and tail calls", function()
     scene():step(4)
     local line = here()
