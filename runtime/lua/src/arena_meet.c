@@ -279,7 +279,7 @@ static int m_spawn_projectile(lua_State *L) {
     }
     clv_lua_check_nargs(L, 2);
     lua_settop(L, 2);
-    clv_fctx c = {.L = L, .where = "spawn_projectile"};
+    clv_fctx c = {.L = L, .where = "spawn_projectile", .at_caller = true};
     clv_f_check_keys(&c, 2, projectile_fields, false);
     clv_projectile_def def = clv_default_projectile_def();
     read_source(&c, A, &def);

@@ -74,13 +74,23 @@ static const char *push_message(clv_fctx *c, const char *fmt, va_list ap) {
     return msg;
 }
 
+/* The caller's "file:line: " when the context asks for it (looked up only on failure), else "". */
+static const char *caller_pos(clv_fctx *c) {
+    if (!c->at_caller) {
+        return "";
+    }
+    luaL_where(c->L, 1); /* level 1: the Lua function that called the running C function */
+    return lua_tostring(c->L, -1);
+}
+
 int clv_f_fail(clv_fctx *c, const char *fmt, ...) {
     lua_State *L = c->L;
     va_list ap;
     va_start(ap, fmt);
     const char *msg = push_message(c, fmt, ap);
     va_end(ap);
-    lua_pushfstring(L, "%s: %s%s%s", c->where, c->path, c->plen > 0 ? " " : "", msg);
+    const char *pos = caller_pos(c);
+    lua_pushfstring(L, "%s%s: %s%s%s", pos, c->where, c->path, c->plen > 0 ? " " : "", msg);
     return lua_error(L);
 }
 
@@ -91,11 +101,11 @@ int clv_f_fail_at(clv_fctx *c, const char *fmt, ...) {
     va_start(ap, fmt);
     const char *msg = push_message(c, fmt, ap);
     va_end(ap);
-    const char *at = c->plen > 0 ? c->path : c->table;
+    const char *at = c->plen > 0 ? c->path : c->table, *pos = caller_pos(c);
     if (at == NULL) {
-        lua_pushfstring(L, "%s: %s", c->where, msg);
+        lua_pushfstring(L, "%s%s: %s", pos, c->where, msg);
     } else {
-        lua_pushfstring(L, "%s: %s: %s", c->where, at, msg);
+        lua_pushfstring(L, "%s%s: %s: %s", pos, c->where, at, msg);
     }
     return lua_error(L);
 }

@@ -143,6 +143,7 @@ typedef struct clv_fctx {
     size_t plen;
     const char *where;
     const char *table;
+    bool at_caller; /* failures start with the calling Lua line's position (a method's table) */
 } clv_fctx;
 
 /// Raises "where: path msg" (the field at the path is at fault).
