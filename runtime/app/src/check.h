@@ -50,6 +50,10 @@ extern const check_format app_check_json;
 /// "reflect", "absorb", "grab").
 const char *app_clash_text(clv_clash_rule rule);
 const char *app_kind_text(clv_hitbox_kind kind);
+/// The kind of hitbox h for the text formats: a reflecting one with what it does to what it
+/// turns back ("reflect (speed x1.5 damage x2 along facing)": no comma, a CSV field as it
+/// is), else app_kind_text.
+const char *app_kind_detail(const clv_hitbox_def *h, char *buf, size_t n);
 /// A frame count a mod may leave to the arena (rebound, parry_stun): "auto" or the number.
 const char *app_frames_text(int32_t frames, char *buf, size_t n);
 

@@ -36,6 +36,18 @@ const char *app_kind_text(clv_hitbox_kind kind) {
     return (unsigned)kind < 4u ? names[kind] : "?";
 }
 
+const char *app_kind_detail(const clv_hitbox_def *h, char *buf, size_t n) {
+    if (h->kind != CLV_HITBOX_REFLECT) {
+        return app_kind_text(h->kind);
+    }
+    char speed[32], damage[32];
+    snprintf(buf, n, "reflect (speed x%s damage x%s along %s)",
+             app_float_text(h->reflect_speed, speed, sizeof speed),
+             app_float_text(h->reflect_damage, damage, sizeof damage),
+             h->reflect_along_facing ? "facing" : "normal");
+    return buf;
+}
+
 const char *app_frames_text(int32_t frames, char *buf, size_t n) {
     if (frames == CLV_FRAMES_AUTO) {
         snprintf(buf, n, "auto");
@@ -172,6 +184,7 @@ static void table_hitbox(check_out *o, const app_attack_facts *f, const check_ro
     (void)o, (void)f;
     const clv_hitbox_def *h = r->h;
     char id[CLV_HIT_NAME_MAX * 4], range[24], kb[48], fx[96], hits[12], parry[16], bs[16], ob[16];
+    char kd[96];
     if (h->max_hits > 0) {
         snprintf(hits, sizeof hits, "%d%s", (int)h->max_hits,
                  h->knockback_ignores_hit_count ? "+" : "");
@@ -183,7 +196,7 @@ static void table_hitbox(check_out *o, const app_attack_facts *f, const check_ro
            shape_name(h->shape.type), (int)h->group, (double)h->damage, kb_text(h, kb, sizeof kb),
            hits, (int)r->hitlag, (int)r->hitstun, (int)r->on_hit,
            block_text(r, false, bs, sizeof bs), block_text(r, true, ob, sizeof ob),
-           (int)h->priority, app_clash_text(h->clash), app_kind_text(h->kind),
+           (int)h->priority, app_clash_text(h->clash), app_kind_detail(h, kd, sizeof kd),
            app_frames_text(h->parry_stun, parry, sizeof parry), effects_text(h, fx, sizeof fx));
 }
 
@@ -247,7 +260,7 @@ static void csv_attack(check_out *o, const app_attack_facts *f, bool readable) {
 
 static void csv_hitbox(check_out *o, const app_attack_facts *f, const check_row *r) {
     const clv_hitbox_def *h = r->h;
-    char id[CLV_HIT_NAME_MAX * 4], range[24], kb[48], num[32], parry[16], rebound[16];
+    char id[CLV_HIT_NAME_MAX * 4], range[24], kb[48], num[32], parry[16], rebound[16], kd[96];
     csv_attack_cells(o, f);
     csv_field(SHOWN(h->id, id), ",");
     printf("%s,%s,%d,", range_text(r->first, r->last, range, sizeof range),
@@ -256,7 +269,7 @@ static void csv_hitbox(check_out *o, const app_attack_facts *f, const check_row 
     csv_field(kb_text(h, kb, sizeof kb), ",");
     printf("%s,%d,%d,%d,%d,%d,%s,%s,%s,%s,", app_float_text(r->kb_speed, num, sizeof num),
            (int)h->max_hits, (int)r->hitlag, (int)r->hitstun, (int)h->priority, (int)r->on_hit,
-           app_clash_text(h->clash), app_kind_text(h->kind),
+           app_clash_text(h->clash), app_kind_detail(h, kd, sizeof kd),
            app_frames_text(h->parry_stun, parry, sizeof parry),
            app_frames_text(f->rebound, rebound, sizeof rebound));
     if (r->blockable) {
@@ -322,6 +335,7 @@ static void md_attack(check_out *o, const app_attack_facts *f, bool readable) {
 static void md_hitbox(check_out *o, const app_attack_facts *f, const check_row *r) {
     (void)o;
     char id[CLV_HIT_NAME_MAX * 4], range[24], kb[48], num[32], parry[16], bs[16], ob[16];
+    char kd[96];
     md_attack_cells(f);
     md_cell(SHOWN(r->h->id, id));
     printf("| %s | %s ", range_text(r->first, r->last, range, sizeof range),
@@ -329,7 +343,7 @@ static void md_hitbox(check_out *o, const app_attack_facts *f, const check_row *
     md_cell(kb_text(r->h, kb, sizeof kb));
     printf("| %d | %d | %+d | %s | %s | %s | %s | %s |\n", (int)r->hitlag, (int)r->hitstun,
            (int)r->on_hit, block_text(r, false, bs, sizeof bs), block_text(r, true, ob, sizeof ob),
-           app_clash_text(r->h->clash), app_kind_text(r->h->kind),
+           app_clash_text(r->h->clash), app_kind_detail(r->h, kd, sizeof kd),
            app_frames_text(r->h->parry_stun, parry, sizeof parry));
 }
 

@@ -172,6 +172,11 @@ static void json_hitbox(check_out *o, const app_attack_facts *f, const check_row
     add_block(o, row, r);
     add_text(o, row, "clash", app_clash_text(h->clash));
     add_text(o, row, "kind", app_kind_text(h->kind));
+    if (h->kind == CLV_HITBOX_REFLECT) {
+        add_float(o, row, "reflect_speed", h->reflect_speed);
+        add_float(o, row, "reflect_damage", h->reflect_damage);
+        add_text(o, row, "reflect_along", h->reflect_along_facing ? "facing" : "normal");
+    }
     add_frames(o, row, "parry_stun", h->parry_stun);
 }
 
