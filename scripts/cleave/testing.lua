@@ -220,6 +220,8 @@ local function label(entity)
   return entity:name() or ("#" .. entity:id())
 end
 
+local describe_want -- fmt shows a nested want (another side's fields) through it
+
 local function fmt(v)
   if type(v) == "number" then
     if math.type(v) == "integer" then return tostring(v) end
@@ -229,10 +231,11 @@ local function fmt(v)
   end
   if type(v) == "string" then return ("%q"):format(v) end
   if type(v) == "userdata" then return label(v) end
+  if type(v) == "table" then return describe_want(v) end -- a side's fields (`other`)
   return tostring(v)
 end
 
-local function describe_want(want)
+function describe_want(want)
   local keys = {}
   for k in pairs(want) do
     if k ~= "arena" then keys[#keys + 1] = k end

@@ -233,6 +233,12 @@ describe("cleave.testing against bodies that defend", function()
     end
   end)
 
+  it("shows the other side's fields of an expectation, not a table's address", function()
+    scene():step(4)
+    local e = fails(T.expect_clash, { kind = "clank", other = { damage = 99, weapon = "stick" } })
+    assert.matches('expected a clash {kind="clank", other={damage=99, weapon="stick"}}', e, 1, true)
+  end)
+
   it("gives every event of a step(n), as the arena does", function()
     local counts = {}
     for k, a in ipairs { T.arena {}, cleave.arena {} } do
