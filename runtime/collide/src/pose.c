@@ -206,25 +206,6 @@ void clv_swept_core(const clv_swept *m, double s, double sn, double cs, double o
     *out_b = clv_v2((float)(cs * ux - sn * uy + ox), (float)(sn * ux + cs * uy + oy));
 }
 
-/* Squared distance from p to the segment a..b: clv_mpoly_touch's expression, operation for
- * operation, so that the answers are the same bits. */
-static double point_seg_d2(double px, double py, double ax, double ay, double bx, double by) {
-    double ex = bx - ax, ey = by - ay;
-    double mx = px - ax, my = py - ay;
-    double l2 = ex * ex + ey * ey;
-    double t = 0.0;
-    if (l2 > 0.0) {
-        t = (mx * ex + my * ey) / l2;
-        t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
-    }
-    double qx = mx - t * ex, qy = my - t * ey;
-    return qx * qx + qy * qy;
-}
-
-static double orient(double ax, double ay, double bx, double by, double px, double py) {
-    return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
-}
-
 /* Triangle (det d, orientations o1..o3 of the point against its edges) contains the point, as
  * clv_mpoly_touch's triangle test decides it. */
 static bool tri_in(double d, double o1, double o2, double o3) {
@@ -244,22 +225,22 @@ static bool hull_touches_point(const double x[4], const double y[4], double R, d
     double r2 = R * R;
     for (int i = 0; i < 6; i++) {
         int a = edges[i][0], b = edges[i][1];
-        if (point_seg_d2(px, py, x[a], y[a], x[b], y[b]) <= r2) {
+        if (clv__point_seg_d2(px, py, x[a], y[a], x[b], y[b]) <= r2) {
             return true;
         }
     }
-    double p01 = orient(x[0], y[0], x[1], y[1], px, py);
-    double p12 = orient(x[1], y[1], x[2], y[2], px, py);
-    double p23 = orient(x[2], y[2], x[3], y[3], px, py);
-    double p30 = orient(x[3], y[3], x[0], y[0], px, py);
-    return tri_in(orient(x[0], y[0], x[1], y[1], x[2], y[2]), p01, p12,
-                  orient(x[2], y[2], x[0], y[0], px, py)) ||
-           tri_in(orient(x[0], y[0], x[2], y[2], x[3], y[3]),
-                  orient(x[0], y[0], x[2], y[2], px, py), p23, p30) ||
-           tri_in(orient(x[0], y[0], x[1], y[1], x[3], y[3]), p01,
-                  orient(x[1], y[1], x[3], y[3], px, py), p30) ||
-           tri_in(orient(x[1], y[1], x[2], y[2], x[3], y[3]), p12, p23,
-                  orient(x[3], y[3], x[1], y[1], px, py));
+    double p01 = clv__orient(x[0], y[0], x[1], y[1], px, py);
+    double p12 = clv__orient(x[1], y[1], x[2], y[2], px, py);
+    double p23 = clv__orient(x[2], y[2], x[3], y[3], px, py);
+    double p30 = clv__orient(x[3], y[3], x[0], y[0], px, py);
+    return tri_in(clv__orient(x[0], y[0], x[1], y[1], x[2], y[2]), p01, p12,
+                  clv__orient(x[2], y[2], x[0], y[0], px, py)) ||
+           tri_in(clv__orient(x[0], y[0], x[2], y[2], x[3], y[3]),
+                  clv__orient(x[0], y[0], x[2], y[2], px, py), p23, p30) ||
+           tri_in(clv__orient(x[0], y[0], x[1], y[1], x[3], y[3]), p01,
+                  clv__orient(x[1], y[1], x[3], y[3], px, py), p30) ||
+           tri_in(clv__orient(x[1], y[1], x[2], y[2], x[3], y[3]), p12, p23,
+                  clv__orient(x[3], y[3], x[1], y[1], px, py));
 }
 
 bool clv_hull_touches(const clv_capsule *c0, const clv_capsule *c1, float r,

@@ -14,28 +14,11 @@
 
 #include <math.h>
 
-static double orient(double ax, double ay, double bx, double by, double px, double py) {
-    return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
-}
-
-static double point_seg_dist2(double px, double py, double ax, double ay, double bx, double by) {
-    double ex = bx - ax, ey = by - ay;
-    double mx = px - ax, my = py - ay;
-    double l2 = ex * ex + ey * ey;
-    double t = 0.0;
-    if (l2 > 0.0) {
-        t = (mx * ex + my * ey) / l2;
-        t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
-    }
-    double qx = mx - t * ex, qy = my - t * ey;
-    return qx * qx + qy * qy;
-}
-
 /* Segments a..b and c..d cross at a point interior to both (touching is left to distances). */
 static bool segs_cross(double ax, double ay, double bx, double by, double cx, double cy, double dx,
                        double dy) {
-    double o1 = orient(ax, ay, bx, by, cx, cy), o2 = orient(ax, ay, bx, by, dx, dy);
-    double o3 = orient(cx, cy, dx, dy, ax, ay), o4 = orient(cx, cy, dx, dy, bx, by);
+    double o1 = clv__orient(ax, ay, bx, by, cx, cy), o2 = clv__orient(ax, ay, bx, by, dx, dy);
+    double o3 = clv__orient(cx, cy, dx, dy, ax, ay), o4 = clv__orient(cx, cy, dx, dy, bx, by);
     return ((o1 > 0.0 && o2 < 0.0) || (o1 < 0.0 && o2 > 0.0)) &&
            ((o3 > 0.0 && o4 < 0.0) || (o3 < 0.0 && o4 > 0.0));
 }
@@ -46,30 +29,30 @@ static bool segs_within(double ax, double ay, double bx, double by, double cx, d
     double r2 = R * R;
     bool ab_point = ax == bx && ay == by, cd_point = cx == dx && cy == dy;
     if (cd_point) {
-        return point_seg_dist2(cx, cy, ax, ay, bx, by) <= r2;
+        return clv__point_seg_d2(cx, cy, ax, ay, bx, by) <= r2;
     }
     if (ab_point) {
-        return point_seg_dist2(ax, ay, cx, cy, dx, dy) <= r2;
+        return clv__point_seg_d2(ax, ay, cx, cy, dx, dy) <= r2;
     }
     if (segs_cross(ax, ay, bx, by, cx, cy, dx, dy)) {
         return true;
     }
-    return point_seg_dist2(ax, ay, cx, cy, dx, dy) <= r2 ||
-           point_seg_dist2(bx, by, cx, cy, dx, dy) <= r2 ||
-           point_seg_dist2(cx, cy, ax, ay, bx, by) <= r2 ||
-           point_seg_dist2(dx, dy, ax, ay, bx, by) <= r2;
+    return clv__point_seg_d2(ax, ay, cx, cy, dx, dy) <= r2 ||
+           clv__point_seg_d2(bx, by, cx, cy, dx, dy) <= r2 ||
+           clv__point_seg_d2(cx, cy, ax, ay, bx, by) <= r2 ||
+           clv__point_seg_d2(dx, dy, ax, ay, bx, by) <= r2;
 }
 
 /* Closed triangle abc contains p; a flat triangle contains nothing (its edges cover it). */
 static bool tri_contains(double ax, double ay, double bx, double by, double cx, double cy,
                          double px, double py) {
-    double d = orient(ax, ay, bx, by, cx, cy);
+    double d = clv__orient(ax, ay, bx, by, cx, cy);
     if (d == 0.0) {
         return false;
     }
-    double o1 = orient(ax, ay, bx, by, px, py);
-    double o2 = orient(bx, by, cx, cy, px, py);
-    double o3 = orient(cx, cy, ax, ay, px, py);
+    double o1 = clv__orient(ax, ay, bx, by, px, py);
+    double o2 = clv__orient(bx, by, cx, cy, px, py);
+    double o3 = clv__orient(cx, cy, ax, ay, px, py);
     return d > 0.0 ? (o1 >= 0.0 && o2 >= 0.0 && o3 >= 0.0) : (o1 <= 0.0 && o2 <= 0.0 && o3 <= 0.0);
 }
 
