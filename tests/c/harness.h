@@ -5,6 +5,7 @@
 #define CLV_TEST_HARNESS_H
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,6 +48,15 @@ static const char *clv_test_name_ = "";
     } while (0)
 
 static const char *clv_test_filter_ = NULL;
+
+/* The next 32 random bits of a splitmix64 stream whose state is *state: the tests' shared
+ * generator, each test file keeping its own state and seed. */
+static inline uint32_t clv_test_splitmix32(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
 
 static inline void clv_test_init(int argc, char **argv) {
     clv_test_filter_ = argc > 1 ? argv[1] : NULL;

@@ -8,12 +8,7 @@
 
 static uint64_t rng_state = 0x243f6a8885a308d3u;
 
-static uint32_t rnd_u32(void) {
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
+static uint32_t rnd_u32(void) { return clv_test_splitmix32(&rng_state); }
 
 static float rnd_f(float lo, float hi) {
     return lo + (hi - lo) * (float)(rnd_u32() >> 8) * 0x1p-24f;

@@ -12,10 +12,7 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 
 static uint32_t rnd_u32(void) {
     /* splitmix64: a fixed seed, so every run tests the same scenes */
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return (uint32_t)((z ^ (z >> 31)) >> 32);
+    return clv_test_splitmix32(&rng_state);
 }
 
 static float rnd_f(float lo, float hi) {
