@@ -316,7 +316,8 @@ static bool place_rigid(const clv_arena *a, clv__placed *pl, const clv_shape *lo
 }
 
 /* swept_bounds for one sub-step of a rigid hitbox (radius r0 = r1) whose placed bounds are b,
- * its loop written out. */
+ * its loop written out: the same operations in the same order, but swept_bounds' loop, which
+ * the compiler leaves rolled, cost about 3 us a frame more with 1,000 knives in flight. */
 static void flight_bounds(const clv_arena *a, clv__placed *pl, clv_aabb b, const clv_vec2 *q) {
     float x0 =
         clv__min2f(q[3].x, clv__min2f(q[2].x, clv__min2f(q[1].x, clv__min2f(q[0].x, b.min.x))));
