@@ -93,7 +93,7 @@ return function(C, util, arena)
     if v == nil then return nil end
     if type(v) ~= "number" then bad(key, "must be a number", type_text(v)) end
     if v ~= v or v == math.huge or v == -math.huge then
-      bad(key, "must be a finite number", num_text(v))
+      bad(key, "must be finite", num_text(v))
     end
     if math.abs(v) > FLT_MAX then
       bad(key, "must be within +-3.4e38, the range of a float", num_text(v))

@@ -74,7 +74,7 @@ describe("hitbox fields against bodies that defend", function()
       { { grab_offset = { 1 } }, "hitboxes%[1%]%.grab_offset must be a list of two numbers {x, y} %(got 1 value%)" },
       { { grab_offset = { x = 1 } }, "hitboxes%[1%]%.grab_offset must be a list of two numbers {x, y} %(got a table with key 'x'%)" },
       { { grab_offset = 3 }, "hitboxes%[1%]%.grab_offset must be {x, y} %(got integer%)" },
-      { { grab_offset = { 1, 0 / 0 } }, "hitboxes%[1%]%.grab_offset%[2%] must be a finite number %(got nan%)" },
+      { { grab_offset = { 1, 0 / 0 } }, "hitboxes%[1%]%.grab_offset%[2%] must be finite %(got nan%)" },
       { { grab_offset = { 1, 2e9 } }, "hitboxes%[1%]%.grab_offset must be finite, within %+%-1e9" },
     }
     for i, case in ipairs(cases) do

@@ -229,7 +229,7 @@ describe("cleave.testing against bodies that defend", function()
       local me = a:spawn { team = 1 }
       line = here()
       e = fails(function() a:spawn_projectile { weapon = stick, attack = "swing", owner = me, x = 0 / 0 } end)
-      assert.are.equal(("tests/lua/testing_spec.lua:%d: spawn_projectile: x must be a finite number (got nan)"):format(line), e)
+      assert.are.equal(("tests/lua/testing_spec.lua:%d: spawn_projectile: x must be finite (got nan)"):format(line), e)
     end
   end)
 

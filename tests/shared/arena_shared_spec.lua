@@ -538,7 +538,7 @@ describe("attacks that meet", function()
       err { weapon = knife, owner = 5 })
     assert.are.equal("spawn_projectile: x must be a number (got string)",
       err { weapon = knife, owner = thrower, x = "1" })
-    assert.are.equal("spawn_projectile: facing must be a finite number (got inf)",
+    assert.are.equal("spawn_projectile: facing must be finite (got inf)",
       err { weapon = knife, owner = thrower, facing = math.huge })
     assert.are.equal("spawn_projectile: lifetime must be >= 1 (got 0)",
       err { weapon = knife, owner = thrower, lifetime = 0 })

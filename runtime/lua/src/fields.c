@@ -247,7 +247,7 @@ double clv_f_number(clv_fctx *c) {
     }
     double d = (double)lua_tonumber(L, -1);
     if (!isfinite(d)) {
-        clv_f_fail(c, "must be a finite number (got %s)", clv_f_value_text(L, -1));
+        clv_f_fail(c, "must be finite (got %s)", clv_f_value_text(L, -1));
     }
     if (fabs(d) > (double)FLT_MAX) {
         clv_f_fail(c, "must be within +-3.4e38, the range of a float (got %s)",
