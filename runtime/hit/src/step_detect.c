@@ -370,14 +370,16 @@ void clv__narrowphase(clv_arena *a) {
         const clv__placed *pl = &a->placed[c.placed];
         int32_t s = (int32_t)c.target1 - 1;
         if (i + HURT_AHEAD < a->cand_count) {
-            /* The candidates' slots lie scattered over the arena: their hurtboxes (which
-             * clv__hurt_world reads) and the target's and the owner's vitals (clv__own_side)
-             * are fetched a few candidates ahead. */
+            /* The candidates' slots lie scattered over the arena: their hurtboxes and position
+             * (which clv__hurt_world reads), the target's entity and vitals and the owner's
+             * vitals (clv__own_side, clv__rehit_refused) are fetched a few candidates ahead. */
             const clv__cand *n = &a->cand[i + HURT_AHEAD];
             const char *h = (const char *)&a->hurt[n->target1 - 1];
             PREFETCH(h);
             PREFETCH(h + 64);
             PREFETCH(&a->vit[n->target1 - 1]);
+            PREFETCH(&a->pos[n->target1 - 1]);
+            PREFETCH(&a->ent[n->target1 - 1]);
             PREFETCH(&a->vit[a->att[n->attack1 - 1].owner.index1 - 1]);
         }
         if (s != hs_slot) { /* a slot's candidates often follow each other */
