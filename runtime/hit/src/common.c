@@ -122,23 +122,23 @@ bool clv__name_ok(const char *s) {
     return false;
 }
 
+/* The verdict on v: a failure names the field as "field.sub", formatted only then (shapes are
+ * checked for every spawn and every hitbox a weapon loads). */
 static clv_hit_status check_num(float v, bool nonneg, const char *field, const char *sub,
                                 clv_hit_diag *diag) {
+    const char *rule = NULL;
+    if (!clv__finite(v)) {
+        rule = "must be finite";
+    } else if (nonneg && v < 0.0f) {
+        rule = "must be >= 0";
+    } else if (!clv__in_world(v)) {
+        rule = "must be within +-1e9";
+    } else {
+        return CLV_HIT_OK;
+    }
     char name[64];
     snprintf(name, sizeof name, "%s.%s", field, sub);
-    if (!clv__finite(v)) {
-        return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, name, "%s must be finite (got %g)", name,
-                             (double)v);
-    }
-    if (nonneg && v < 0.0f) {
-        return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, name, "%s must be >= 0 (got %g)", name,
-                             (double)v);
-    }
-    if (!clv__in_world(v)) {
-        return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, name, "%s must be within +-1e9 (got %g)",
-                             name, (double)v);
-    }
-    return CLV_HIT_OK;
+    return clv__diag_set(diag, CLV_HIT_ERR_NUMBER, name, "%s %s (got %g)", name, rule, (double)v);
 }
 
 clv_hit_status clv__check_shape(const clv_shape *s, const char *field, clv_hit_diag *diag) {
