@@ -323,6 +323,34 @@ static void move_calm(clv_arena *a) {
     }
 }
 
+/* The first slot from s on (n when none) whose calm byte is CLV__STIRRED (0). Nearly every
+ * slot of a large crowd is calm: the search takes 64 bytes a step with SSE2, eight without
+ * (a word with no zero byte: the classic test), where a byte at a time cost 5% of a frame. */
+static int32_t next_stirred(const uint8_t *calm, int32_t s, int32_t n) {
+#if MOVE_SSE2
+    const __m128i zero = _mm_setzero_si128();
+    for (; s + 64 <= n; s += 64) {
+        const __m128i *p = (const __m128i *)(const void *)(calm + s);
+        __m128i m = _mm_min_epu8(_mm_min_epu8(_mm_loadu_si128(p), _mm_loadu_si128(p + 1)),
+                                 _mm_min_epu8(_mm_loadu_si128(p + 2), _mm_loadu_si128(p + 3)));
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(m, zero)) != 0) {
+            break;
+        }
+    }
+#endif
+    for (; s + 8 <= n; s += 8) {
+        uint64_t w;
+        memcpy(&w, &calm[s], sizeof w);
+        if (((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) != 0) {
+            break;
+        }
+    }
+    while (s < n && calm[s] != CLV__STIRRED) {
+        s++;
+    }
+    return s;
+}
+
 /* 0. Every live entity's timers, movement and effects: the calm ones in one pass, then the
  * others in slot order (their ticks are reported in it), each found calm or not for the next
  * frame. No entity's move reads another's, so the two passes give what one would. */
@@ -331,15 +359,8 @@ static clv_hit_status integrate(clv_arena *a) {
     move_calm(a);
     const uint8_t *calm = a->calm;
     const int32_t n = a->ent_count;
-    for (int32_t s = 0; s < n; s++) {
-        /* eight calm slots at once: no byte of the word is 0 (the classic zero-byte test) */
-        uint64_t w;
-        if (s + 8 <= n && (memcpy(&w, &calm[s], sizeof w),
-                           ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) == 0)) {
-            s += 7;
-            continue;
-        }
-        if (calm[s] != CLV__STIRRED || !a->ent[s].used) {
+    for (int32_t s = next_stirred(calm, 0, n); s < n; s = next_stirred(calm, s + 1, n)) {
+        if (!a->ent[s].used) {
             continue;
         }
         uint8_t now = calm_of(a, s);

@@ -984,6 +984,41 @@ static void test_move_pass_lanes(void) {
     clv_arena_destroy(a);
 }
 
+/* The pass over the stirred entities finds them by searching the calm bytes many at a time: an
+ * entity with friction (never calm) at any slot, at the edges of the search's blocks of 64 and
+ * 8 or in the tail after the last whole block, slows down frame by frame, and the calm ones
+ * around it move by their velocity. */
+static void test_stirred_slots_found(void) {
+    enum { N = 300, FRAMES = 3 };
+    static const int busy[] = {0, 1, 7, 8, 62, 63, 64, 65, 127, 128, 191, 200, 255, 256, 298, 299};
+    bool slow[N] = {false};
+    for (size_t k = 0; k < sizeof busy / sizeof busy[0]; k++) {
+        slow[busy[k]] = true;
+    }
+    clv_arena_def ad = clv_default_arena_def();
+    ad.entity_capacity = N;
+    clv_arena *a = clv_arena_create(&ad, NULL);
+    clv_entity_id id[N];
+    for (int i = 0; i < N; i++) {
+        clv_entity_def d = clv_default_entity_def();
+        d.position = clv_v2((float)i, 0.0f);
+        d.velocity = clv_v2(2.0f, 0.0f);
+        d.friction = slow[i] ? 0.5f : 0.0f;
+        CHECK(clv_arena_spawn(a, &d, &id[i], NULL) == CLV_HIT_OK);
+    }
+    for (int f = 0; f < FRAMES; f++) {
+        CHECK(clv_arena_step(a) == CLV_HIT_OK);
+    }
+    for (int i = 0; i < N; i++) {
+        clv_entity_info info;
+        CHECK(clv_arena_entity(a, id[i], &info) == CLV_HIT_OK);
+        /* with friction: 2, 1.5 and 1 a frame, then 0.5 left; without: 2 a frame */
+        float x = slow[i] ? (float)i + 4.5f : (float)i + 6.0f, vx = slow[i] ? 0.5f : 2.0f;
+        CHECK(info.position.x == x && info.velocity.x == vx);
+    }
+    clv_arena_destroy(a);
+}
+
 /* In a program that takes denormals as zero (a -ffast-math program sets the processor so), every
  * path of the move agrees on a subnormal velocity: thirteen calm entities at x = -0 (groups of
  * eight and four and single slots) all move by it, which there leaves x = +0, and so do busy ones.
@@ -1073,6 +1108,7 @@ int main(int argc, char **argv) {
     RUN(test_spawn_and_start_errors);
     RUN(test_snapshot_errors_and_fresh_arena);
     RUN(test_move_pass_lanes);
+    RUN(test_stirred_slots_found);
     RUN(test_move_paths_agree_without_denormals);
     RUN(test_snapshot_layout);
     RUN(test_snapshot_forged_motion);
