@@ -248,9 +248,9 @@ __attribute__((target("avx2"), always_inline)) static inline __m256i packed_lane
  * 3 ns here: slower than testing them one by one, except where most blocks are marked.) With
  * exact, the offsets of those whose own sub-cell is marked, by that gather: the picks. */
 __attribute__((target("avx2,popcnt"), always_inline)) static inline uint32_t
-candidates_of(const clv_grid *g, const bool exact, const bool cells, const float *x, const float *y,
-              const float *r, uint32_t base, uint32_t m, uint32_t count, uint32_t *sub,
-              uint32_t *cell_out, uint32_t *cand, float *w) {
+candidates_of(const clv_grid *g, const bool exact, const bool cells, const bool all, const float *x,
+              const float *y, const float *r, uint32_t base, uint32_t m, uint32_t count,
+              uint32_t *sub, uint32_t *cell_out, uint32_t *cand, float *w) {
     const __m256 vox = _mm256_set1_ps(g->def.origin.x), voy = _mm256_set1_ps(g->def.origin.y);
     const __m256 vinv = _mm256_set1_ps(g->sub_inv), zero = _mm256_setzero_ps();
     const __m256 vmc = _mm256_set1_ps(g->sub_max_col), vmr = _mm256_set1_ps(g->sub_max_row);
@@ -293,6 +293,9 @@ candidates_of(const clv_grid *g, const bool exact, const bool cells, const float
             _mm256_storeu_si256((__m256i *)(void *)(cell_out + k), whole);
         }
         vw = _mm256_max_ps(vw, _mm256_and_ps(keep, vr));
+        if (all) {
+            continue; /* every entity is picked: no bit to test */
+        }
         __m256i bit;
         if (exact) {
             /* the sub-cell's own bit, in 32-bit words (the order of the 64-bit words' bits on
@@ -335,21 +338,28 @@ candidates_of(const clv_grid *g, const bool exact, const bool cells, const float
 __attribute__((target("avx2,popcnt"))) static uint32_t
 coarse_candidates(const clv_grid *g, const float *x, const float *y, const float *r, uint32_t base,
                   uint32_t m, uint32_t count, uint32_t *sub, uint32_t *cand, float *w) {
-    return candidates_of(g, false, false, x, y, r, base, m, count, sub, NULL, cand, w);
+    return candidates_of(g, false, false, false, x, y, r, base, m, count, sub, NULL, cand, w);
 }
 
 __attribute__((target("avx2,popcnt"))) static uint32_t
 coarse_cell_candidates(const clv_grid *g, const float *x, const float *y, const float *r,
                        uint32_t base, uint32_t m, uint32_t count, uint32_t *sub, uint32_t *cell,
                        uint32_t *cand, float *w) {
-    return candidates_of(g, false, true, x, y, r, base, m, count, sub, cell, cand, w);
+    return candidates_of(g, false, true, false, x, y, r, base, m, count, sub, cell, cand, w);
 }
 
 __attribute__((target("avx2,popcnt"))) static uint32_t
 exact_candidates(const clv_grid *g, const float *x, const float *y, const float *r, uint32_t base,
                  uint32_t m, uint32_t count, uint32_t *sub, uint32_t *cell, uint32_t *cand,
                  float *w) {
-    return candidates_of(g, true, true, x, y, r, base, m, count, sub, cell, cand, w);
+    return candidates_of(g, true, true, false, x, y, r, base, m, count, sub, cell, cand, w);
+}
+
+/* The sub-cells and cells only, for boxes filed with test_all: every entity is picked. */
+__attribute__((target("avx2,popcnt"))) static void
+all_cells(const clv_grid *g, const float *x, const float *y, const float *r, uint32_t base,
+          uint32_t m, uint32_t count, uint32_t *sub, uint32_t *cell, float *w) {
+    (void)candidates_of(g, false, true, true, x, y, r, base, m, count, sub, cell, NULL, w);
 }
 #endif
 
@@ -437,6 +447,20 @@ static uint32_t block_picks(const clv_grid *g, bool test_all, bool exact, const 
                             float *w) {
     uint32_t np = 0;
 #ifdef CLV_GRID_AVX2
+    if (g->avx2 && test_all && cell != NULL) { /* every entity, with its cell */
+        const uint32_t m8 = m & ~7u;
+        float w8;
+        all_cells(g, x, y, r, base, m8, count, sub, cell, &w8);
+        *w = entity_cells(g, x, y, r, base + m8, base + m, count, sub + m8);
+        *w = w8 > *w ? w8 : *w;
+        for (uint32_t k = m8; k < m; k++) {
+            cell[k] = sub[k] == g->sub_big ? UINT32_MAX : cell_of_sub(g, sub[k]);
+        }
+        for (uint32_t k = 0; k < m; k++) {
+            pick[k] = k;
+        }
+        return m;
+    }
     if (g->avx2 && !test_all) {
         uint32_t cand[CLV_PICK_BLOCK + 8u], m8 = m & ~7u, nc, j = 0;
         float w8;
@@ -612,14 +636,14 @@ static uint32_t pick_entities(const clv_grid *g, const box_lists *b, const float
         marked = coarse_marked(g, &blocks);
     }
 #endif
-    const bool cells = b->groups != NULL && 8u * (uint64_t)marked > blocks;
-    const bool exact = cells && 3u * (uint64_t)marked > 2u * (uint64_t)blocks;
+    const bool cells = b->groups != NULL && (b->test_all || 8u * (uint64_t)marked > blocks);
+    const bool exact = cells && !b->test_all && 3u * (uint64_t)marked > 2u * (uint64_t)blocks;
     for (uint32_t base = 0; base < count; base += CLV_PICK_BLOCK) {
         uint32_t m = count - base < CLV_PICK_BLOCK ? count - base : CLV_PICK_BLOCK;
         float wb;
         uint32_t *const cell_of = cells ? cell : NULL;
-        uint32_t np =
-            block_picks(g, b->n_every > 0, exact, x, y, r, base, m, count, sub, cell_of, pick, &wb);
+        uint32_t np = block_picks(g, b->n_every > 0 || b->test_all, exact, x, y, r, base, m, count,
+                                  sub, cell_of, pick, &wb);
         w = wb > w ? wb : w;
         const uint32_t limit = first != NULL ? room - b->nq : UINT32_MAX;
         for (uint32_t j = 0; j < np;) {

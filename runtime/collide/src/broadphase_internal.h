@@ -129,6 +129,8 @@ typedef struct box_lists {
     uint32_t room;
     const clv_box_group *groups; /* or, when not NULL: the boxes of reached cell c in groups
                                   * start[c], next, ... */
+    bool test_all; /* with groups: every cell has its groups, no sub-cell is marked, and every
+                    * entity meets its cell's groups */
 } box_lists;
 
 static inline bool bit_of(const uint64_t *bits, uint32_t i) {

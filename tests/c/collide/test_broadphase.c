@@ -556,6 +556,66 @@ static void test_query_boxes_groups(void) {
     CHECK(wrong == 0);
 }
 
+/* A room of at most 256 cells whose boxes cover it twice over or more: every entity then meets
+ * its cell's groups of boxes, without a bitmap of the sub-cells the boxes reach. Rooms of 1 x 1
+ * to 16 x 16 cells (a row of sub-cells shorter and longer than a word), boxes from a few
+ * sub-cells to the whole room and beyond it, some empty or NaN, as many as the grid's groups
+ * hold and more; entities outside the room, on sub-cell edges, oversized, with a zero, negative
+ * or NaN radius. Half the scenes have a few small boxes only, which cover less and mark their
+ * sub-cells. Every scene gives the lists of a build followed by one query per box. */
+static void test_query_boxes_covered_room(void) {
+    enum { N = 600, BOXES = 80 };
+    float *x = malloc(N * sizeof(float)), *y = malloc(N * sizeof(float));
+    float *r = malloc(N * sizeof(float));
+    clv_aabb boxes[BOXES];
+    long wrong = 0, scenes = 0;
+    const uint32_t sides[] = {1, 3, 8, 13, 16};
+    for (unsigned s = 0; s < sizeof sides / sizeof sides[0]; s++) {
+        clv_grid_def def = {{-40.0f, 25.0f}, 64.0f, sides[s], sides[s], N};
+        const float room = 64.0f * (float)sides[s], sub = 32.0f;
+        clv_grid *g = clv_grid_create(&def, NULL), *ref = clv_grid_create(&def, NULL);
+        for (int scene = 0; scene < 24; scene++, scenes++) {
+            const bool few = scene % 2 == 1;
+            const uint32_t n = 1u + rnd_u32() % N,
+                           nq = few ? 1u + rnd_u32() % 4u : 1u + rnd_u32() % BOXES;
+            for (uint32_t i = 0; i < n; i++) {
+                x[i] = def.origin.x + rnd_f(-30.0f, room + 30.0f);
+                y[i] = def.origin.y + rnd_f(-30.0f, room + 30.0f);
+                r[i] = rnd_f(0.0f, 16.0f);
+                uint32_t kind = rnd_u32() % 20u;
+                if (kind == 0)
+                    x[i] = def.origin.x + sub * (float)(rnd_u32() % (2u * sides[s] + 1u));
+                if (kind == 1)
+                    r[i] = rnd_f(64.5f, 200.0f); /* oversized */
+                if (kind == 2)
+                    r[i] = rnd_u32() % 2u ? -3.0f : NAN;
+                if (kind == 3)
+                    r[i] = 0.0f;
+                if (kind == 4)
+                    x[i] = def.origin.x + rnd_f(-500.0f, -100.0f); /* left of the room */
+            }
+            for (uint32_t k = 0; k < nq; k++) {
+                float cx = def.origin.x + rnd_f(0.0f, room), cy = def.origin.y + rnd_f(0.0f, room);
+                float hw = few ? rnd_f(0.0f, 8.0f) : rnd_f(8.0f, 0.6f * room + 8.0f);
+                float hh = few ? rnd_f(0.0f, 8.0f) : rnd_f(8.0f, 0.6f * room + 8.0f);
+                boxes[k] = (clv_aabb){{cx - hw, cy - hh}, {cx + hw, cy + hh}};
+                uint32_t kind = rnd_u32() % 25u;
+                if (kind == 0)
+                    boxes[k].max.x = boxes[k].min.x - 1.0f; /* empty */
+                if (kind == 1)
+                    boxes[k].min.y = NAN;
+                if (kind == 2) /* the whole room and beyond */
+                    boxes[k] = (clv_aabb){{-1e6f, -1e6f}, {1e6f, 1e6f}};
+            }
+            wrong += boxes_mismatches(g, ref, boxes, nq, x, y, r, n);
+        }
+        clv_grid_destroy(g), clv_grid_destroy(ref);
+    }
+    printf("query_boxes, covered rooms: %ld scenes, %ld mismatches\n", scenes, wrong);
+    CHECK(wrong == 0);
+    free(x), free(y), free(r);
+}
+
 /* A thousand small boxes (thrown knives) over a crowd: boxes of one or two sub-cells a side take
  * a short way into the cells, and rows of 74 sub-cells put their pairs of bits across the
  * bitmap's words. Scenes where the boxes reach most of the room (the sub-cells' own bits read
@@ -693,6 +753,7 @@ int main(int argc, char **argv) {
     RUN(test_query_boxes_overflow);
     RUN(test_query_boxes_many_boxes);
     RUN(test_query_boxes_small_crowd);
+    RUN(test_query_boxes_covered_room);
     RUN(test_query_boxes_groups);
     RUN(test_query_boxes_small_boxes);
     RUN(test_query_boxes_radius_hint);
