@@ -13,8 +13,8 @@
 
 /* The userdata at arg when its metatable is the one the running method was registered with
  * (upvalue 1 of every method): a pointer comparison instead of luaL_testudata's registry
- * lookup by name, on calls a game makes every frame. NULL otherwise (the caller then takes the
- * slow path, which also gives the error message). */
+ * lookup by name. NULL otherwise (the caller then takes the slow path, which also gives the
+ * error message). */
 void *clv_larena_self(lua_State *L, int arg) {
     void *p = lua_touserdata(L, arg);
     if (p == NULL || !lua_getmetatable(L, arg)) {
@@ -25,8 +25,28 @@ void *clv_larena_self(lua_State *L, int arg) {
     return same ? p : NULL;
 }
 
+void clv_larena_remember(lua_State *L, const void *p) {
+    clv_lmemo *m = (clv_lmemo *)lua_touserdata(L, lua_upvalueindex(2));
+    if (m != NULL) {
+        m->last = p;
+    }
+}
+
+void clv_larena_forget(lua_State *L, const void *p) {
+    clv_lmemo *m = (clv_lmemo *)lua_touserdata(L, lua_upvalueindex(2));
+    if (m != NULL && m->last == p) {
+        m->last = NULL;
+    }
+}
+
 larena *clv_larena_check(lua_State *L, int arg) {
-    larena *A = (larena *)clv_larena_self(L, arg);
+    larena *A = (larena *)clv_larena_recall(L, arg);
+    if (A == NULL) {
+        A = (larena *)clv_larena_self(L, arg);
+        if (A != NULL && A->a != NULL) {
+            clv_larena_remember(L, A); /* an arena method, on an open arena */
+        }
+    }
     if (A == NULL) {
         A = (larena *)luaL_testudata(L, arg, CLV_LUA_ARENA);
     }
@@ -64,6 +84,7 @@ void clv_larena_cache(lua_State *L, int idx, uint32_t index1) {
 
 static int arena_gc(lua_State *L) {
     larena *A = (larena *)luaL_checkudata(L, 1, CLV_LUA_ARENA);
+    clv_larena_forget(L, A);
     clv_arena_destroy(A->a);
     A->a = NULL;
     clv_lalloc_resize(&A->alloc, A->hits, sizeof *A->hits * (size_t)A->hit_cap, 0);
@@ -393,27 +414,54 @@ static const luaL_Reg arena_methods[] = {
 };
 
 static const luaL_Reg arena_metamethods[] = {
-    {"__gc", arena_gc},
     {"__close", m_close},
     {"__tostring", arena_tostring},
     {NULL, NULL},
 };
 
-void clv_lua_arena_meta(lua_State *L) {
-    clv_lua_createmeta(L, CLV_LUA_ARENA, arena_metamethods, arena_methods, true);
-    lua_getfield(L, -1, "__index"); /* the methods of arena_meet.c, with the same upvalue */
-    lua_pushvalue(L, -2);
-    luaL_setfuncs(L, clv_larena_meet_methods, 1);
-    lua_pushvalue(L, -2);
-    luaL_setfuncs(L, clv_larena_body_methods, 1);
+/* Sets funcs in the table at t, each with upvalues the metatable at mt and the memo at memo
+ * (clv_lmemo): what clv_larena_check and the attack handle's check read. */
+static void set_self_funcs(lua_State *L, int t, int mt, int memo, const luaL_Reg *funcs) {
+    lua_pushvalue(L, t);
+    lua_pushvalue(L, mt);
+    lua_pushvalue(L, memo);
+    luaL_setfuncs(L, funcs, 2);
     lua_pop(L, 1);
+}
+
+/* Registers a type whose methods check their self by its metatable and remember the last one
+ * (clv_larena_recall); its __gc (gc) forgets it before its memory can hold another object.
+ * extra: more methods, or NULL. Leaves the metatable on the stack. */
+static void create_self_meta(lua_State *L, const char *name, const luaL_Reg *metamethods,
+                             const luaL_Reg *methods, const luaL_Reg *extra[2], lua_CFunction gc) {
+    static const luaL_Reg none[] = {{NULL, NULL}};
+    if (!clv_lua_createmeta(L, name, metamethods, none, false)) {
+        return; /* registered in this state already, with its memo */
+    }
+    int mt = lua_gettop(L);
+    clv_lmemo *m = (clv_lmemo *)lua_newuserdatauv(L, sizeof *m, 0);
+    m->last = NULL;
+    lua_getfield(L, mt, "__index");
+    set_self_funcs(L, mt + 2, mt, mt + 1, methods);
+    for (int k = 0; k < 2 && extra != NULL && extra[k] != NULL; k++) {
+        set_self_funcs(L, mt + 2, mt, mt + 1, extra[k]);
+    }
+    const luaL_Reg gc_reg[] = {{"__gc", gc}, {NULL, NULL}};
+    set_self_funcs(L, mt, mt, mt + 1, gc_reg);
+    lua_settop(L, mt);
+}
+
+void clv_lua_arena_meta(lua_State *L) {
+    const luaL_Reg *arena_extra[2] = {clv_larena_meet_methods, clv_larena_body_methods};
+    create_self_meta(L, CLV_LUA_ARENA, arena_metamethods, arena_methods, arena_extra, arena_gc);
     clv_lua_createmeta(L, CLV_LUA_ENTITY, clv_larena_entity_metamethods, clv_larena_entity_methods,
                        true);
     lua_getfield(L, -1, "__index"); /* the body methods of arena_body.c */
     lua_pushvalue(L, -2);
     luaL_setfuncs(L, clv_larena_body_entity_methods, 1);
     lua_pop(L, 1);
-    clv_lua_createmeta(L, CLV_LUA_ATTACK, NULL, clv_larena_attack_methods, true);
+    create_self_meta(L, CLV_LUA_ATTACK, NULL, clv_larena_attack_methods, NULL,
+                     clv_larena_attack_gc);
     lua_pop(L, 3);
 }
 

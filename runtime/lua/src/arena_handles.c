@@ -250,7 +250,12 @@ int clv_larena_push_attack(lua_State *L, int arena_idx, larena *A, clv_attack_id
 }
 
 static lattack *check_attack_handle(lua_State *L, const char *fname, larena **pa) {
-    lattack *h = (lattack *)clv_larena_self(L, 1);
+    lattack *h = (lattack *)clv_larena_recall(L, 1);
+    bool checked = false; /* by its metatable: then the running function is an attack method */
+    if (h == NULL) {
+        h = (lattack *)clv_larena_self(L, 1);
+        checked = h != NULL;
+    }
     if (h == NULL) {
         h = (lattack *)luaL_checkudata(L, 1, CLV_LUA_ATTACK);
     }
@@ -258,8 +263,18 @@ static lattack *check_attack_handle(lua_State *L, const char *fname, larena **pa
     if (A == NULL || A->a == NULL) {
         luaL_error(L, "%s: the arena is closed", fname);
     }
+    if (checked) {
+        clv_larena_remember(L, h);
+    }
     *pa = A;
     return h;
+}
+
+int clv_larena_attack_gc(lua_State *L) {
+    lattack *h = (lattack *)luaL_checkudata(L, 1, CLV_LUA_ATTACK);
+    clv_larena_forget(L, h);
+    h->arena = NULL; /* never remembered again, should a finalizer still call it */
+    return 0;
 }
 
 /// attack:running() -> true until the attack ends or is cancelled

@@ -55,10 +55,30 @@ typedef struct lattack {
     larena *arena; /* kept alive by the handle's user value; read on every running() */
 } lattack;
 
+/// The last object of a type (arena, attack handle) whose self check passed, per state: upvalue
+/// 2 of the type's methods (upvalue 1 is its metatable). The object a game calls every frame is
+/// then recognized by one comparison instead of a trip of its metatable through the stack. Only
+/// an object not yet collected is remembered (an open arena, a handle with its arena), and the
+/// type's __gc forgets it, so the address never names another object. A light userdata of the
+/// same address passes too; only C code can make one.
+typedef struct clv_lmemo {
+    const void *last;
+} clv_lmemo;
+
 /* arena.c */
 /// The userdata at arg when its metatable is the one the running method was registered with.
 void *clv_larena_self(lua_State *L, int arg);
-/// The open arena at arg; raises otherwise.
+/// The userdata at arg when it is the one the running method's memo holds, else NULL.
+static inline void *clv_larena_recall(lua_State *L, int arg) {
+    const clv_lmemo *m = (const clv_lmemo *)lua_touserdata(L, lua_upvalueindex(2));
+    void *p = lua_touserdata(L, arg);
+    return m != NULL && p != NULL && p == m->last ? p : NULL;
+}
+/// Makes p, just checked by clv_larena_self, the running method's memo.
+void clv_larena_remember(lua_State *L, const void *p);
+/// Empties the running function's memo when it holds p (the type's __gc).
+void clv_larena_forget(lua_State *L, const void *p);
+/// The open arena at arg; raises otherwise. Only for the arena's methods (their upvalues).
 larena *clv_larena_check(lua_State *L, int arg);
 /// Pushes slot `slot` of the arena's user value table.
 void clv_larena_uv(lua_State *L, int arena_idx, int slot);
@@ -142,5 +162,7 @@ const char *clv_larena_entity_name(lua_State *L, int handle_idx);
 extern const luaL_Reg clv_larena_entity_methods[];
 extern const luaL_Reg clv_larena_entity_metamethods[];
 extern const luaL_Reg clv_larena_attack_methods[];
+/// __gc of cleave.Attack: forgets the handle (clv_lmemo).
+int clv_larena_attack_gc(lua_State *L);
 
 #endif

@@ -1,0 +1,139 @@
+-- The arena's and the attack handle's methods check their self: a call every frame on the same
+-- arena or attack is recognized cheaply, and every other value is still refused with the same
+-- message, before and after such calls, and after the remembered one is closed or collected.
+local cleave = require "cleave"
+
+local function stick(on_hit, on_tick)
+  local hit = { id = "tip", frames = { 2, 4 }, ax = 0, ay = 0, bx = 30, by = 0, radius = 4,
+    damage = 10, hitlag = 0 }
+  if on_tick then
+    hit.effects = { { name = "burn", duration = 3, on_tick = on_tick } }
+  end
+  return cleave.weapon {
+    name = "stick",
+    on_hit = on_hit,
+    attacks = { swing = { length = 6, hitboxes = { hit } } },
+  }
+end
+
+-- The message of calling f(...), or nil when it did not fail.
+local function err(f, ...)
+  local ok, e = pcall(f, ...)
+  return not ok and e or nil
+end
+
+-- Asserts that calling method f with v as its self fails as luaL_checkudata would.
+local function refuses(f, v, want, got, context)
+  assert.are.equal("bad argument #1 to '?' (" .. want .. " expected, got " .. got .. ")",
+    err(f, v), context)
+end
+
+-- A value of every kind a method could be handed instead of its self.
+local function strangers(a, p, swing)
+  return {
+    { {}, "table" },
+    { p, "cleave.Entity" },
+    { swing, "cleave.Attack" },
+    { a, "cleave.Arena" },
+    { cleave.circle(0, 0, 1), "cleave.Shape" },
+    { stick(), "cleave.Weapon" },
+    { io.stdout, "FILE*" },
+    { "arena", "string" },
+    { 7, "number" },
+    { nil, "nil" },
+  }
+end
+
+local function scene(w)
+  local a = cleave.arena {}
+  local p = a:spawn { team = 1 }
+  a:spawn { x = 25, team = 2, radius = 6 }
+  local swing = a:attack { weapon = w or stick(), attack = "swing", owner = p }
+  return a, p, swing
+end
+
+describe("the arena's self check", function()
+  it("refuses every other value as an arena, before and after calls on an arena", function()
+    local a, p, swing = scene()
+    local step, spawn = a.step, a.spawn
+    for round = 1, 2 do
+      for _, s in ipairs(strangers(a, p, swing)) do
+        local v, name = s[1], s[2]
+        if name ~= "cleave.Arena" then
+          refuses(step, v, "cleave.Arena", name, "round " .. round)
+          refuses(spawn, v, "cleave.Arena", name, "round " .. round)
+        end
+      end
+      -- its own arena passes, and is then the one remembered
+      step(a)
+      spawn(a, { team = 3 })
+    end
+    assert.are.equal(2, a:frame())
+  end)
+
+  it("refuses every other value as an attack, before and after calls on an attack", function()
+    local a, p, swing = scene()
+    local running = swing.running
+    for round = 1, 2 do
+      for _, s in ipairs(strangers(a, p, swing)) do
+        local v, name = s[1], s[2]
+        if name ~= "cleave.Attack" then
+          refuses(running, v, "cleave.Attack", name, "round " .. round)
+        end
+      end
+      assert.is_true(running(swing))
+    end
+  end)
+
+  it("tells apart two arenas and two attacks called in turn", function()
+    local a, _, s1 = scene()
+    local b, _, s2 = scene()
+    for _ = 1, 3 do
+      a:step(1)
+      b:step(2)
+      assert.is_true(s1:running())
+      assert.is_true(s2:running())
+    end
+    assert.are.equal(3, a:frame())
+    assert.are.equal(6, b:frame())
+    s1:cancel()
+    assert.is_false(s1:running())
+    assert.is_true(s2:running())
+  end)
+
+  it("raises 'arena is closed' for the arena it called last, once closed", function()
+    local a, _, swing = scene()
+    a:step(1)
+    assert.is_true(swing:running())
+    a:close()
+    assert.matches("arena is closed$", err(a.step, a))
+    assert.matches("arena is closed$", err(a.step, a))
+    assert.are.equal("running: the arena is closed", err(swing.running, swing))
+    assert.are.equal("running: the arena is closed", err(swing.running, swing))
+  end)
+
+  it("refuses other values after the arena and attack it called last are collected", function()
+    local a, p, swing = scene()
+    local step, running = a.step, swing.running
+    step(a)
+    running(swing)
+    a, p, swing = nil, nil, nil
+    collectgarbage()
+    collectgarbage()
+    -- new objects of every type, some of which may take the freed memory
+    local b = cleave.arena {}
+    local keep = {}
+    for i = 1, 200 do
+      keep[#keep + 1] = b:spawn { team = i }
+      keep[#keep + 1] = cleave.circle(0, 0, i)
+      keep[#keep + 1] = {}
+    end
+    for _, v in ipairs(keep) do
+      local name = type(v) == "table" and "table" or tostring(v):match("^(cleave%.%a+)")
+      if name == "cleave.Circle" or name == nil then name = "cleave.Shape" end
+      refuses(step, v, "cleave.Arena", name)
+      refuses(running, v, "cleave.Attack", name)
+    end
+    assert.are.equal(0, step(b))
+  end)
+end)
