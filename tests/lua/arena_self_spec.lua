@@ -137,3 +137,33 @@ describe("the arena's self check", function()
     assert.are.equal(0, step(b))
   end)
 end)
+
+describe("a frame's callbacks", function()
+  it("run for an arena on_hit added after frames that had hits and nothing to call", function()
+    local a = scene()
+    a:step(2) -- the hit of frame 2, with no callback anywhere
+    assert.are.equal(1, a:hit_count())
+    local seen = 0
+    a:on_hit(function() seen = seen + 1 end)
+    local b = scene()
+    b:on_hit(function() seen = seen + 10 end)
+    b:step(2)
+    assert.are.equal(10, seen)
+  end)
+
+  it("run a weapon's on_hit, and another's on_tick, among weapons that have none", function()
+    local heard = {}
+    local a, p = scene()
+    a:attack { weapon = stick(function(h) heard[#heard + 1] = ("hit %g"):format(h.damage) end),
+      attack = "swing", owner = p }
+    a:step(6)
+    assert.are.same({ "hit 10" }, heard)
+    heard = {}
+    local b, q = scene()
+    b:attack { weapon = stick(nil, function() heard[#heard + 1] = "tick" end), attack = "swing",
+      owner = q }
+    b:step(6)
+    assert.is_true(#heard > 0)
+    assert.are.equal("tick", heard[1])
+  end)
+end)

@@ -140,34 +140,35 @@ lua_Integer clv_larena_frames_arg(lua_State *L, int arg, lua_Integer hi) {
 /* The weapon of each of the c misses' attacks. The misses come in candidate order, which
  * holds an attack's misses together: one lookup per run of the same attack. */
 static void find_miss_weapons(larena *A, const clv_miss_record *m, int32_t c, clv_weapon_id *out) {
-    for (int32_t k = 0; k < c; k++) {
-        if (k > 0 && m[k].attack.index1 == m[k - 1].attack.index1 &&
-            m[k].attack.gen == m[k - 1].attack.gen) {
-            out[k] = out[k - 1];
-            continue;
-        }
+    for (int32_t k = 0; k < c;) {
+        clv_attack_id run = m[k].attack;
         clv_attack_info info;
-        if (clv_arena_attack(A->a, m[k].attack, &info) == CLV_HIT_OK) {
-            out[k] = info.weapon;
-        } else {
-            out[k] = clv_larena_met_weapon(A, m[k].attack); /* it ended in a meeting */
-        }
+        clv_weapon_id w = clv_arena_attack(A->a, run, &info) == CLV_HIT_OK
+                              ? info.weapon
+                              : clv_larena_met_weapon(A, run); /* it ended in a meeting */
+        do {
+            out[k++] = w;
+        } while (k < c && m[k].attack.index1 == run.index1 && m[k].attack.gen == run.gen);
     }
+}
+
+/* Whether a frame's events can call anything: an on_hit of the arena, or a weapon with a
+ * callback. A crowd of weapons without callbacks then pays nothing for them each frame. */
+static bool callbacks_possible(const larena *A) {
+    return A->on_hit_count > 0 || A->callback_weapons > 0;
 }
 
 /// arena:step([n]) -> hits: steps n frames (default 1); events of those frames are kept, and
 /// the number of hits among them is returned
 static int m_step(lua_State *L) {
     larena *A = clv_larena_check(L, 1);
-    /* step(1) runs every frame of a game driven from Lua: skip the generic paths for it */
-    if (!lua_isnoneornil(L, 2) && lua_type(L, 2) != LUA_TNUMBER) {
-        return clv_lua_typeerror(L, 2, "number");
-    }
+    /* step(1) runs every frame of a game driven from Lua: one type test for it */
+    int nt = lua_type(L, 2);
     lua_Integer n = 1;
-    if (!lua_isnoneornil(L, 2) && !lua_isinteger(L, 2)) {
-        n = clv_larena_frames_arg(L, 2, 1000000000);
-    } else if (lua_isinteger(L, 2)) {
-        n = lua_tointeger(L, 2);
+    if (nt == LUA_TNUMBER) {
+        n = lua_isinteger(L, 2) ? lua_tointeger(L, 2) : clv_larena_frames_arg(L, 2, 1000000000);
+    } else if (nt != LUA_TNONE && nt != LUA_TNIL) {
+        return clv_lua_typeerror(L, 2, "number");
     }
     if (A->in_callbacks > 0) {
         /* the events being reported would be overwritten under the callback's feet */
@@ -176,7 +177,6 @@ static int m_step(lua_State *L) {
     if (n < 0 || n > 1000000000) {
         clv_larena_frames_arg(L, 2, 1000000000);
     }
-    lua_settop(L, 1);
     A->hit_count = A->miss_count = A->tick_count = 0;
     A->clash_count = A->pevent_count = 0;
     /* a fresh error list only when the last one was used: a quiet step allocates nothing */
@@ -235,8 +235,9 @@ static int m_step(lua_State *L) {
             A->tick_count += c;
         }
         clv_larena_keep_meetings(L, A);
-        if (A->hit_count > from.hits || A->tick_count > from.ticks ||
-            A->clash_count > from.clashes || A->pevent_count > from.pevents) {
+        if (callbacks_possible(A) &&
+            (A->hit_count > from.hits || A->tick_count > from.ticks ||
+             A->clash_count > from.clashes || A->pevent_count > from.pevents)) {
             A->in_callbacks++;
             clv_larena_run_callbacks(L, 1, A, &from);
             A->in_callbacks--;

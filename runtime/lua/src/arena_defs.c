@@ -207,6 +207,20 @@ static bool opt_boolean(lua_State *L, int idx, const char *key, const char *fnam
 
 /* ---- weapons in the arena ---- */
 
+/* Whether w has a Lua callback a frame's events could call. */
+static bool has_callbacks(const clv_lweapon *w) {
+    if (w->on_hit_ref != LUA_NOREF || w->on_clash_ref != LUA_NOREF ||
+        w->on_reflect_ref != LUA_NOREF) {
+        return true;
+    }
+    for (int32_t k = 0; k < w->effect_count; k++) {
+        if (w->effects[k].ref != LUA_NOREF) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The arena id of the weapon userdata at widx, adding it on first use. */
 clv_weapon_id clv_larena_weapon(lua_State *L, int arena_idx, larena *A, int widx) {
     clv_lweapon *w = (clv_lweapon *)lua_touserdata(L, widx);
@@ -228,6 +242,7 @@ clv_weapon_id clv_larena_weapon(lua_State *L, int arena_idx, larena *A, int widx
         luaL_error(L, "cannot add weapon '%s': %s", clv_lua_weapon_name(w), diag.message);
     }
     A->weapons[A->weapon_count++] = w;
+    A->callback_weapons += has_callbacks(w) ? 1 : 0;
     clv_larena_cache(L, widx, id.index1);
     return id;
 }

@@ -319,7 +319,7 @@ void clv_larena_run_callbacks(lua_State *L, int arena_idx, larena *A,
     for (int32_t k = from->hits; k < A->hit_count; k++) {
         const clv_hit_event *h = &A->hits[k];
         clv_lweapon *w = weapon_of(A, h->weapon);
-        if (w != NULL) {
+        if (w != NULL && w->on_hit_ref != LUA_NOREF) {
             clv_lua_event e = {.hit = h, .weapon = w};
             e.box[0] = event_box(A, h->weapon, h->attack_index, h->attack_frame, h->hitbox);
             call_weapon_cb(L, arena_idx, A, w, w->on_hit_ref, &e);
