@@ -167,3 +167,28 @@ describe("a frame's callbacks", function()
     assert.are.equal("tick", heard[1])
   end)
 end)
+
+describe("arena:spawn's numbers, read in one pass over the table", function()
+  it("take integers, floats and integral floats, and keep each field's message", function()
+    local a = cleave.arena {}
+    local e = a:spawn { x = 1, y = 2.5, vx = -3, vy = 0.25, weight = 2, friction = 0, hp = 7.5,
+      team = 2.0 }
+    local i = e:info()
+    assert.are.same({ 1, 2.5, -3, 0.25, 2, 0, 7.5, 2 },
+      { i.x, i.y, i.vx, i.vy, i.weight, i.friction, i.hp, i.team })
+    local function spawn_err(t) return err(a.spawn, a, t) end
+    assert.are.equal("spawn: x must be a number (got string)", spawn_err { x = "1" })
+    assert.are.equal("spawn: vy must be finite (got inf)", spawn_err { vy = 1 / 0 })
+    assert.are.equal("spawn: vx must be >= -1000000000 (got -2000000000)",
+      spawn_err { vx = -2000000000 })
+    assert.are.equal("spawn: y must be <= 1000000000 (got 10000000000.0)", spawn_err { y = 1e10 })
+    assert.are.equal("spawn: weight must be > 0 (got 0)", spawn_err { weight = 0 })
+    assert.are.equal("spawn: friction must be >= 0 (got -1)", spawn_err { friction = -1 })
+    assert.are.equal("spawn: hp must be > 0 (got -0.5)", spawn_err { hp = -0.5 })
+    assert.are.equal("spawn: team must be an integer (got 1.5)", spawn_err { team = 1.5 })
+    assert.are.equal("spawn: team must be an integer (got table)", spawn_err { team = {} })
+    -- the fields are checked in their order, whatever the table's
+    assert.are.equal("spawn: x must be finite (got nan)", spawn_err { team = 1.5, x = 0 / 0 })
+    assert.are.equal(1, a:entity_count())
+  end)
+end)

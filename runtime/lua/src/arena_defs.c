@@ -84,23 +84,37 @@ static int type_error(lua_State *L, const char *fname, const char *key, int vidx
 /* The position of key in known (at most 32 names), or -1. */
 static int field_index(const char *key, const char *const *known) {
     for (int k = 0; k < 32 && known[k] != NULL; k++) {
-        if (strcmp(key, known[k]) == 0) {
+        /* the first letter rules out most names without a call */
+        if (key[0] == known[k][0] && strcmp(key, known[k]) == 0) {
             return k;
         }
     }
     return -1;
 }
 
-/* Whether every key of the table at idx is a string in known; *given gets bit k for known[k]. */
-static bool keys_known(lua_State *L, int idx, const char *const *known, uint32_t *given) {
+/* The keys a definition table gives, as bits by their position in its list of names, and the
+ * numbers among their values, read in the same pass (a spawn then looks up none of them). */
+typedef struct given_fields {
+    uint32_t given, numeric;
+    double num[32];
+} given_fields;
+
+/* Whether every key of the table at idx is a string in known; fills g when it is. */
+static bool keys_known(lua_State *L, int idx, const char *const *known, given_fields *g) {
     bool ok = true;
-    *given = 0;
+    g->given = g->numeric = 0;
     lua_pushnil(L);
     while (ok && lua_next(L, idx)) {
-        lua_pop(L, 1);
-        int k = lua_type(L, -1) == LUA_TSTRING ? field_index(lua_tostring(L, -1), known) : -1;
+        int k = lua_type(L, -2) == LUA_TSTRING ? field_index(lua_tostring(L, -2), known) : -1;
         ok = k >= 0;
-        *given |= ok ? 1u << k : 0u;
+        if (ok) {
+            g->given |= 1u << k;
+            if (lua_type(L, -1) == LUA_TNUMBER) {
+                g->numeric |= 1u << k;
+                g->num[k] = (double)lua_tonumber(L, -1);
+            }
+        }
+        lua_pop(L, 1);
     }
     if (!ok) {
         lua_pop(L, 1); /* the key lua_next left */
@@ -112,17 +126,23 @@ static bool keys_known(lua_State *L, int idx, const char *const *known, uint32_t
  * with the nearest known name when one is close; the position is the caller's, as luaL_error
  * gives it for the other messages of the method. The position is looked up only for a table
  * that fails: spawns and attacks are made in a game's frames. */
-static uint32_t check_fields(lua_State *L, int idx, const char *const *known, const char *fname) {
+static void check_fields_read(lua_State *L, int idx, const char *const *known, const char *fname,
+                              given_fields *g) {
     idx = lua_absindex(L, idx);
-    uint32_t given = 0;
-    if (keys_known(L, idx, known, &given)) {
-        return given;
+    if (keys_known(L, idx, known, g)) {
+        return;
     }
     luaL_where(L, 1);
     clv_fctx c = {.L = L, .where = lua_pushfstring(L, "%s%s", lua_tostring(L, -1), fname)};
     clv_f_check_keys(&c, idx, known, false); /* raises the error */
     lua_pop(L, 2);
-    return 0;
+}
+
+/* check_fields_read for a table whose numbers are read later by name. */
+static uint32_t check_fields(lua_State *L, int idx, const char *const *known, const char *fname) {
+    given_fields g;
+    check_fields_read(L, idx, known, fname, &g);
+    return g.given;
 }
 
 /* Optional number field within [lo, hi] (lo excluded when strict). */
@@ -189,6 +209,37 @@ static bool opt_int(lua_State *L, int idx, const char *key, const char *fname, l
     lua_pop(L, 1);
     *out = v;
     return true;
+}
+
+/* Field f of the spawn table at stack index 2, given: its number read by check_fields_read when
+ * it lies in [lo, hi] (lo excluded when strict); otherwise opt_num_in reads the field and raises
+ * its message. */
+static double given_num(lua_State *L, const given_fields *g, int f, const char *fname, double lo,
+                        bool strict, double hi) {
+    if ((g->numeric >> f & 1u) != 0) {
+        double d = g->num[f];
+        if (isfinite(d) && (strict ? d > lo : d >= lo) && d <= hi) {
+            return d;
+        }
+    }
+    double d = 0.0;
+    opt_num_in(L, 2, spawn_fields[f], fname, lo, strict, hi, &d);
+    return d;
+}
+
+/* Field f of the spawn table, given, as an integer in lo..hi (both within 2^53, where a double
+ * holds every integer): as given_num, opt_int raises the message of a value that fails. */
+static lua_Integer given_int(lua_State *L, const given_fields *g, int f, const char *fname,
+                             lua_Integer lo, lua_Integer hi) {
+    if ((g->numeric >> f & 1u) != 0) {
+        double d = g->num[f];
+        if (d == floor(d) && d >= (double)lo && d <= (double)hi) {
+            return (lua_Integer)d;
+        }
+    }
+    lua_Integer v = 0;
+    opt_int(L, 2, spawn_fields[f], fname, lo, hi, &v);
+    return v;
 }
 
 static bool opt_boolean(lua_State *L, int idx, const char *key, const char *fname, bool *out) {
@@ -437,35 +488,38 @@ int clv_larena_spawn(lua_State *L) {
         return clv_lua_typeerror(L, 2, "table");
     }
     clv_lua_check_nargs(L, 2);
-    /* a field the table does not give is not looked up: a crowd spawns with few of them */
-    uint32_t given = check_fields(L, 2, spawn_fields, fname);
+    /* one pass over the table's keys reads its numbers; a field it does not give is not looked
+     * up: a crowd spawns with few of them */
+    given_fields g;
+    check_fields_read(L, 2, spawn_fields, fname, &g);
+    uint32_t given = g.given;
     clv_entity_def def = clv_default_entity_def();
-    double d;
-    if (has(given, SF_X) && opt_world(L, 2, "x", fname, &d)) {
-        def.position.x = (float)d;
+    const double world = (double)CLV_WORLD_LIMIT;
+    if (has(given, SF_X)) {
+        def.position.x = (float)given_num(L, &g, SF_X, fname, -world, false, world);
     }
-    if (has(given, SF_Y) && opt_world(L, 2, "y", fname, &d)) {
-        def.position.y = (float)d;
+    if (has(given, SF_Y)) {
+        def.position.y = (float)given_num(L, &g, SF_Y, fname, -world, false, world);
     }
-    if (has(given, SF_VX) && opt_world(L, 2, "vx", fname, &d)) {
-        def.velocity.x = (float)d;
+    if (has(given, SF_VX)) {
+        def.velocity.x = (float)given_num(L, &g, SF_VX, fname, -world, false, world);
     }
-    if (has(given, SF_VY) && opt_world(L, 2, "vy", fname, &d)) {
-        def.velocity.y = (float)d;
+    if (has(given, SF_VY)) {
+        def.velocity.y = (float)given_num(L, &g, SF_VY, fname, -world, false, world);
     }
-    if (has(given, SF_WEIGHT) && opt_num_in(L, 2, "weight", fname, 0.0, true, 3.0e38, &d)) {
-        def.weight = (float)d;
+    if (has(given, SF_WEIGHT)) {
+        def.weight = (float)given_num(L, &g, SF_WEIGHT, fname, 0.0, true, 3.0e38);
     }
-    if (has(given, SF_FRICTION) && opt_num_in(L, 2, "friction", fname, 0.0, false, 3.0e38, &d)) {
-        def.friction = (float)d;
+    if (has(given, SF_FRICTION)) {
+        def.friction = (float)given_num(L, &g, SF_FRICTION, fname, 0.0, false, 3.0e38);
     }
-    if (has(given, SF_HP) && opt_num_in(L, 2, "hp", fname, 0.0, true, 3.0e38, &d)) {
-        def.hp = (float)d;
+    if (has(given, SF_HP)) {
+        def.hp = (float)given_num(L, &g, SF_HP, fname, 0.0, true, 3.0e38);
+    }
+    if (has(given, SF_TEAM)) {
+        def.team = (int32_t)given_int(L, &g, SF_TEAM, fname, INT32_MIN, INT32_MAX);
     }
     lua_Integer i;
-    if (has(given, SF_TEAM) && opt_int(L, 2, "team", fname, INT32_MIN, INT32_MAX, &i)) {
-        def.team = (int32_t)i;
-    }
     if (has(given, SF_USER) && opt_int(L, 2, "user", fname, LUA_MININTEGER, LUA_MAXINTEGER, &i)) {
         def.user = (uint64_t)i;
     }
@@ -487,9 +541,11 @@ int clv_larena_spawn(lua_State *L) {
     if (has(given, SF_RADIUS) || has(given, SF_HURTBOX) || has(given, SF_HURTBOXES)) {
         read_spawn_hurtboxes(L, fname, &def);
     }
-    int nt = lua_getfield(L, 2, "name");
-    if (nt != LUA_TNIL && nt != LUA_TSTRING) {
-        type_error(L, fname, "name", -1, "be a string");
+    if (has(given, SF_NAME)) {
+        if (lua_getfield(L, 2, "name") != LUA_TSTRING) {
+            type_error(L, fname, "name", -1, "be a string");
+        }
+        lua_pop(L, 1);
     }
     clv_larena_spawn_extra extra;
     if (has(given, SF_BODY) || has(given, SF_ANIMATION) || has(given, SF_FACING) ||
@@ -504,10 +560,11 @@ int clv_larena_spawn(lua_State *L) {
         luaL_error(L, "%s: %s", fname, diag.message);
     }
     clv_larena_spawn_body(L, A, id, &extra);
-    lua_getfield(L, 2, "name");
     clv_larena_push_entity(L, 1, id);
-    lua_pushvalue(L, -2);
-    lua_setiuservalue(L, -2, 2);
+    if (has(given, SF_NAME)) {
+        lua_getfield(L, 2, "name");
+        lua_setiuservalue(L, -2, 2);
+    }
     return 1;
 }
 
