@@ -167,7 +167,8 @@ const char *clv_f_enter(clv_fctx *c, int idx) {
 
 bool clv_f_in_list(const char *k, const char *const *known) {
     for (int i = 0; known[i] != NULL; i++) {
-        if (strcmp(k, known[i]) == 0) {
+        /* the first letter rules out most names without a call: a weapon's hitboxes ask often */
+        if (k[0] == known[i][0] && strcmp(k, known[i]) == 0) {
             return true;
         }
     }
