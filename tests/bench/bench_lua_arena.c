@@ -182,11 +182,14 @@ int main(int argc, char **argv) {
     double c = tc[rounds / 2], l = tl[rounds / 2];
     /* the median of the rounds' ratios: each round's two runs are a few milliseconds apart */
     double overhead = (ratio[rounds / 2] - 1.0) * 100.0;
+    /* and their quartiles: how far one run's median can move with the machine's load */
+    double q1 = (ratio[rounds / 4] - 1.0) * 100.0, q3 = (ratio[3 * rounds / 4] - 1.0) * 100.0;
     printf("load flail + %d frames, %d enemies, %ld hits (medians of %d rounds, thread CPU time; "
            "the overhead is the median of the rounds' ratios)\n",
            FRAMES, ENEMIES, hc, rounds);
-    printf("  from C:   %.3f ms\n  from Lua: %.3f ms\n  Lua overhead: %+.1f %%\n", c * 1e3, l * 1e3,
-           overhead);
+    printf("  from C:   %.3f ms\n  from Lua: %.3f ms\n  Lua overhead: %+.1f %% (quartiles of the "
+           "rounds: %+.1f, %+.1f %%)\n",
+           c * 1e3, l * 1e3, overhead, q1, q3);
     if (json != NULL) {
         FILE *f = fopen(json, "a");
         if (f != NULL) {
@@ -194,6 +197,10 @@ int main(int argc, char **argv) {
             fprintf(f, "{\"bench\":\"lua_arena\",\"figure\":\"lua_ms\",\"value\":%.4f}\n", l * 1e3);
             fprintf(f, "{\"bench\":\"lua_arena\",\"figure\":\"overhead_pct\",\"value\":%.2f}\n",
                     overhead);
+            fprintf(f, "{\"bench\":\"lua_arena\",\"figure\":\"overhead_q1_pct\",\"value\":%.2f}\n",
+                    q1);
+            fprintf(f, "{\"bench\":\"lua_arena\",\"figure\":\"overhead_q3_pct\",\"value\":%.2f}\n",
+                    q3);
             fclose(f);
         }
     }
