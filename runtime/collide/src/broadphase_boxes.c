@@ -195,6 +195,23 @@ static void flush_pairs(const uint64_t *pairs, uint32_t n, uint32_t *first, uint
     }
 }
 
+/* The largest radius up to the cell size (as entity_cells finds it), for a call without a hint.
+ * Compared as bit patterns, which order floats >= 0 as their values: an integer maximum
+ * vectorizes where a float one may not be reordered. */
+static float largest_radius(const clv_grid *g, const float *r, uint32_t count) {
+    const float cell_size = g->def.cell_size;
+    uint32_t w_bits = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t rb;
+        memcpy(&rb, &r[i], sizeof rb);
+        rb = ((r[i] >= 0.0f) & (r[i] <= cell_size)) ? rb & 0x7fffffffu : 0u;
+        w_bits = rb > w_bits ? rb : w_bits;
+    }
+    float w;
+    memcpy(&w, &w_bits, sizeof w);
+    return w;
+}
+
 #ifdef CLV_GRID_AVX2
 /* The positions of the set bits of an 8-bit mask m, ascending, a byte each: eight lanes
  * left-packed, in clv_lane_pack[m]. One load where two halves of four lanes took ten scalar
@@ -274,7 +291,9 @@ candidates_of(const clv_grid *g, const bool exact, const bool cells, const bool 
                 whole, _mm256_xor_si256(_mm256_castps_si256(keep), _mm256_set1_epi32(-1)));
             _mm256_storeu_si256((__m256i *)(void *)(cell_out + k), whole);
         }
-        vw = _mm256_max_ps(vw, _mm256_and_ps(keep, vr));
+        /* every radius but a NaN (maxps answers its second operand for a NaN): the oversized
+         * are left out below, only where the largest is one */
+        vw = _mm256_max_ps(vr, vw);
         if (all) {
             continue; /* every entity is picked: no bit to test */
         }
@@ -298,9 +317,9 @@ candidates_of(const clv_grid *g, const bool exact, const bool cells, const bool 
                 _mm256_blendv_ps(lo, hi, _mm256_castsi256_ps(_mm256_slli_epi32(crow, 27))));
             bit = _mm256_slli_epi32(_mm256_srlv_epi32(word, ccol), 31);
         }
-        const __m256 big = _mm256_cmp_ps(vr, vcell, _CMP_NLE_UQ); /* not keep: oversized */
-        const uint32_t pass =
-            (uint32_t)_mm256_movemask_ps(_mm256_or_ps(_mm256_castsi256_ps(bit), big));
+        /* and the oversized (not keep), from keep's signs: no vector operation for them */
+        const uint32_t pass = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(bit)) |
+                              (~(uint32_t)_mm256_movemask_ps(keep) & 0xffu);
         _mm256_storeu_si256((__m256i *)(void *)(cand + nc),
                             _mm256_permutevar8x32_epi32(vk, packed_lanes(pass)));
         nc += (uint32_t)__builtin_popcount(pass);
@@ -310,7 +329,7 @@ candidates_of(const clv_grid *g, const bool exact, const bool cells, const bool 
     for (int k = 0; k < 8; k++) {
         wm = lanes[k] > wm ? lanes[k] : wm;
     }
-    *w = wm;
+    *w = wm <= g->def.cell_size ? wm : largest_radius(g, r + base, m);
     return nc;
 }
 
@@ -344,23 +363,6 @@ all_cells(const clv_grid *g, const float *x, const float *y, const float *r, uin
     (void)candidates_of(g, false, true, true, x, y, r, base, m, count, sub, cell, NULL, w);
 }
 #endif
-
-/* The largest radius up to the cell size (as entity_cells finds it), for a call without a hint.
- * Compared as bit patterns, which order floats >= 0 as their values: an integer maximum
- * vectorizes where a float one may not be reordered. */
-static float largest_radius(const clv_grid *g, const float *r, uint32_t count) {
-    const float cell_size = g->def.cell_size;
-    uint32_t w_bits = 0;
-    for (uint32_t i = 0; i < count; i++) {
-        uint32_t rb;
-        memcpy(&rb, &r[i], sizeof rb);
-        rb = ((r[i] >= 0.0f) & (r[i] <= cell_size)) ? rb & 0x7fffffffu : 0u;
-        w_bits = rb > w_bits ? rb : w_bits;
-    }
-    float w;
-    memcpy(&w, &w_bits, sizeof w);
-    return w;
-}
 
 /* The sub-cell of each entity in [lo, hi) into sub[0 .. hi - lo); returns the largest of their
  * radii up to the cell size. count bounds the prefetch. */
