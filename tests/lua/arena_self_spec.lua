@@ -192,3 +192,21 @@ describe("arena:spawn's numbers, read in one pass over the table", function()
     assert.are.equal(1, a:entity_count())
   end)
 end)
+
+describe("arena:step's count", function()
+  it("takes an integer, an integral float, nil or nothing, and refuses the rest", function()
+    local a = cleave.arena {}
+    a:step(2)
+    a:step(2.0)
+    a:step(nil)
+    a:step()
+    assert.are.equal(6, a:frame())
+    assert.are.equal("bad argument #2 to 'step' (number expected, got boolean)", err(a.step, a, true))
+    assert.are.equal("bad argument #2 to 'step' (number expected, got table)", err(a.step, a, {}))
+    assert.are.equal("bad argument #2 to 'step' (frames must be an integer in 0..1000000000, "
+      .. "got 2000000000)", err(a.step, a, 2000000000))
+    assert.are.equal("bad argument #2 to 'step' (frames must be an integer in 0..1000000000, "
+      .. "got 10000000000.0)", err(a.step, a, 1e10))
+    assert.are.equal(6, a:frame())
+  end)
+end)

@@ -162,12 +162,13 @@ static bool callbacks_possible(const larena *A) {
 /// the number of hits among them is returned
 static int m_step(lua_State *L) {
     larena *A = clv_larena_check(L, 1);
-    /* step(1) runs every frame of a game driven from Lua: one type test for it */
-    int nt = lua_type(L, 2);
+    /* step(1) runs every frame of a game driven from Lua: one test for it */
     lua_Integer n = 1;
-    if (nt == LUA_TNUMBER) {
-        n = lua_isinteger(L, 2) ? lua_tointeger(L, 2) : clv_larena_frames_arg(L, 2, 1000000000);
-    } else if (nt != LUA_TNONE && nt != LUA_TNIL) {
+    if (lua_isinteger(L, 2)) {
+        n = lua_tointeger(L, 2);
+    } else if (lua_type(L, 2) == LUA_TNUMBER) {
+        n = clv_larena_frames_arg(L, 2, 1000000000);
+    } else if (!lua_isnoneornil(L, 2)) {
         return clv_lua_typeerror(L, 2, "number");
     }
     if (A->in_callbacks > 0) {
