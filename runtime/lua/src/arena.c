@@ -96,6 +96,7 @@ static int arena_gc(lua_State *L) {
     clv_lalloc_resize(&A->alloc, A->ticks, sizeof *A->ticks * (size_t)A->tick_cap, 0);
     clv_lalloc_resize(&A->alloc, A->weapons, sizeof *A->weapons * (size_t)A->weapon_cap, 0);
     A->hits = NULL, A->misses = NULL, A->ticks = NULL, A->weapons = NULL;
+    A->hit_list = NULL, A->miss_list = NULL;
     clv_larena_free_meetings(A);
     A->hit_cap = A->miss_cap = A->tick_cap = A->weapon_cap = 0;
     A->hit_count = A->miss_count = A->tick_count = A->weapon_count = 0;
@@ -152,6 +153,44 @@ static void find_miss_weapons(larena *A, const clv_miss_record *m, int32_t c, cl
     }
 }
 
+/* Keeps the hits and misses of the frame just stepped, and the weapon of each miss. Those of a
+ * single frame (step(1): every frame of a game) are read where the arena keeps them: they stay
+ * there until it steps or is restored, which only m_step and m_restore do. Those of several
+ * frames (gather) are copied into A's own lists. */
+static void keep_hits_and_misses(lua_State *L, larena *A, bool gather) {
+    int32_t c;
+    const clv_hit_event *h = clv_arena_hits(A->a, &c);
+    if (gather && c > 0) {
+        if (!clv_lalloc_grow(&A->alloc, (void **)&A->hits, &A->hit_cap, A->hit_count + c,
+                             sizeof *h)) {
+            luaL_error(L, "out of memory");
+        }
+        memcpy(A->hits + A->hit_count, h, sizeof *h * (size_t)c);
+    }
+    A->hit_list = gather ? A->hits : h;
+    A->hit_count += c;
+    const clv_miss_record *m = clv_arena_misses(A->a, &c);
+    if (c > 0) {
+        if (gather && !clv_lalloc_grow(&A->alloc, (void **)&A->misses, &A->miss_cap,
+                                       A->miss_count + c, sizeof *m)) {
+            luaL_error(L, "out of memory");
+        }
+        int32_t wcap = A->miss_weapon_cap;
+        if (!clv_lalloc_grow(&A->alloc, (void **)&A->miss_weapons, &wcap, A->miss_count + c,
+                             sizeof *A->miss_weapons)) {
+            luaL_error(L, "out of memory");
+        }
+        A->miss_weapon_cap = wcap;
+        if (gather) {
+            memcpy(A->misses + A->miss_count, m, sizeof *m * (size_t)c);
+        }
+        /* before the callbacks, which may remove an owner and so end its attacks */
+        find_miss_weapons(A, m, c, A->miss_weapons + A->miss_count);
+    }
+    A->miss_list = gather ? A->misses : m;
+    A->miss_count += c;
+}
+
 /* Whether a frame's events can call anything: an on_hit of the arena, or a weapon with a
  * callback. A crowd of weapons without callbacks then pays nothing for them each frame. */
 static bool callbacks_possible(const larena *A) {
@@ -198,34 +237,9 @@ static int m_step(lua_State *L) {
         if (st != CLV_HIT_OK) {
             return luaL_error(L, "step: %s", clv_hit_status_name(st));
         }
-        int32_t c;
-        const clv_hit_event *h = clv_arena_hits(A->a, &c);
         clv_larena_marks from = {A->hit_count, A->tick_count, A->clash_count, A->pevent_count};
-        if (c > 0) {
-            if (!clv_lalloc_grow(&A->alloc, (void **)&A->hits, &A->hit_cap, A->hit_count + c,
-                                 sizeof *h)) {
-                return luaL_error(L, "out of memory");
-            }
-            memcpy(A->hits + A->hit_count, h, sizeof *h * (size_t)c);
-            A->hit_count += c;
-        }
-        const clv_miss_record *m = clv_arena_misses(A->a, &c);
-        if (c > 0) {
-            if (!clv_lalloc_grow(&A->alloc, (void **)&A->misses, &A->miss_cap, A->miss_count + c,
-                                 sizeof *m)) {
-                return luaL_error(L, "out of memory");
-            }
-            int32_t wcap = A->miss_weapon_cap;
-            if (!clv_lalloc_grow(&A->alloc, (void **)&A->miss_weapons, &wcap, A->miss_count + c,
-                                 sizeof *A->miss_weapons)) {
-                return luaL_error(L, "out of memory");
-            }
-            A->miss_weapon_cap = wcap;
-            memcpy(A->misses + A->miss_count, m, sizeof *m * (size_t)c);
-            /* before the callbacks, which may remove an owner and so end its attacks */
-            find_miss_weapons(A, m, c, A->miss_weapons + A->miss_count);
-            A->miss_count += c;
-        }
+        keep_hits_and_misses(L, A, n > 1);
+        int32_t c;
         const clv_tick_event *t = clv_arena_ticks(A->a, &c);
         if (c > 0) {
             if (!clv_lalloc_grow(&A->alloc, (void **)&A->ticks, &A->tick_cap, A->tick_count + c,
@@ -263,7 +277,7 @@ static int m_hits(lua_State *L) {
     larena *A = clv_larena_check(L, 1);
     lua_createtable(L, A->hit_count, 0);
     for (int32_t k = 0; k < A->hit_count; k++) {
-        clv_larena_push_hit(L, 1, A, &A->hits[k]);
+        clv_larena_push_hit(L, 1, A, &A->hit_list[k]);
         lua_rawseti(L, -2, k + 1);
     }
     return 1;
@@ -274,7 +288,7 @@ static int m_misses(lua_State *L) {
     larena *A = clv_larena_check(L, 1);
     lua_createtable(L, A->miss_count, 0);
     for (int32_t k = 0; k < A->miss_count; k++) {
-        clv_larena_push_miss(L, 1, A, &A->misses[k], A->miss_weapons[k]);
+        clv_larena_push_miss(L, 1, A, &A->miss_list[k], A->miss_weapons[k]);
         lua_rawseti(L, -2, k + 1);
     }
     return 1;

@@ -317,7 +317,7 @@ void clv_larena_run_callbacks(lua_State *L, int arena_idx, larena *A,
         }
     }
     for (int32_t k = from->hits; k < A->hit_count; k++) {
-        const clv_hit_event *h = &A->hits[k];
+        const clv_hit_event *h = &A->hit_list[k];
         clv_lweapon *w = weapon_of(A, h->weapon);
         if (w != NULL && w->on_hit_ref != LUA_NOREF) {
             clv_lua_event e = {.hit = h, .weapon = w};
@@ -329,7 +329,7 @@ void clv_larena_run_callbacks(lua_State *L, int arena_idx, larena *A,
             int list = lua_gettop(L);
             for (int32_t i = 1; i <= A->on_hit_count; i++) {
                 lua_rawgeti(L, list, i);
-                clv_larena_push_hit(L, arena_idx, A, &A->hits[k]);
+                clv_larena_push_hit(L, arena_idx, A, &A->hit_list[k]);
                 protected_call(L, arena_idx);
             }
             lua_pop(L, 1);

@@ -22,6 +22,11 @@ enum {
 
 typedef struct larena {
     clv_arena *a;
+    /* the hits and misses of the last step: hit_list and miss_list are the arena's own lists
+     * after a step of one frame (until the next step or restore), hits and misses (A's copies)
+     * after a step of several */
+    const clv_hit_event *hit_list;
+    const clv_miss_record *miss_list;
     clv_hit_event *hits;
     int32_t hit_count, hit_cap;
     clv_miss_record *misses;
