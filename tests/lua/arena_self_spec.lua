@@ -113,11 +113,11 @@ describe("the arena's self check", function()
   end)
 
   it("refuses other values after the arena and attack it called last are collected", function()
-    local a, p, swing = scene()
+    local a, p, swing = scene() -- luacheck: ignore 231
     local step, running = a.step, swing.running
     step(a)
     running(swing)
-    a, p, swing = nil, nil, nil
+    a, p, swing = nil, nil, nil -- luacheck: ignore 311 (the stack must not keep them)
     collectgarbage()
     collectgarbage()
     -- new objects of every type, some of which may take the freed memory

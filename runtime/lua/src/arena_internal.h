@@ -40,10 +40,10 @@ typedef struct larena {
     clv_lweapon **weapons; /* by arena index1 - 1 (anchored by the UV_WEAPONS table) */
     int32_t weapon_count, weapon_cap;
     int32_t callback_weapons; /* how many of weapons have a Lua callback (on_hit, on_tick...) */
-    int32_t on_hit_count; /* length of UV_ON_HIT */
-    int32_t error_count;  /* length of UV_ERRORS */
-    int32_t in_callbacks; /* > 0 while the callbacks of a frame run */
-    clv_lalloc alloc;     /* the state's: the arena and the event lists count against it */
+    int32_t on_hit_count;     /* length of UV_ON_HIT */
+    int32_t error_count;      /* length of UV_ERRORS */
+    int32_t in_callbacks;     /* > 0 while the callbacks of a frame run */
+    clv_lalloc alloc;         /* the state's: the arena and the event lists count against it */
 
     /* the clashes and projectile events of the last step (arena_meet.c) */
     clv_clash_event *clashes;
