@@ -52,6 +52,12 @@ static inline uint32_t cell_of_sub(const clv_grid *g, uint32_t s) {
     return (row >> shift) * g->def.cols + ((s - row * sub_cols) >> shift);
 }
 
+/* The cell of an entity on sub-cell s, all ones for an oversized one (on sub_big), as the
+ * groups' test reads it. */
+static inline uint32_t cell_or_big(const clv_grid *g, uint32_t s) {
+    return s == g->sub_big ? UINT32_MAX : cell_of_sub(g, s);
+}
+
 /* Records the pair (box q, entity i) when hit is true. A miss is written to the next free
  * slot, which the next hit overwrites; once the scratch is full nothing is written, or a miss
  * would overwrite the last hit. */
@@ -436,24 +442,12 @@ static uint32_t block_picks(const clv_grid *g, bool test_all, bool exact, const 
                             float *w) {
     uint32_t np = 0;
 #ifdef CLV_GRID_AVX2
-    if (g->avx2 && test_all && cell != NULL) { /* every entity, with its cell */
-        const uint32_t m8 = m & ~7u;
+    if (g->avx2 && (!test_all || cell != NULL)) { /* test_all: every entity, with its cell */
+        uint32_t cand[CLV_PICK_BLOCK + 8u], m8 = m & ~7u, nc = 0, j = 0;
         float w8;
-        all_cells(g, x, y, r, base, m8, count, sub, cell, &w8);
-        *w = entity_cells(g, x, y, r, base + m8, base + m, count, sub + m8);
-        *w = w8 > *w ? w8 : *w;
-        for (uint32_t k = m8; k < m; k++) {
-            cell[k] = sub[k] == g->sub_big ? UINT32_MAX : cell_of_sub(g, sub[k]);
-        }
-        for (uint32_t k = 0; k < m; k++) {
-            pick[k] = k;
-        }
-        return m;
-    }
-    if (g->avx2 && !test_all) {
-        uint32_t cand[CLV_PICK_BLOCK + 8u], m8 = m & ~7u, nc, j = 0;
-        float w8;
-        if (cell == NULL) {
+        if (test_all) {
+            all_cells(g, x, y, r, base, m8, count, sub, cell, &w8);
+        } else if (cell == NULL) {
             nc = coarse_candidates(g, x, y, r, base, m8, count, sub, cand, &w8);
         } else if (exact) {
             nc = exact_candidates(g, x, y, r, base, m8, count, sub, cell, cand, &w8);
@@ -463,7 +457,13 @@ static uint32_t block_picks(const clv_grid *g, bool test_all, bool exact, const 
         *w = entity_cells(g, x, y, r, base + m8, base + m, count, sub + m8);
         *w = w8 > *w ? w8 : *w;
         for (uint32_t k = m8; k < m && cell != NULL; k++) {
-            cell[k] = sub[k] == g->sub_big ? UINT32_MAX : cell_of_sub(g, sub[k]);
+            cell[k] = cell_or_big(g, sub[k]);
+        }
+        if (test_all) {
+            for (uint32_t k = 0; k < m; k++) {
+                pick[k] = k;
+            }
+            return m;
         }
         if (exact) { /* the candidates are the picks */
             memcpy(pick, cand, (size_t)nc * sizeof(uint32_t));
@@ -509,9 +509,7 @@ group_picks_avx2(const clv_grid *g, const box_lists *b, const float *x, const fl
     uint32_t n = *n_io;
     for (; j < np && n <= limit; j++) {
         const uint32_t k = pick[j], i = base + k;
-        const uint32_t ck = cell != NULL           ? cell[k]
-                            : sub[k] == g->sub_big ? UINT32_MAX
-                                                   : cell_of_sub(g, sub[k]);
+        const uint32_t ck = cell != NULL ? cell[k] : cell_or_big(g, sub[k]);
         const float ex = x[i], ey = y[i], er = r[i];
         if (ck == UINT32_MAX) {
             n = entity_group_hits(g, b, ex, ey, er, i, sub[k], pairs, room, n);

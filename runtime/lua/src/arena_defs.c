@@ -81,17 +81,6 @@ static int type_error(lua_State *L, const char *fname, const char *key, int vidx
     return luaL_error(L, "%s: %s must %s (got %s)", fname, key, rule, got);
 }
 
-/* The position of key in known (at most 32 names), or -1. */
-static int field_index(const char *key, const char *const *known) {
-    for (int k = 0; k < 32 && known[k] != NULL; k++) {
-        /* the first letter rules out most names without a call */
-        if (key[0] == known[k][0] && strcmp(key, known[k]) == 0) {
-            return k;
-        }
-    }
-    return -1;
-}
-
 /* The keys a definition table gives, as bits by their position in its list of names, and the
  * numbers among their values, read in the same pass (a spawn then looks up none of them). */
 typedef struct given_fields {
@@ -105,8 +94,8 @@ static bool keys_known(lua_State *L, int idx, const char *const *known, given_fi
     g->given = g->numeric = 0;
     lua_pushnil(L);
     while (ok && lua_next(L, idx)) {
-        int k = lua_type(L, -2) == LUA_TSTRING ? field_index(lua_tostring(L, -2), known) : -1;
-        ok = k >= 0;
+        int k = lua_type(L, -2) == LUA_TSTRING ? clv_f_name_at(lua_tostring(L, -2), known) : -1;
+        ok = k >= 0 && k < 32; /* a bit each in given_fields (the lists are shorter) */
         if (ok) {
             g->given |= 1u << k;
             if (lua_type(L, -1) == LUA_TNUMBER) {

@@ -165,15 +165,18 @@ const char *clv_f_enter(clv_fctx *c, int idx) {
 
 /* ---- unknown fields and their nearest known name ---- */
 
-bool clv_f_in_list(const char *k, const char *const *known) {
+int clv_f_name_at(const char *k, const char *const *known) {
     for (int i = 0; known[i] != NULL; i++) {
-        /* the first letter rules out most names without a call: a weapon's hitboxes ask often */
+        /* the first letter rules out most names without a call: a weapon's hitboxes and a
+         * crowd's spawns ask often */
         if (k[0] == known[i][0] && strcmp(k, known[i]) == 0) {
-            return true;
+            return i;
         }
     }
-    return false;
+    return -1;
 }
+
+bool clv_f_in_list(const char *k, const char *const *known) { return clv_f_name_at(k, known) >= 0; }
 
 /* Every key of the table at idx must be a string in known (or, with allow_array, a positive
  * integer). */

@@ -157,6 +157,8 @@ size_t clv_f_index(clv_fctx *c, lua_Integer i);
 void clv_f_pop(clv_fctx *c, size_t old);
 /// Enters the table at idx: takes its call-site line when it has one. Returns the old where.
 const char *clv_f_enter(clv_fctx *c, int idx);
+/// The position of k in the NULL-terminated list known, or -1.
+int clv_f_name_at(const char *k, const char *const *known);
 /// true when k is in the NULL-terminated list known.
 bool clv_f_in_list(const char *k, const char *const *known);
 /// Every key of the table at idx must be a string in known (or, with allow_array, a positive
