@@ -148,16 +148,29 @@ double clv_swept_bend(const clv_swept *m, int32_t n) {
     return accel(m) / (8.0 * nn * nn);
 }
 
-double clv_swept_overcover(const clv_swept *m, int32_t n) {
+/* What clv_swept_overcover reads of the model at every n, worked out once. */
+typedef struct cover_parts {
+    double acc, vr, travel, dr, slack;
+} cover_parts;
+
+static cover_parts cover_parts_of(const clv_swept *m) {
+    cover_parts c = {accel(m), speed_rot(m), m->travel, fabs(m->r1 - m->r0), m->slack};
+    return c;
+}
+
+static double overcover_of(const cover_parts *c, int32_t n) {
     double nn = (double)n;
-    double eps = clv_swept_bend(m, n);
-    double vr = speed_rot(m);
-    double dr = fabs(m->r1 - m->r0);
+    double eps = c->acc / (8.0 * nn * nn); /* clv_swept_bend */
     /* Near the middle core: every hull point is within half a sub-step's largest move of it. */
-    double mid = (vr + m->travel) / (2.0 * nn) + 2.0 * eps + dr / (2.0 * nn);
+    double mid = (c->vr + c->travel) / (2.0 * nn) + 2.0 * eps + c->dr / (2.0 * nn);
     /* Against the translated start: only the turning part strays, twice. */
-    double turn = 2.0 * vr / nn + eps + dr / nn;
-    return (mid < turn ? mid : turn) + m->slack;
+    double turn = 2.0 * c->vr / nn + eps + c->dr / nn;
+    return (mid < turn ? mid : turn) + c->slack;
+}
+
+double clv_swept_overcover(const clv_swept *m, int32_t n) {
+    cover_parts c = cover_parts_of(m);
+    return overcover_of(&c, n);
 }
 
 /* The n >= 1 at which a / n + b / n^2 comes down to t > 0. */
@@ -166,7 +179,8 @@ static double settles_at(double a, double b, double t) {
 }
 
 int32_t clv_swept_substeps(const clv_swept *m, double tolerance, int32_t cap) {
-    if (clv_swept_overcover(m, 1) <= tolerance) {
+    const cover_parts c = cover_parts_of(m);
+    if (overcover_of(&c, 1) <= tolerance) {
         return 1;
     }
     if (!(tolerance >= m->slack)) {
@@ -175,35 +189,71 @@ int32_t clv_swept_substeps(const clv_swept *m, double tolerance, int32_t cap) {
     /* overcover(n) is the smaller of two terms a / n + b / n^2 (see clv_swept_overcover) plus
      * the slack: solved for n, it lands within a step or two of the answer, which the true
      * bound then settles (it never grows with n, so this is the fewest, as a search finds). */
-    double vr = speed_rot(m), dr = fabs(m->r1 - m->r0), acc = accel(m);
     double t = tolerance - m->slack;
-    double mid = settles_at(0.5 * (vr + m->travel + dr), 0.25 * acc, t);
-    double turn = settles_at(2.0 * vr + dr, 0.125 * acc, t);
+    double mid = settles_at(0.5 * (c.vr + c.travel + c.dr), 0.25 * c.acc, t);
+    double turn = settles_at(2.0 * c.vr + c.dr, 0.125 * c.acc, t);
     double r = mid < turn ? mid : turn;
     int32_t n = r >= (double)cap ? cap : r > 2.0 ? (int32_t)ceil(r) : 2;
-    while (n < cap && !(clv_swept_overcover(m, n) <= tolerance)) {
+    while (n < cap && !(overcover_of(&c, n) <= tolerance)) {
         n++;
     }
-    while (n > 2 && clv_swept_overcover(m, n - 1) <= tolerance) {
+    while (n > 2 && overcover_of(&c, n - 1) <= tolerance) {
         n--;
     }
     return n;
 }
 
+/* The local core ends at fraction s before the pose, once the local turn's cosine ct and sine st
+ * at s are known: (ua, ub), each the turned end plus s times what the turn leaves over. The turned
+ * ends are written first so that callers without a local turn (ct 1, st 0 at every s) compute
+ * them once: the sums associate from the left, so the same bits either way. */
+static inline void turned_ends(const clv_swept *m, double ct, double st, double t[4]) {
+    double px = m->a0x - m->cx, py = m->a0y - m->cy;
+    t[0] = m->cx + ct * px - st * py;
+    t[1] = m->cy + st * px + ct * py;
+    px = m->b0x - m->cx, py = m->b0y - m->cy;
+    t[2] = m->cx + ct * px - st * py;
+    t[3] = m->cy + st * px + ct * py;
+}
+
+/* The world core at fraction s from the turned ends t (turned_ends at s). */
+static inline void core_from(const clv_swept *m, const double t[4], double s, double sn, double cs,
+                             double ox, double oy, clv_vec2 *out_a, clv_vec2 *out_b) {
+    double ux = t[0] + s * m->eax, uy = t[1] + s * m->eay;
+    *out_a = clv_v2((float)(cs * ux - sn * uy + ox), (float)(sn * ux + cs * uy + oy));
+    ux = t[2] + s * m->ebx, uy = t[3] + s * m->eby;
+    *out_b = clv_v2((float)(cs * ux - sn * uy + ox), (float)(sn * ux + cs * uy + oy));
+}
+
 void clv_swept_core(const clv_swept *m, double s, double sn, double cs, double ox, double oy,
                     clv_vec2 *out_a, clv_vec2 *out_b) {
-    double ct = 1.0, st = 0.0;
+    double ct = 1.0, st = 0.0, t[4];
     if (m->phi != 0.0) {
         clv_sincos_d(s * m->phi, &st, &ct);
     }
-    double px = m->a0x - m->cx, py = m->a0y - m->cy;
-    double ux = m->cx + ct * px - st * py + s * m->eax;
-    double uy = m->cy + st * px + ct * py + s * m->eay;
-    *out_a = clv_v2((float)(cs * ux - sn * uy + ox), (float)(sn * ux + cs * uy + oy));
-    px = m->b0x - m->cx, py = m->b0y - m->cy;
-    ux = m->cx + ct * px - st * py + s * m->ebx;
-    uy = m->cy + st * px + ct * py + s * m->eby;
-    *out_b = clv_v2((float)(cs * ux - sn * uy + ox), (float)(sn * ux + cs * uy + oy));
+    turned_ends(m, ct, st, t);
+    core_from(m, t, s, sn, cs, ox, oy, out_a, out_b);
+}
+
+void clv_swept_cores(const clv_swept *m, int32_t n, const double *trig, double ox, double oy,
+                     clv_vec2 *q) {
+    double t[4];
+    if (m->phi == 0.0) {
+        turned_ends(m, 1.0, 0.0, t); /* without a local turn, the same at every point */
+        for (int32_t k = 1; k < n; k++) {
+            double s = (double)k / (double)n;
+            core_from(m, t, s, trig[2 * k], trig[2 * k + 1], ox + s * m->dx, oy + s * m->dy,
+                      &q[2 * k], &q[2 * k + 1]);
+        }
+        return;
+    }
+    for (int32_t k = 1; k < n; k++) {
+        double s = (double)k / (double)n, ct, st;
+        clv_sincos_d(s * m->phi, &st, &ct);
+        turned_ends(m, ct, st, t);
+        core_from(m, t, s, trig[2 * k], trig[2 * k + 1], ox + s * m->dx, oy + s * m->dy, &q[2 * k],
+                  &q[2 * k + 1]);
+    }
 }
 
 /* Triangle (det d, orientations o1..o3 of the point against its edges) contains the point, as

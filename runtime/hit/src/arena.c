@@ -202,7 +202,7 @@ clv_arena *clv_arena_create(const clv_arena_def *def, clv_hit_diag *diag) {
 /* The size of each array of a weapon's copy, from its counts: allocation, freeing and
  * clv_weapon_arena_bytes all read them here, so they cannot disagree. */
 typedef struct copy_sizes {
-    size_t attacks, frame_base, frame_start, list, prev, boxes;
+    size_t attacks, frame_base, frame_start, list, prev, boxes, self_swept;
 } copy_sizes;
 
 static copy_sizes copy_sizes_of(int32_t attack_count, int32_t frame_total, int32_t list_count,
@@ -214,6 +214,7 @@ static copy_sizes copy_sizes_of(int32_t attack_count, int32_t frame_total, int32
     z.list = (size_t)list_count * sizeof(int32_t);
     z.prev = (size_t)list_count * sizeof(int32_t);
     z.boxes = (size_t)box_count * sizeof(clv__box);
+    z.self_swept = 2u * (size_t)box_count * sizeof(clv_swept);
     return z;
 }
 
@@ -231,7 +232,7 @@ size_t clv_weapon_arena_bytes(const clv_weapon *weapon) {
     copy_sizes z = copy_sizes_of(weapon->attack_count, weapon->frame_total, weapon->placed_total,
                                  weapon->box_count);
     return taken(z.attacks) + taken(z.frame_base) + taken(z.frame_start) + taken(z.list) +
-           taken(z.prev) + taken(z.boxes) + clv__hurts_bytes(weapon);
+           taken(z.prev) + taken(z.boxes) + taken(z.self_swept) + clv__hurts_bytes(weapon);
 }
 
 static void weapon_free(clv_arena *a, clv__aweapon *w) {
@@ -246,6 +247,7 @@ static void weapon_free(clv_arena *a, clv__aweapon *w) {
     clv__free(&a->al, w->list, z.list);
     clv__free(&a->al, w->prev, z.prev);
     clv__free(&a->al, w->boxes, z.boxes);
+    clv__free(&a->al, w->self_swept, z.self_swept);
     memset(w, 0, sizeof *w);
 }
 
@@ -417,11 +419,13 @@ clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_wea
     w.list = clv__alloc(&a->al, z.list);
     w.prev = clv__alloc(&a->al, z.prev);
     w.boxes = clv__alloc(&a->al, z.boxes);
+    w.self_swept = clv__alloc(&a->al, z.self_swept);
     if (w.attacks == NULL || w.frame_base == NULL || w.frame_start == NULL || w.list == NULL ||
-        w.prev == NULL || w.boxes == NULL) {
+        w.prev == NULL || w.boxes == NULL || w.self_swept == NULL) {
         weapon_free(a, &w);
         return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
     }
+    memset(w.self_swept, 0, z.self_swept); /* a box that is not round leaves its pair so */
     memcpy(w.attacks, src->attacks, (size_t)w.attack_count * sizeof *w.attacks);
     for (int32_t i = 0; i < w.box_count; i++) {
         w.boxes[i].def = src->boxes[i].def;
@@ -430,6 +434,10 @@ clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_wea
         w.boxes[i].filters = d->kind == CLV_HITBOX_GRAB || d->hits != CLV_HITS_AUTO ||
                              d->facing_restrict != CLV_FACING_ANY || d->layer != 1 ||
                              d->mask != 0xFFFF;
+        for (int32_t mirror = 0; mirror < 2; mirror++) {
+            (void)clv_swept_init(&w.self_swept[2 * i + mirror], &d->shape, mirror != 0, &d->shape,
+                                 mirror != 0);
+        }
     }
     int32_t widest = file_hitboxes(src, &w);
     id_ref *sorted = clv__alloc(&a->al, (size_t)widest * sizeof *sorted);

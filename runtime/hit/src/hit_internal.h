@@ -104,6 +104,9 @@ typedef struct clv__aweapon {
     int32_t list_count;
     clv__box *boxes;
     int32_t box_count;
+    /* Per box, at 2 * box + mirror: clv_swept_init of the box swept from itself under that
+     * mirror (a round box; others unused), which a swing that turns reads every frame. */
+    clv_swept *self_swept;
     /* Hurtboxes its attacks carry (none: both NULL): frame_total + 1 offsets into hurts, and how
      * far from the pose's origin the farthest reaches. */
     int32_t *hurt_start;

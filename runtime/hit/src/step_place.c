@@ -3,6 +3,9 @@
 
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
 
 static inline clv_vec2 turn(const clv__pose *p, clv_vec2 v) {
     float y = p->mirror ? -v.y : v.y;
@@ -207,12 +210,33 @@ static void fill_trig(double *trig, int32_t n, const sweep_turn *t) {
  * rounding slack every cover adds, rounded outward. */
 static void swept_bounds(const clv_arena *a, clv__placed *pl, const clv_vec2 *q, int32_t n) {
     clv_aabb b = pl->bounds;
+#if defined(__SSE2__) || defined(_M_X64)
+    /* Two points a step, each lane one coordinate of the even or the odd points, then the lanes
+     * of either kind merged: minps and maxps keep the kept operand on a NaN or a tie as the
+     * scalar loop's selects do; a different order could only swap a -0 for a +0, which the
+     * outward rounding below turns into the same bound. */
+    __m128 lo = _mm_setr_ps(b.min.x, b.min.y, b.min.x, b.min.y);
+    __m128 hi = _mm_setr_ps(b.max.x, b.max.y, b.max.x, b.max.y);
+    for (int32_t k = 0; k < 2 * (n + 1); k += 2) {
+        __m128 v = _mm_loadu_ps(&q[k].x);
+        lo = _mm_min_ps(v, lo);
+        hi = _mm_max_ps(v, hi);
+    }
+    lo = _mm_min_ps(_mm_movehl_ps(lo, lo), lo);
+    hi = _mm_max_ps(_mm_movehl_ps(hi, hi), hi);
+    float l[4], h[4];
+    _mm_storeu_ps(l, lo);
+    _mm_storeu_ps(h, hi);
+    b.min = clv_v2(l[0], l[1]);
+    b.max = clv_v2(h[0], h[1]);
+#else
     for (int32_t k = 0; k < 2 * (n + 1); k++) {
         b.min.x = clv__min2f(q[k].x, b.min.x);
         b.min.y = clv__min2f(q[k].y, b.min.y);
         b.max.x = clv__max2f(q[k].x, b.max.x);
         b.max.y = clv__max2f(q[k].y, b.max.y);
     }
+#endif
     float g = (pl->r0 > pl->r1 ? pl->r0 : pl->r1) + pl->grow + a->miss_margin;
     b.min.x = next_out(b.min.x - g, false);
     b.min.y = next_out(b.min.y - g, false);
@@ -274,11 +298,7 @@ static clv_hit_status sweep_attack(clv_arena *a, int32_t first, int32_t end, int
             clv_swept_init(m, prev, p0->mirror != 0, prev, p1->mirror != 0);
             clv_swept_move(m, turn->dth, dx, dy, p1->o);
         }
-        for (int32_t k = 1; k < n; k++) {
-            double sk = (double)k / (double)n;
-            clv_swept_core(m, sk, a->trig[2 * k], a->trig[2 * k + 1], (double)p0->o.x + sk * dx,
-                           (double)p0->o.y + sk * dy, &q[2 * k], &q[2 * k + 1]);
-        }
+        clv_swept_cores(m, n, a->trig, (double)p0->o.x, (double)p0->o.y, q);
         if (!pl->rigid) { /* a rigid move does not bend: its grow and radii are set */
             pl->grow = round_up(clv_swept_bend(m, n) + (double)pl->grow);
             pl->r0 = (float)m->r0;
@@ -439,6 +459,20 @@ static double flight_slack(const clv_arena *a, const clv__attack *at) {
     return clv_swept_travel_slack(&def->shape, dx, dy, at->offset);
 }
 
+/* The local part of the motion of weapon w's box from box pb under mirror0 to box under
+ * mirror1 into *m (clv_swept_init); false when either is not round. A box that stays itself
+ * under the same mirror (a blade the pose turns whole, the usual swing) reads the model the
+ * weapon's copy keeps for it. */
+static bool local_model(const clv__aweapon *w, int32_t pb, int32_t box, int32_t mirror0,
+                        int32_t mirror1, clv_swept *m) {
+    const clv_shape *cur = &w->boxes[box].def.shape;
+    if (pb == box && mirror0 == mirror1 && (cur->type == CLV_CAPSULE || cur->type == CLV_CIRCLE)) {
+        *m = w->self_swept[2 * box + (mirror1 != 0)];
+        return true;
+    }
+    return clv_swept_init(m, &w->boxes[pb].def.shape, mirror0 != 0, cur, mirror1 != 0);
+}
+
 /* Advances attack s by a frame; false when it is frozen or has ended. */
 static bool advance(clv_arena *a, int32_t s) {
     clv__attack *at = &a->att[s];
@@ -545,8 +579,7 @@ clv_hit_status clv__place(clv_arena *a) {
                 n = pl->nsub > n ? pl->nsub : n;
                 continue;
             }
-            if (pb < 0 || !clv_swept_init(m, &w->boxes[pb].def.shape, p0.mirror != 0, &def->shape,
-                                          p.mirror != 0)) {
+            if (pb < 0 || !local_model(w, pb, pl->box, p0.mirror, p.mirror, m)) {
                 continue;
             }
             clv_swept_move(m, dth, dx, dy, p.o);

@@ -439,6 +439,51 @@ static void test_travel_slack(void) {
     CHECK(isnan(clv_swept_travel_slack(&box, 1.0, 0.0, clv_v2(0, 0))));
 }
 
+/* clv_swept_cores gives clv_swept_core's bits at every point between the ends, with and without a
+ * local turn, and leaves the ends alone. */
+static void test_cores_batch(void) {
+    int turned = 0, rigid = 0;
+    for (int i = 0; i < 600; i++) {
+        float len = (float)urand(0.0, 400.0), r = (float)urand(0.0, 20.0);
+        double a0 = urand(-pi, pi), a1 = i % 2 == 0 ? a0 : a0 + urand(-1.0, 1.0);
+        clv_shape s0 = i % 7 == 0 ? clv_shape_circle((float)urand(-50, 50), 3.0f, r)
+                                  : clv_shape_capsule(5.0f, -2.0f, 5.0f + len * (float)cos(a0),
+                                                      len * (float)sin(a0), r);
+        clv_shape s1 = i % 2 == 0 ? s0
+                                  : clv_shape_capsule(4.0f, 1.0f, 5.0f + len * (float)cos(a1),
+                                                      1.2f * len * (float)sin(a1), r);
+        bool mirror = i % 3 == 0;
+        clv_swept m;
+        CHECK(clv_swept_init(&m, &s0, mirror, &s1, mirror));
+        clv_swept_move(&m, i % 5 == 0 ? 0.0 : urand(-2.0, 2.0), urand(-300, 300), urand(-300, 300),
+                       clv_v2((float)urand(-1e4, 1e4), 0.0f));
+        turned += m.phi != 0.0;
+        rigid += m.phi == 0.0;
+        const int32_t n = 1 + i % 24;
+        double trig[2 * 25];
+        for (int32_t k = 0; k <= n; k++) {
+            clv_sincos_d(urand(-pi, pi), &trig[2 * k], &trig[2 * k + 1]);
+        }
+        const double ox = urand(-1e4, 1e4), oy = urand(-1e4, 1e4);
+        clv_vec2 q[2 * 25];
+        for (int32_t k = 0; k < 2 * 25; k++) {
+            q[k] = clv_v2(-7.0f, -7.0f);
+        }
+        clv_swept_cores(&m, n, trig, ox, oy, q);
+        for (int32_t k = 0; k <= n; k++) {
+            clv_vec2 a = clv_v2(-7.0f, -7.0f), b = a;
+            if (k > 0 && k < n) {
+                double sk = (double)k / (double)n;
+                clv_swept_core(&m, sk, trig[2 * k], trig[2 * k + 1], ox + sk * m.dx, oy + sk * m.dy,
+                               &a, &b);
+            }
+            CHECK(memcmp(&q[2 * k], &a, sizeof a) == 0);
+            CHECK(memcmp(&q[2 * k + 1], &b, sizeof b) == 0);
+        }
+    }
+    CHECK(turned > 100 && rigid > 100);
+}
+
 static void test_half_turn_swing(void) {
     /* A 2,000 px blade turns half a turn clockwise on screen (+x toward +y) in one step. */
     clv_capsule blade = {{0.0f, 0.0f}, {2000.0f, 0.0f}, 2.0f};
@@ -547,6 +592,7 @@ int main(int argc, char **argv) {
     RUN(test_substeps);
     RUN(test_substeps_fewest);
     RUN(test_travel_slack);
+    RUN(test_cores_batch);
     RUN(test_half_turn_swing);
     RUN(test_translation_only);
     RUN(test_model_and_hull);

@@ -111,6 +111,15 @@ double clv_swept_bend(const clv_swept *m, int32_t n);
 void clv_swept_core(const clv_swept *m, double s, double sn, double cs, double ox, double oy,
                     clv_vec2 *out_a, clv_vec2 *out_b);
 
+/// The cores at the n - 1 points between the ends of n sub-steps, the same bits as
+/// clv_swept_core at s = k / n for k = 1 .. n - 1, into q[2k] (a) and q[2k + 1] (b): the pose's
+/// sine and cosine at point k are trig[2k] and trig[2k + 1], its origin (ox, oy) plus s times
+/// the move's travel (dx, dy as clv_swept_move took them). q[0], q[1], q[2n] and q[2n + 1] are
+/// left as they are. One call per hitbox where the model's part that does not change with s
+/// is worked out once.
+void clv_swept_cores(const clv_swept *m, int32_t n, const double *trig, double ox, double oy,
+                     clv_vec2 *q);
+
 /// true when the convex hull of two capsules' cores, grown by r, touches or overlaps the target
 /// (closed). With c0 and c1 one hitbox on consecutive frames this is the stretched hitbox of
 /// translation; the capsules' own radii are ignored, r is used.
