@@ -473,6 +473,45 @@ static bool local_model(const clv__aweapon *w, int32_t pb, int32_t box, int32_t 
     return clv_swept_init(m, &w->boxes[pb].def.shape, mirror0 != 0, cur, mirror1 != 0);
 }
 
+/* Whether model m only carries its box as the pose moves it: no local turn, nothing left over,
+ * the same radius. */
+static bool carried_whole(const clv_swept *m) {
+    return m->phi == 0.0 && m->e_max == 0.0 && m->r0 == m->r1;
+}
+
+/* The sub-steps of the hitboxes placed[base ..] that placing left at -1 (carried_whole, all
+ * under the attack's one pose move); returns the most of n and theirs. Each bound of such a
+ * model grows with its reach rho_u and its radius alone (every operation on them is monotone),
+ * so a box that neither reaches nor is thicker than the one that reaches farthest needs no more
+ * sub-steps than it: only the attack's count is read on (sweep_attack sets every moved box's). */
+static int32_t count_carried(clv_arena *a, int32_t base, int32_t n) {
+    int32_t lead = -1;
+    for (int32_t i = base; i < a->placed_count; i++) {
+        const clv_swept *m = &a->swept[i];
+        if (a->placed[i].nsub == -1 &&
+            (lead < 0 || m->rho_u > a->swept[lead].rho_u ||
+             (m->rho_u == a->swept[lead].rho_u && m->r0 > a->swept[lead].r0))) {
+            lead = i;
+        }
+    }
+    if (lead < 0) {
+        return n;
+    }
+    const clv_swept *l = &a->swept[lead];
+    const int32_t nl = clv_swept_substeps(l, (double)a->sweep_tol, CLV__MAX_SUBSTEPS);
+    for (int32_t i = base; i < a->placed_count; i++) {
+        clv__placed *pl = &a->placed[i];
+        const clv_swept *m = &a->swept[i];
+        if (pl->nsub == -1) {
+            pl->nsub = m->rho_u <= l->rho_u && m->r0 <= l->r0
+                           ? nl
+                           : clv_swept_substeps(m, (double)a->sweep_tol, CLV__MAX_SUBSTEPS);
+            n = pl->nsub > n ? pl->nsub : n;
+        }
+    }
+    return n;
+}
+
 /* Advances attack s by a frame; false when it is frozen or has ended. */
 static bool advance(clv_arena *a, int32_t s) {
     clv__attack *at = &a->att[s];
@@ -584,12 +623,15 @@ clv_hit_status clv__place(clv_arena *a) {
             }
             clv_swept_move(m, dth, dx, dy, p.o);
             if (!clv_swept_still(m)) {
-                pl->nsub = clv_swept_substeps(m, (double)a->sweep_tol, CLV__MAX_SUBSTEPS);
+                pl->nsub = carried_whole(m)
+                               ? -1 /* counted below */
+                               : clv_swept_substeps(m, (double)a->sweep_tol, CLV__MAX_SUBSTEPS);
                 pl->grow = round_up(m->slack);
                 n = pl->nsub > n ? pl->nsub : n;
                 modelled = true;
             }
         }
+        n = count_carried(a, base, n);
         if (n == 1 && !modelled) { /* only rigid hitboxes, one sub-step each */
             for (int32_t i = base; i < a->placed_count; i++) {
                 const clv_shape *local = &w->boxes[a->placed[i].box].def.shape;
