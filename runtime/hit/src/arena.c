@@ -199,6 +199,26 @@ clv_arena *clv_arena_create(const clv_arena_def *def, clv_hit_diag *diag) {
     return a;
 }
 
+/* Whether box i of weapon src can follow itself from one frame to the next (it spans frames,
+ * or its attack's first and last, which a looping projectile joins) and is round: the boxes
+ * whose swept model the arena's copy keeps (clv__aweapon.self_swept). A box made for one frame
+ * alone, as generated arcs are, never reads it. */
+static bool follows_itself(const clv_weapon *src, int32_t i) {
+    const clv__hitbox_entry *e = &src->boxes[i];
+    if (e->def.shape.type != CLV_CAPSULE && e->def.shape.type != CLV_CIRCLE) {
+        return false;
+    }
+    return e->last > e->first || (e->first == 0 && e->last == src->attacks[e->attack].frames - 1);
+}
+
+static int32_t self_followers(const clv_weapon *src) {
+    int32_t n = 0;
+    for (int32_t i = 0; i < src->box_count; i++) {
+        n += follows_itself(src, i) ? 1 : 0;
+    }
+    return n;
+}
+
 /* The size of each array of a weapon's copy, from its counts: allocation, freeing and
  * clv_weapon_arena_bytes all read them here, so they cannot disagree. */
 typedef struct copy_sizes {
@@ -206,7 +226,7 @@ typedef struct copy_sizes {
 } copy_sizes;
 
 static copy_sizes copy_sizes_of(int32_t attack_count, int32_t frame_total, int32_t list_count,
-                                int32_t box_count) {
+                                int32_t box_count, int32_t self_count) {
     copy_sizes z;
     z.attacks = (size_t)attack_count * sizeof(clv_attack_def);
     z.frame_base = (size_t)attack_count * sizeof(int32_t);
@@ -214,12 +234,13 @@ static copy_sizes copy_sizes_of(int32_t attack_count, int32_t frame_total, int32
     z.list = (size_t)list_count * sizeof(int32_t);
     z.prev = (size_t)list_count * sizeof(int32_t);
     z.boxes = (size_t)box_count * sizeof(clv__box);
-    z.self_swept = 2u * (size_t)box_count * sizeof(clv_swept);
+    z.self_swept = 2u * (size_t)self_count * sizeof(clv_swept);
     return z;
 }
 
 static copy_sizes aweapon_sizes(const clv__aweapon *w) {
-    return copy_sizes_of(w->attack_count, w->frame_total, w->list_count, w->box_count);
+    return copy_sizes_of(w->attack_count, w->frame_total, w->list_count, w->box_count,
+                         w->self_count);
 }
 
 /* What clv__alloc takes for a request of n bytes (an empty array still takes one). */
@@ -230,7 +251,7 @@ size_t clv_weapon_arena_bytes(const clv_weapon *weapon) {
         return 0;
     }
     copy_sizes z = copy_sizes_of(weapon->attack_count, weapon->frame_total, weapon->placed_total,
-                                 weapon->box_count);
+                                 weapon->box_count, self_followers(weapon));
     return taken(z.attacks) + taken(z.frame_base) + taken(z.frame_start) + taken(z.list) +
            taken(z.prev) + taken(z.boxes) + taken(z.self_swept) + clv__hurts_bytes(weapon);
 }
@@ -412,6 +433,7 @@ clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_wea
     w.frame_total = src->frame_total;
     w.list_count = src->placed_total;
     w.box_count = src->box_count;
+    w.self_count = self_followers(src);
     copy_sizes z = aweapon_sizes(&w);
     w.attacks = clv__alloc(&a->al, z.attacks);
     w.frame_base = clv__alloc(&a->al, z.frame_base);
@@ -425,18 +447,18 @@ clv_hit_status clv_arena_add_weapon(clv_arena *a, const clv_weapon *src, clv_wea
         weapon_free(a, &w);
         return clv__diag_set(diag, CLV_HIT_ERR_NO_MEMORY, "", "out of memory");
     }
-    memset(w.self_swept, 0, z.self_swept); /* a box that is not round leaves its pair so */
     memcpy(w.attacks, src->attacks, (size_t)w.attack_count * sizeof *w.attacks);
-    for (int32_t i = 0; i < w.box_count; i++) {
+    for (int32_t i = 0, self = 0; i < w.box_count; i++) {
         w.boxes[i].def = src->boxes[i].def;
         const clv_hitbox_def *d = &src->boxes[i].def;
         w.boxes[i].group_key = d->group == CLV_GROUP_NONE ? -1 - i : d->group;
         w.boxes[i].filters = d->kind == CLV_HITBOX_GRAB || d->hits != CLV_HITS_AUTO ||
                              d->facing_restrict != CLV_FACING_ANY || d->layer != 1 ||
                              d->mask != 0xFFFF;
-        for (int32_t mirror = 0; mirror < 2; mirror++) {
-            (void)clv_swept_init(&w.self_swept[2 * i + mirror], &d->shape, mirror != 0, &d->shape,
-                                 mirror != 0);
+        w.boxes[i].self = follows_itself(src, i) ? self++ : -1;
+        for (int32_t mirror = 0; w.boxes[i].self >= 0 && mirror < 2; mirror++) {
+            (void)clv_swept_init(&w.self_swept[2 * w.boxes[i].self + mirror], &d->shape,
+                                 mirror != 0, &d->shape, mirror != 0);
         }
     }
     int32_t widest = file_hitboxes(src, &w);

@@ -91,6 +91,7 @@ typedef struct clv__box {
     clv_hitbox_def def;
     int32_t group_key; /* def.group, or a negative key of its own for CLV_GROUP_NONE */
     int32_t filters;   /* a grab, or hits / facing_restrict / layer / mask not at their defaults */
+    int32_t self;      /* its pair in the weapon's self_swept, or -1 */
 } clv__box;
 
 typedef struct clv__aweapon {
@@ -104,9 +105,11 @@ typedef struct clv__aweapon {
     int32_t list_count;
     clv__box *boxes;
     int32_t box_count;
-    /* Per box, at 2 * box + mirror: clv_swept_init of the box swept from itself under that
-     * mirror (a round box; others unused), which a swing that turns reads every frame. */
+    /* For each round box that can follow itself from frame to frame (clv__box.self), at
+     * 2 * self + mirror: clv_swept_init of the box swept from itself under that mirror, which a
+     * swing that turns reads every frame instead of building it. */
     clv_swept *self_swept;
+    int32_t self_count;
     /* Hurtboxes its attacks carry (none: both NULL): frame_total + 1 offsets into hurts, and how
      * far from the pose's origin the farthest reaches. */
     int32_t *hurt_start;

@@ -465,12 +465,12 @@ static double flight_slack(const clv_arena *a, const clv__attack *at) {
  * weapon's copy keeps for it. */
 static bool local_model(const clv__aweapon *w, int32_t pb, int32_t box, int32_t mirror0,
                         int32_t mirror1, clv_swept *m) {
-    const clv_shape *cur = &w->boxes[box].def.shape;
-    if (pb == box && mirror0 == mirror1 && (cur->type == CLV_CAPSULE || cur->type == CLV_CIRCLE)) {
-        *m = w->self_swept[2 * box + (mirror1 != 0)];
+    const clv__box *b = &w->boxes[box];
+    if (pb == box && mirror0 == mirror1 && b->self >= 0) {
+        *m = w->self_swept[2 * b->self + (mirror1 != 0)];
         return true;
     }
-    return clv_swept_init(m, &w->boxes[pb].def.shape, mirror0 != 0, cur, mirror1 != 0);
+    return clv_swept_init(m, &w->boxes[pb].def.shape, mirror0 != 0, &b->def.shape, mirror1 != 0);
 }
 
 /* Whether model m only carries its box as the pose moves it: no local turn, nothing left over,

@@ -1019,122 +1019,25 @@ static void test_stirred_slots_found(void) {
     clv_arena_destroy(a);
 }
 
-/* A swing the pose turns, its hitboxes the same boxes on both frames: every moved hitbox of the
- * attack gets the attack's sub-step count, the most that any of its boxes' own models asks for
- * (placing works out only the farthest-reaching box's count for the boxes it bounds). Random
- * blades and circles of several lengths and radii, mirrors, turns, travels and tolerances. */
-static void test_turning_attack_substeps(void) {
-    uint64_t seed = 0x9E3779B97F4A7C15u;
-    int checked = 0, several = 0, fat_short = 0;
-    for (int trial = 0; trial < 400; trial++) {
-        double u[40];
-        for (int k = 0; k < 40; k++) {
-            seed = seed * 6364136223846793005u + 1442695040888963407u;
-            u[k] = (double)(seed >> 11) * 0x1p-53;
-        }
-        const int nb = 1 + trial % 6;
-        clv_weapon *w = clv_weapon_create(NULL, NULL);
-        clv_attack_def at = clv_default_attack_def();
-        snprintf(at.name, sizeof at.name, "turn");
-        at.frames = 3;
-        CHECK(clv_weapon_add_attack(w, &at, NULL, NULL) == CLV_HIT_OK);
-        clv_shape shapes[6];
-        float rmax_short = 0.0f, reach_max = 0.0f;
-        for (int b = 0; b < nb; b++) {
-            float ang = (float)(6.283 * u[5 * b]), len = (float)(150.0 * u[5 * b + 1]);
-            float r = (float)(30.0 * u[5 * b + 2]), in = (float)(40.0 * u[5 * b + 3]);
-            shapes[b] = u[5 * b + 4] < 0.2
-                            ? clv_shape_circle(in * cosf(ang), in * sinf(ang), r)
-                            : clv_shape_capsule(in * cosf(ang), in * sinf(ang),
-                                                (in + len) * cosf(ang), (in + len) * sinf(ang), r);
-            float reach = shapes[b].type == CLV_CIRCLE ? in : in + len;
-            if (reach < reach_max && r > rmax_short) {
-                rmax_short = r;
-            }
-            reach_max = reach > reach_max ? reach : reach_max;
-            clv_hitbox_def h = clv_default_hitbox_def();
-            snprintf(h.id, sizeof h.id, "b%d", b);
-            h.shape = shapes[b];
-            CHECK(clv_weapon_add_hitbox(w, 0, 0, 2, &h, NULL) == CLV_HIT_OK);
-        }
-        clv_arena_def ad = clv_default_arena_def();
-        ad.sweep_tolerance = (float)(0.05 + 3.0 * u[31]);
-        clv_arena *a = clv_arena_create(&ad, NULL);
-        clv_weapon_id wid;
-        CHECK(clv_arena_add_weapon(a, w, &wid, NULL) == CLV_HIT_OK);
-        clv_weapon_destroy(w);
-        clv_entity_def e = clv_default_entity_def();
-        e.hurtbox_count = 0;
-        clv_entity_id owner;
-        CHECK(clv_arena_spawn(a, &e, &owner, NULL) == CLV_HIT_OK);
-        const bool mirror = u[32] < 0.5;
-        const float f0 = (float)(6.0 * u[33] - 3.0), f1 = f0 + (float)(2.0 * u[34] - 1.0);
-        const clv_vec2 o0 = clv_v2((float)(2e4 * u[35] - 1e4), (float)(2e4 * u[36] - 1e4));
-        const clv_vec2 o1 =
-            clv_v2(o0.x + (float)(60.0 * u[37] - 30.0), o0.y + (float)(60.0 * u[38] - 30.0));
-        clv_attack_start_def sd = clv_default_attack_start_def();
-        sd.weapon = wid;
-        sd.owner = owner;
-        sd.position = o0;
-        sd.facing = f0;
-        sd.mirror = mirror;
-        sd.follow_owner = false;
-        clv_attack_id aid;
-        CHECK(clv_arena_start_attack(a, &sd, &aid, NULL) == CLV_HIT_OK);
-        CHECK(clv_arena_step(a) == CLV_HIT_OK);
-        CHECK(clv_arena_set_attack_pose(a, aid, o1, f1, mirror) == CLV_HIT_OK);
-        CHECK(clv_arena_step(a) == CLV_HIT_OK);
-        /* the models as the arena builds them, from the poses as it reads them */
-        const double dth = (double)f1 - (double)f0;
-        const double dx = (double)o1.x - (double)o0.x, dy = (double)o1.y - (double)o0.y;
-        int32_t want = 0;
-        for (int b = 0; b < nb; b++) {
-            clv_swept m;
-            CHECK(clv_swept_init(&m, &shapes[b], mirror, &shapes[b], mirror));
-            clv_swept_move(&m, dth, dx, dy, o1);
-            int32_t n = clv_swept_substeps(&m, (double)ad.sweep_tolerance, CLV__MAX_SUBSTEPS);
-            want = n > want ? n : want;
-        }
-        CHECK(a->placed_count == nb);
-        for (int32_t i = 0; i < a->placed_count; i++) {
-            CHECK(a->placed[i].nsub == want);
-            checked++;
-        }
-        several += nb > 1;
-        fat_short += rmax_short > 0.0f;
-        clv_arena_destroy(a);
-    }
-    CHECK(checked > 1000 && several > 300 && fat_short > 100);
-
-    /* A fat ball just inside a long thin blade's reach: its larger radius grows its rounding
-     * slack past what the blade's longer reach adds to its sweep, and with the tolerance set
-     * between the two covers at 5 sub-steps, the ball needs more sub-steps than the blade. */
-    clv_shape blade = clv_shape_capsule(0.0f, 0.0f, 100.0f, 0.0f, 0.0f);
-    clv_shape ball = clv_shape_circle(0.0f, 99.99f, 1000.0f);
-    const double dth = 0.5;
-    clv_swept mb, mc;
-    CHECK(clv_swept_init(&mb, &blade, false, &blade, false));
-    CHECK(clv_swept_init(&mc, &ball, false, &ball, false));
-    clv_swept_move(&mb, dth, 0.0, 0.0, clv_v2(0.0f, 0.0f));
-    clv_swept_move(&mc, dth, 0.0, 0.0, clv_v2(0.0f, 0.0f));
-    CHECK(mc.rho_u < mb.rho_u);
-    const double ob = clv_swept_overcover(&mb, 5), oc = clv_swept_overcover(&mc, 5);
-    const float tol = (float)(0.5 * (ob + oc));
-    CHECK(ob < (double)tol && (double)tol < oc);
-    const int32_t nb5 = clv_swept_substeps(&mb, (double)tol, CLV__MAX_SUBSTEPS);
-    const int32_t nc5 = clv_swept_substeps(&mc, (double)tol, CLV__MAX_SUBSTEPS);
-    CHECK(nb5 <= 5 && nc5 > 5);
+/* One attack of boxes that the pose moves from (o0, f0, mirror0) to (o1, f1, mirror1) over one
+ * frame: box b is s0[b] on frame 0 and s1[b] after, one box over all three frames when same[b],
+ * else two of one id. Every moved hitbox gets the attack's sub-step count, the most any of its
+ * boxes' own models asks for; returns that count (0 when the arena refused something). */
+static int32_t turn_attack(const clv_shape *s0, const clv_shape *s1, const bool *same, int nb,
+                           bool mirror0, bool mirror1, float f0, float f1, clv_vec2 o0, clv_vec2 o1,
+                           float tol) {
     clv_weapon *w = clv_weapon_create(NULL, NULL);
     clv_attack_def at = clv_default_attack_def();
     snprintf(at.name, sizeof at.name, "turn");
-    at.frames = 2;
+    at.frames = 3;
     CHECK(clv_weapon_add_attack(w, &at, NULL, NULL) == CLV_HIT_OK);
-    const clv_shape both[2] = {blade, ball};
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < nb; b++) {
         clv_hitbox_def h = clv_default_hitbox_def();
         snprintf(h.id, sizeof h.id, "b%d", b);
-        h.shape = both[b];
-        CHECK(clv_weapon_add_hitbox(w, 0, 0, 1, &h, NULL) == CLV_HIT_OK);
+        h.shape = s0[b];
+        CHECK(clv_weapon_add_hitbox(w, 0, 0, same[b] ? 2 : 0, &h, NULL) == CLV_HIT_OK);
+        h.shape = s1[b];
+        CHECK(same[b] || clv_weapon_add_hitbox(w, 0, 1, 2, &h, NULL) == CLV_HIT_OK);
     }
     clv_arena_def ad = clv_default_arena_def();
     ad.sweep_tolerance = tol;
@@ -1147,14 +1050,130 @@ static void test_turning_attack_substeps(void) {
     clv_attack_start_def sd = clv_default_attack_start_def();
     CHECK(clv_arena_spawn(a, &e, &sd.owner, NULL) == CLV_HIT_OK);
     sd.weapon = wid;
+    sd.position = o0;
+    sd.facing = f0;
+    sd.mirror = mirror0;
     sd.follow_owner = false;
     clv_attack_id aid;
     CHECK(clv_arena_start_attack(a, &sd, &aid, NULL) == CLV_HIT_OK);
     CHECK(clv_arena_step(a) == CLV_HIT_OK);
-    CHECK(clv_arena_set_attack_pose(a, aid, clv_v2(0.0f, 0.0f), (float)dth, false) == CLV_HIT_OK);
+    CHECK(clv_arena_set_attack_pose(a, aid, o1, f1, mirror1) == CLV_HIT_OK);
     CHECK(clv_arena_step(a) == CLV_HIT_OK);
-    CHECK(a->placed_count == 2 && a->placed[0].nsub == nc5 && a->placed[1].nsub == nc5);
+    /* the models as the arena builds them, from the poses as it reads them */
+    const double dth = (double)f1 - (double)f0;
+    const double dx = (double)o1.x - (double)o0.x, dy = (double)o1.y - (double)o0.y;
+    int32_t want = 0;
+    for (int b = 0; b < nb; b++) {
+        clv_swept m;
+        CHECK(clv_swept_init(&m, &s0[b], mirror0, &s1[b], mirror1));
+        clv_swept_move(&m, dth, dx, dy, o1);
+        int32_t n = clv_swept_substeps(&m, (double)tol, CLV__MAX_SUBSTEPS);
+        want = n > want ? n : want;
+    }
+    CHECK(a->placed_count == nb);
+    for (int32_t i = 0; i < a->placed_count; i++) {
+        CHECK(a->placed[i].nsub == want);
+    }
     clv_arena_destroy(a);
+    return want;
+}
+
+/* The model of one box on its own, under the same move (for the hand-made cases below). */
+static int32_t own_count(const clv_shape *s0, const clv_shape *s1, double dth, float tol) {
+    clv_swept m;
+    CHECK(clv_swept_init(&m, s0, false, s1, false));
+    clv_swept_move(&m, dth, 0.0, 0.0, clv_v2(0.0f, 0.0f));
+    return clv_swept_substeps(&m, (double)tol, CLV__MAX_SUBSTEPS);
+}
+
+/* A swing the pose turns: random attacks of blades and balls of several lengths and radii, some
+ * the same box on both frames, some two boxes of one id that differ (a radius that grows, a
+ * slide or a turn in the weapon), mirrors kept or flipped, turns, travels and tolerances; then
+ * hand-made attacks where the box that reaches farthest needs fewer sub-steps than another. */
+static void test_turning_attack_substeps(void) {
+    uint64_t seed = 0x9E3779B97F4A7C15u;
+    int several = 0, changed = 0, flipped = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        double u[48];
+        for (int k = 0; k < 48; k++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            u[k] = (double)(seed >> 11) * 0x1p-53;
+        }
+        const int nb = 1 + trial % 6;
+        clv_shape s0[6], s1[6];
+        bool same[6];
+        for (int b = 0; b < nb; b++) {
+            float ang = (float)(6.283 * u[6 * b]), len = (float)(150.0 * u[6 * b + 1]);
+            float r = (float)(30.0 * u[6 * b + 2]), in = (float)(40.0 * u[6 * b + 3]);
+            bool ball = u[6 * b + 4] < 0.2;
+            s0[b] = ball ? clv_shape_circle(in * cosf(ang), in * sinf(ang), r)
+                         : clv_shape_capsule(in * cosf(ang), in * sinf(ang), (in + len) * cosf(ang),
+                                             (in + len) * sinf(ang), r);
+            const int kind = (int)(5.0 * u[6 * b + 5]); /* 0, 1: the same box */
+            same[b] = kind < 2;
+            s1[b] = s0[b];
+            if (kind == 2) { /* its radius grows */
+                s1[b] = ball
+                            ? clv_shape_circle(s0[b].u.circle.c.x, s0[b].u.circle.c.y, 2.0f * r)
+                            : clv_shape_capsule(s0[b].u.capsule.a.x, s0[b].u.capsule.a.y,
+                                                s0[b].u.capsule.b.x, s0[b].u.capsule.b.y, 2.0f * r);
+            } else if (kind == 3) { /* it slides in the weapon */
+                s1[b] = clv_shape_translated(&s0[b], clv_v2(25.0f, -10.0f));
+            } else if (kind == 4) { /* it turns in the weapon */
+                float a1 = ang + 0.4f;
+                s1[b] = ball ? clv_shape_circle(in * cosf(a1), in * sinf(a1), r)
+                             : clv_shape_capsule(in * cosf(a1), in * sinf(a1),
+                                                 (in + len) * cosf(a1), (in + len) * sinf(a1), r);
+            }
+            changed += !same[b];
+        }
+        const bool mirror0 = u[40] < 0.5, mirror1 = u[41] < 0.25 ? !mirror0 : mirror0;
+        const float f0 = (float)(6.0 * u[42] - 3.0), f1 = f0 + (float)(2.0 * u[43] - 1.0);
+        const clv_vec2 o0 = clv_v2((float)(2e4 * u[44] - 1e4), (float)(2e4 * u[45] - 1e4));
+        const clv_vec2 o1 =
+            clv_v2(o0.x + (float)(60.0 * u[46] - 30.0), o0.y + (float)(60.0 * u[47] - 30.0));
+        const float tol = (float)(0.05 + 3.0 * u[39]);
+        CHECK(turn_attack(s0, s1, same, nb, mirror0, mirror1, f0, f1, o0, o1, tol) > 0);
+        several += nb > 1;
+        flipped += mirror0 != mirror1;
+    }
+    CHECK(several > 300 && changed > 300 && flipped > 60);
+
+    /* A 2,000-unit blade that stays itself leads by reach; a box beside it that grows its
+     * radius, slides or turns in the weapon needs more sub-steps than the blade under a small
+     * turn of the pose; and a fat ball just inside the blade's reach needs more because of its
+     * radius alone (its rounding slack): the tolerance is set between the two covers at 5. */
+    const clv_shape blade = clv_shape_capsule(0.0f, 0.0f, 2000.0f, 0.0f, 1.0f);
+    const clv_shape grow0 = clv_shape_circle(100.0f, 0.0f, 0.5f);
+    const clv_shape grow1 = clv_shape_circle(100.0f, 0.0f, 400.0f);
+    const clv_shape slide1 = clv_shape_circle(400.0f, 0.0f, 0.5f);
+    const clv_shape turn0 = clv_shape_capsule(0.0f, 0.0f, 500.0f, 0.0f, 1.0f);
+    const clv_shape turn1 = clv_shape_capsule(0.0f, 0.0f, 0.0f, 500.0f, 1.0f);
+    const clv_shape pairs[3][2] = {{grow0, grow1}, {grow0, slide1}, {turn0, turn1}};
+    for (int k = 0; k < 3; k++) {
+        const clv_shape s0[2] = {blade, pairs[k][0]}, s1[2] = {blade, pairs[k][1]};
+        const bool same[2] = {true, false};
+        int32_t lead = own_count(&blade, &blade, 0.01, 0.25f);
+        int32_t got = turn_attack(s0, s1, same, 2, false, false, 0.0f, 0.01f, clv_v2(0, 0),
+                                  clv_v2(0, 0), 0.25f);
+        CHECK(got > lead && got == own_count(&pairs[k][0], &pairs[k][1], 0.01, 0.25f));
+    }
+    const clv_shape thin = clv_shape_capsule(0.0f, 0.0f, 100.0f, 0.0f, 0.0f);
+    const clv_shape ball = clv_shape_circle(0.0f, 99.99f, 1000.0f);
+    clv_swept mb, mc;
+    CHECK(clv_swept_init(&mb, &thin, false, &thin, false));
+    CHECK(clv_swept_init(&mc, &ball, false, &ball, false));
+    clv_swept_move(&mb, 0.5, 0.0, 0.0, clv_v2(0.0f, 0.0f));
+    clv_swept_move(&mc, 0.5, 0.0, 0.0, clv_v2(0.0f, 0.0f));
+    CHECK(mc.rho_u < mb.rho_u);
+    const double ob = clv_swept_overcover(&mb, 5), oc = clv_swept_overcover(&mc, 5);
+    const float tol = (float)(0.5 * (ob + oc));
+    CHECK(ob < (double)tol && (double)tol < oc);
+    const clv_shape s0[2] = {thin, ball};
+    const bool same[2] = {true, true};
+    CHECK(own_count(&thin, &thin, 0.5, tol) <= 5 && own_count(&ball, &ball, 0.5, tol) > 5);
+    CHECK(turn_attack(s0, s0, same, 2, false, false, 0.0f, 0.5f, clv_v2(0, 0), clv_v2(0, 0), tol) ==
+          own_count(&ball, &ball, 0.5, tol));
 }
 
 /* In a program that takes denormals as zero (a -ffast-math program sets the processor so), every
