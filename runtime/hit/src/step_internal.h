@@ -27,6 +27,9 @@ clv__pose clv__attack_pose(const clv_arena *a, const clv__attack *at);
 clv_shape clv__place_shape(const clv__pose *p, const clv_shape *local);
 /* 1. Advances every attack and places its frame's hitboxes in a->placed. */
 clv_hit_status clv__place(clv_arena *a);
+/* b grown by g on every side, the lower bounds then moved one float down and the upper ones one
+ * up (nextafterf toward -inf and +inf): a swept hitbox's bounds. */
+clv_aabb clv__grown_out(clv_aabb b, float g);
 
 /* ---- step_detect.c ---- */
 

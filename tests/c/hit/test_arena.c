@@ -2,8 +2,9 @@
 #include "cleave/hit.h"
 #include "harness.h"
 /* White-box: forging a snapshot needs the layout of the state it copies. */
-#include "../../../runtime/hit/src/hit_internal.h"
+#include "../../../runtime/hit/src/step_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1176,6 +1177,46 @@ static void test_turning_attack_substeps(void) {
           own_count(&ball, &ball, 0.5, tol));
 }
 
+/* clv__grown_out (a swept hitbox's bounds grown and rounded outward, four lanes at a time) against
+ * libm's nextafterf on each bound, bit for bit: zeros of both signs, subnormals, the largest
+ * floats, infinities and NaN among random values, where the lanes fall back one by one. */
+static void test_bounds_grown_out(void) {
+    static const float special[] = {0.0f,    -0.0f,    1e-45f,   -1e-45f,   1e-38f, -1e-38f,
+                                    FLT_MAX, -FLT_MAX, INFINITY, -INFINITY, NAN,    1.0f,
+                                    -1.0f,   3.5f,     -2.25f,   1e30f,     -7e-3f, 0.5f};
+    const int ns = (int)(sizeof special / sizeof special[0]);
+    uint64_t seed = 0x2545F4914F6CDD1Du;
+    int lanes_checked = 0;
+    for (int i = 0; i < 40000; i++) {
+        float v[5];
+        for (int k = 0; k < 5; k++) {
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            uint32_t bits = (uint32_t)(seed >> 32);
+            float f;
+            memcpy(&f, &bits, sizeof f);
+            v[k] = (seed & 7u) == 0   ? special[(seed >> 8) % (uint64_t)ns]
+                   : (seed & 7u) == 1 ? f
+                                      : (float)((double)(int32_t)bits * 1e-6);
+        }
+        const clv_aabb b = {{v[0], v[1]}, {v[2], v[3]}};
+        const float g = i % 5 == 0 ? 0.0f : fabsf(v[4]);
+        const clv_aabb got = clv__grown_out(b, g);
+        const float want[4] = {
+            nextafterf(b.min.x - g, -INFINITY), nextafterf(b.min.y - g, -INFINITY),
+            nextafterf(b.max.x + g, INFINITY), nextafterf(b.max.y + g, INFINITY)};
+        const float have[4] = {got.min.x, got.min.y, got.max.x, got.max.y};
+        for (int k = 0; k < 4; k++) {
+            uint32_t x, y;
+            memcpy(&x, &have[k], sizeof x);
+            memcpy(&y, &want[k], sizeof y);
+            /* NaN has no one pattern: any NaN for a NaN */
+            CHECK(x == y || (isnan(have[k]) && isnan(want[k])));
+            lanes_checked++;
+        }
+    }
+    CHECK(lanes_checked == 160000);
+}
+
 /* In a program that takes denormals as zero (a -ffast-math program sets the processor so), every
  * path of the move agrees on a subnormal velocity: thirteen calm entities at x = -0 (groups of
  * eight and four and single slots) all move by it, which there leaves x = +0, and so do busy ones.
@@ -1267,6 +1308,7 @@ int main(int argc, char **argv) {
     RUN(test_move_pass_lanes);
     RUN(test_stirred_slots_found);
     RUN(test_turning_attack_substeps);
+    RUN(test_bounds_grown_out);
     RUN(test_move_paths_agree_without_denormals);
     RUN(test_snapshot_layout);
     RUN(test_snapshot_forged_motion);
