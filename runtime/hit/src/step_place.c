@@ -237,7 +237,7 @@ static inline clv_aabb grown_out4(__m128 v, float g) {
 /* Four lanes at once with SSE2 where every bound is finite and not zero, the usual case. */
 clv_aabb clv__grown_out(clv_aabb b, float g) {
 #if defined(__SSE2__) || defined(_M_X64)
-    return grown_out4(_mm_loadu_ps(&b.min.x), g);
+    return grown_out4(_mm_setr_ps(b.min.x, b.min.y, b.max.x, b.max.y), g);
 #else
     return (clv_aabb){{next_out(b.min.x - g, false), next_out(b.min.y - g, false)},
                       {next_out(b.max.x + g, true), next_out(b.max.y + g, true)}};
@@ -257,7 +257,10 @@ static void swept_bounds(const clv_arena *a, clv__placed *pl, const clv_vec2 *q,
     __m128 lo = _mm_setr_ps(b.min.x, b.min.y, b.min.x, b.min.y);
     __m128 hi = _mm_setr_ps(b.max.x, b.max.y, b.max.x, b.max.y);
     for (int32_t k = 0; k < 2 * (n + 1); k += 2) {
-        __m128 v = _mm_loadu_ps(&q[k].x);
+        /* a point (8 bytes) a load, as the placing has just stored them: a 16-byte load of two
+         * would wait for both stores to reach the cache instead of taking their values */
+        __m128 v = _mm_loadh_pi(_mm_loadl_pi(lo, (const __m64 *)(const void *)&q[k]),
+                                (const __m64 *)(const void *)&q[k + 1]);
         lo = _mm_min_ps(v, lo);
         hi = _mm_max_ps(v, hi);
     }
@@ -365,6 +368,26 @@ static bool place_rigid(const clv_arena *a, clv__placed *pl, const clv_shape *lo
     return true;
 }
 
+/* swept_bounds for the one sub-step of a knife's flight (radius r0 = r1) whose placed bounds are
+ * b, from the four cores just written: the same minima and maxima (a -0 for a +0 at most, which
+ * the rounding erases) without reading back the stores that wrote them. */
+static void flight_bounds(const clv_arena *a, clv__placed *pl, clv_aabb b, const clv_vec2 *q) {
+    float x0 =
+        clv__min2f(q[3].x, clv__min2f(q[2].x, clv__min2f(q[1].x, clv__min2f(q[0].x, b.min.x))));
+    float y0 =
+        clv__min2f(q[3].y, clv__min2f(q[2].y, clv__min2f(q[1].y, clv__min2f(q[0].y, b.min.y))));
+    float x1 =
+        clv__max2f(q[3].x, clv__max2f(q[2].x, clv__max2f(q[1].x, clv__max2f(q[0].x, b.max.x))));
+    float y1 =
+        clv__max2f(q[3].y, clv__max2f(q[2].y, clv__max2f(q[1].y, clv__max2f(q[0].y, b.max.y))));
+    const float g = pl->r1 + pl->grow + a->miss_margin;
+#if defined(__SSE2__) || defined(_M_X64)
+    pl->bounds = grown_out4(_mm_setr_ps(x0, y0, x1, y1), g); /* from registers, not memory */
+#else
+    pl->bounds = clv__grown_out((clv_aabb){{x0, y0}, {x1, y1}}, g);
+#endif
+}
+
 /* A projectile's frame when it flew without a turn or a change of mirror and each of its
  * hitboxes is the box it was on the frame before, round and swept: what the general path below
  * places for it (rigid hitboxes, one sub-step each), bit for bit, with a fraction of the work.
@@ -444,7 +467,7 @@ static int place_flight(clv_arena *a, int32_t s, const clv__aweapon *w, const cl
         q[1] = clv_v2(o0.x + rb.x, o0.y + rb.y);
         q[2] = a1;
         q[3] = b1;
-        swept_bounds(a, pl, q, 1);
+        flight_bounds(a, pl, b, q);
     }
     a->placed_count += count;
     a->sub_count = sub;
