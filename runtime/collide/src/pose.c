@@ -143,10 +143,13 @@ static double accel(const clv_swept *m) {
            m->phi * m->phi * m->rho_c;
 }
 
-double clv_swept_bend(const clv_swept *m, int32_t n) {
+/* The bend of a path whose acceleration is at most acc, over one of n sub-steps. */
+static double bend_of(double acc, int32_t n) {
     double nn = (double)n;
-    return accel(m) / (8.0 * nn * nn);
+    return acc / (8.0 * nn * nn);
 }
+
+double clv_swept_bend(const clv_swept *m, int32_t n) { return bend_of(accel(m), n); }
 
 /* What clv_swept_overcover reads of the model at every n, worked out once. */
 typedef struct cover_parts {
@@ -160,7 +163,7 @@ static cover_parts cover_parts_of(const clv_swept *m) {
 
 static double overcover_of(const cover_parts *c, int32_t n) {
     double nn = (double)n;
-    double eps = c->acc / (8.0 * nn * nn); /* clv_swept_bend */
+    double eps = bend_of(c->acc, n);
     /* Near the middle core: every hull point is within half a sub-step's largest move of it. */
     double mid = (c->vr + c->travel) / (2.0 * nn) + 2.0 * eps + c->dr / (2.0 * nn);
     /* Against the translated start: only the turning part strays, twice. */
@@ -203,10 +206,10 @@ int32_t clv_swept_substeps(const clv_swept *m, double tolerance, int32_t cap) {
     return n;
 }
 
-/* The local core ends at fraction s before the pose, once the local turn's cosine ct and sine st
- * at s are known: (ua, ub), each the turned end plus s times what the turn leaves over. The turned
- * ends are written first so that callers without a local turn (ct 1, st 0 at every s) compute
- * them once: the sums associate from the left, so the same bits either way. */
+/* The ends of the local core turned by the local turn at fraction s (its cosine ct and sine st),
+ * into t (a x, a y, b x, b y), before what the turn leaves over is added (core_from). Apart, so
+ * that callers without a local turn (ct 1, st 0 at every s) work them out once: the sums
+ * associate from the left, so the same bits either way. */
 static inline void turned_ends(const clv_swept *m, double ct, double st, double t[4]) {
     double px = m->a0x - m->cx, py = m->a0y - m->cy;
     t[0] = m->cx + ct * px - st * py;
@@ -238,6 +241,7 @@ void clv_swept_core(const clv_swept *m, double s, double sn, double cs, double o
 void clv_swept_cores(const clv_swept *m, int32_t n, const double *trig, double ox, double oy,
                      clv_vec2 *q) {
     double t[4];
+    /* two loops, so that the usual one (no local turn) tests nothing per point */
     if (m->phi == 0.0) {
         turned_ends(m, 1.0, 0.0, t); /* without a local turn, the same at every point */
         for (int32_t k = 1; k < n; k++) {

@@ -135,14 +135,7 @@ float clv__sub_radius(const clv__placed *pl, int32_t k) {
 /* The first sub-step before limit whose cover (hull of its two cores, grown) touches hs, or -1. */
 int32_t clv__first_substep(const clv_arena *a, const clv__placed *pl, const clv_shape *hs,
                            int32_t limit) {
-    clv_aabb hb;
-    if (hs->type == CLV_CIRCLE) { /* the usual hurtbox: clv_shape_bounds' box without the call */
-        const clv_circle *c = &hs->u.circle;
-        hb.min = clv_v2(c->c.x - c->r, c->c.y - c->r);
-        hb.max = clv_v2(c->c.x + c->r, c->c.y + c->r);
-    } else {
-        hb = clv_shape_bounds(hs);
-    }
+    clv_aabb hb = clv_shape_bounds(hs);
     const clv_vec2 *q = &a->sub[pl->sub0];
     float rb = clv__sub_radius(pl, 0);
     for (int32_t k = 0; k < limit; k++) {

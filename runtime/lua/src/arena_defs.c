@@ -134,6 +134,11 @@ static uint32_t check_fields(lua_State *L, int idx, const char *const *known, co
     return g.given;
 }
 
+/* Whether d is finite and within [lo, hi] (lo excluded when strict): what opt_num_in accepts. */
+static bool num_in(double d, double lo, bool strict, double hi) {
+    return isfinite(d) && (strict ? d > lo : d >= lo) && d <= hi;
+}
+
 /* Optional number field within [lo, hi] (lo excluded when strict). */
 static bool opt_num_in(lua_State *L, int idx, const char *key, const char *fname, double lo,
                        bool strict, double hi, double *out) {
@@ -147,6 +152,11 @@ static bool opt_num_in(lua_State *L, int idx, const char *key, const char *fname
     }
     int vi = lua_gettop(L);
     double d = (double)lua_tonumber(L, vi);
+    if (num_in(d, lo, strict, hi)) {
+        lua_pop(L, 1);
+        *out = d;
+        return true;
+    }
     if (!isfinite(d)) {
         field_error(L, fname, key, vi, "be finite");
     }
@@ -154,13 +164,9 @@ static bool opt_num_in(lua_State *L, int idx, const char *key, const char *fname
         const char *b = bound_text(L, lo);
         field_error(L, fname, key, vi, lua_pushfstring(L, "be %s %s", strict ? ">" : ">=", b));
     }
-    if (!(d <= hi)) {
-        const char *b = bound_text(L, hi);
-        field_error(L, fname, key, vi, lua_pushfstring(L, "be <= %s", b));
-    }
-    lua_pop(L, 1);
-    *out = d;
-    return true;
+    const char *b = bound_text(L, hi); /* the only rule left: d > hi */
+    field_error(L, fname, key, vi, lua_pushfstring(L, "be <= %s", b));
+    return false; /* (field_error raises) */
 }
 
 /* Optional number field anywhere in world range. */
@@ -205,11 +211,8 @@ static bool opt_int(lua_State *L, int idx, const char *key, const char *fname, l
  * its message. */
 static double given_num(lua_State *L, const given_fields *g, int f, const char *fname, double lo,
                         bool strict, double hi) {
-    if ((g->numeric >> f & 1u) != 0) {
-        double d = g->num[f];
-        if (isfinite(d) && (strict ? d > lo : d >= lo) && d <= hi) {
-            return d;
-        }
+    if ((g->numeric >> f & 1u) != 0 && num_in(g->num[f], lo, strict, hi)) {
+        return g->num[f];
     }
     double d = 0.0;
     opt_num_in(L, 2, spawn_fields[f], fname, lo, strict, hi, &d);

@@ -1020,6 +1020,16 @@ static void test_stirred_slots_found(void) {
     clv_arena_destroy(a);
 }
 
+/* The sub-steps the model of a box going from s0 (mirror0) to s1 (mirror1) asks for under a
+ * pose that turns by dth and travels (dx, dy) to end at o: what the arena builds for it. */
+static int32_t model_count(const clv_shape *s0, bool mirror0, const clv_shape *s1, bool mirror1,
+                           double dth, double dx, double dy, clv_vec2 o, float tol) {
+    clv_swept m;
+    CHECK(clv_swept_init(&m, s0, mirror0, s1, mirror1));
+    clv_swept_move(&m, dth, dx, dy, o);
+    return clv_swept_substeps(&m, (double)tol, CLV__MAX_SUBSTEPS);
+}
+
 /* One attack of boxes that the pose moves from (o0, f0, mirror0) to (o1, f1, mirror1) over one
  * frame: box b is s0[b] on frame 0 and s1[b] after, one box over all three frames when same[b],
  * else two of one id. Every moved hitbox gets the attack's sub-step count, the most any of its
@@ -1065,10 +1075,7 @@ static int32_t turn_attack(const clv_shape *s0, const clv_shape *s1, const bool 
     const double dx = (double)o1.x - (double)o0.x, dy = (double)o1.y - (double)o0.y;
     int32_t want = 0;
     for (int b = 0; b < nb; b++) {
-        clv_swept m;
-        CHECK(clv_swept_init(&m, &s0[b], mirror0, &s1[b], mirror1));
-        clv_swept_move(&m, dth, dx, dy, o1);
-        int32_t n = clv_swept_substeps(&m, (double)tol, CLV__MAX_SUBSTEPS);
+        int32_t n = model_count(&s0[b], mirror0, &s1[b], mirror1, dth, dx, dy, o1, tol);
         want = n > want ? n : want;
     }
     CHECK(a->placed_count == nb);
@@ -1079,12 +1086,9 @@ static int32_t turn_attack(const clv_shape *s0, const clv_shape *s1, const bool 
     return want;
 }
 
-/* The model of one box on its own, under the same move (for the hand-made cases below). */
+/* model_count of one box turned by dth about the origin (the hand-made cases below). */
 static int32_t own_count(const clv_shape *s0, const clv_shape *s1, double dth, float tol) {
-    clv_swept m;
-    CHECK(clv_swept_init(&m, s0, false, s1, false));
-    clv_swept_move(&m, dth, 0.0, 0.0, clv_v2(0.0f, 0.0f));
-    return clv_swept_substeps(&m, (double)tol, CLV__MAX_SUBSTEPS);
+    return model_count(s0, false, s1, false, dth, 0.0, 0.0, clv_v2(0.0f, 0.0f), tol);
 }
 
 /* A swing the pose turns: random attacks of blades and balls of several lengths and radii, some
