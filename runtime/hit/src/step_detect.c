@@ -5,6 +5,10 @@
 #include <math.h>
 #include <string.h>
 
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
+
 /* ---- 2-3. broadphase and narrowphase ----
  * The broadphase is one function with one contract: append every (placed hitbox, entity) pair
  * whose bounds touch, in any order (the rules sort them). A grid or a swept test replaces it
@@ -127,9 +131,29 @@ clv_hit_status clv__broadphase(clv_arena *a) {
     return a->grid != NULL ? broadphase_grid(a) : broadphase_scan(a);
 }
 
-/* Radius of a swept hitbox at sub-step point k of n. */
-float clv__sub_radius(const clv__placed *pl, int32_t k) {
-    return pl->r0 + (pl->r1 - pl->r0) * ((float)k / (float)pl->nsub);
+/* Whether the box around the cores e[0]-e[1] and e[2]-e[3], grown by g, touches the box of
+ * the hurtbox (hb). Per bound the same minima and maxima as min2f and max2f taken in pairs,
+ * then the same compares (a NaN compares false in both): two core ends a lane each with SSE2,
+ * where the scalar form took about 60 instructions a sub-step. */
+static inline bool cover_box_touches(const clv_vec2 *e, float g, const clv_aabb *hb) {
+#if defined(__SSE2__) || defined(_M_X64)
+    const __m128 hb_min = _mm_setr_ps(hb->min.x, hb->min.y, 0.0f, 0.0f);
+    const __m128 hb_max = _mm_setr_ps(hb->max.x, hb->max.y, 0.0f, 0.0f);
+    const __m128 v01 = _mm_loadu_ps(&e[0].x), v23 = _mm_loadu_ps(&e[2].x);
+    const __m128 p = _mm_movelh_ps(v01, v23), r = _mm_movehl_ps(v23, v01); /* e0 e2, e1 e3 */
+    const __m128 lo2 = _mm_min_ps(p, r), hi2 = _mm_max_ps(p, r);
+    const __m128 gg = _mm_set1_ps(g);
+    const __m128 lo = _mm_sub_ps(_mm_min_ps(lo2, _mm_movehl_ps(lo2, lo2)), gg);
+    const __m128 hi = _mm_add_ps(_mm_max_ps(hi2, _mm_movehl_ps(hi2, hi2)), gg);
+    const __m128 out = _mm_or_ps(_mm_cmpgt_ps(lo, hb_max), _mm_cmpgt_ps(hb_min, hi));
+    return (_mm_movemask_ps(out) & 3) == 0;
+#else
+    float x0 = clv__min2f(clv__min2f(e[0].x, e[1].x), clv__min2f(e[2].x, e[3].x)) - g;
+    float x1 = clv__max2f(clv__max2f(e[0].x, e[1].x), clv__max2f(e[2].x, e[3].x)) + g;
+    float y0 = clv__min2f(clv__min2f(e[0].y, e[1].y), clv__min2f(e[2].y, e[3].y)) - g;
+    float y1 = clv__max2f(clv__max2f(e[0].y, e[1].y), clv__max2f(e[2].y, e[3].y)) + g;
+    return !(x0 > hb->max.x || hb->min.x > x1 || y0 > hb->max.y || hb->min.y > y1);
+#endif
 }
 
 /* The first sub-step before limit whose cover (hull of its two cores, grown) touches hs, or -1. */
@@ -143,11 +167,7 @@ int32_t clv__first_substep(const clv_arena *a, const clv__placed *pl, const clv_
         rb = clv__sub_radius(pl, k + 1);
         float g = (ra > rb ? ra : rb) + pl->grow;
         const clv_vec2 *e = &q[2 * k];
-        float x0 = clv__min2f(clv__min2f(e[0].x, e[1].x), clv__min2f(e[2].x, e[3].x)) - g;
-        float x1 = clv__max2f(clv__max2f(e[0].x, e[1].x), clv__max2f(e[2].x, e[3].x)) + g;
-        float y0 = clv__min2f(clv__min2f(e[0].y, e[1].y), clv__min2f(e[2].y, e[3].y)) - g;
-        float y1 = clv__max2f(clv__max2f(e[0].y, e[1].y), clv__max2f(e[2].y, e[3].y)) + g;
-        if (x0 > hb.max.x || hb.min.x > x1 || y0 > hb.max.y || hb.min.y > y1) {
+        if (!cover_box_touches(e, g, &hb)) {
             continue;
         }
         clv_capsule c0 = {e[0], e[1], 0.0f}, c1 = {e[2], e[3], 0.0f};

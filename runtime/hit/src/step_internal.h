@@ -35,8 +35,10 @@ clv_aabb clv__grown_out(clv_aabb b, float g);
 
 /* 2. Appends every (placed hitbox, entity) pair whose bounds touch to a->cand. */
 clv_hit_status clv__broadphase(clv_arena *a);
-/* Radius of a swept hitbox at sub-step point k. */
-float clv__sub_radius(const clv__placed *pl, int32_t k);
+/* Radius of a swept hitbox at sub-step point k of n. */
+static inline float clv__sub_radius(const clv__placed *pl, int32_t k) {
+    return pl->r0 + (pl->r1 - pl->r0) * ((float)k / (float)pl->nsub);
+}
 /* The first sub-step before limit whose cover touches hs, or -1. */
 int32_t clv__first_substep(const clv_arena *a, const clv__placed *pl, const clv_shape *hs,
                            int32_t limit);
@@ -57,6 +59,9 @@ bool clv__own_side(const clv_arena *a, const clv__cand *c);
  * again: the rules refuse it (with CLV_MISS_REHIT, or an earlier filter's reason) whatever it
  * touches. */
 bool clv__rehit_refused(const clv_arena *a, const clv__cand *c);
+/* Puts a->cand in the rules' order: by attack, then target, then position (no two candidates
+ * share all three). */
+clv_hit_status clv__sort_cands(clv_arena *a);
 
 /* ---- clash.c ---- */
 

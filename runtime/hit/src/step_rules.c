@@ -344,11 +344,72 @@ typedef struct cand_key {
     int32_t idx;
 } cand_key;
 
+/* cand[i] = the old cand[k[i].idx], cycle by cycle; a settled place gets idx = its own. */
+static void place_in_order(clv_arena *a, cand_key *k, int32_t n) {
+    for (int32_t i = 0; i < n; i++) {
+        if (k[i].idx == i) {
+            continue;
+        }
+        clv__cand first = a->cand[i];
+        int32_t j = i;
+        while (k[j].idx != i) {
+            int32_t from = k[j].idx;
+            a->cand[j] = a->cand[from];
+            k[j].idx = j;
+            j = from;
+        }
+        a->cand[j] = first;
+        k[j].idx = j;
+    }
+}
+
+/* Fewer candidates than this are sorted by merging (n log n steps on the keys); more, by the
+ * radix sort, whose tables cost the same for any n: with the 58 candidates of a frame at 10k
+ * enemies, clearing and summing them was most of the sort. */
+#define MERGE_MAX 512
+
+static bool key_before(const cand_key *x, const cand_key *y) {
+    if (x->f[2] != y->f[2]) {
+        return x->f[2] < y->f[2];
+    }
+    if (x->f[1] != y->f[1]) {
+        return x->f[1] < y->f[1];
+    }
+    return x->f[0] < y->f[0];
+}
+
+/* The keys of cand[0..n) in cmp_cand's order, merged in runs of 1, 2, 4, ... between k and
+ * tmp; returns the array that holds them. */
+static cand_key *merge_keys(const clv__cand *cand, cand_key *k, cand_key *tmp, int32_t n) {
+    for (int32_t i = 0; i < n; i++) {
+        k[i] = (cand_key){{(uint32_t)cand[i].pos, cand[i].target1, cand[i].attack1}, i};
+    }
+    for (int32_t w = 1; w < n; w *= 2) {
+        for (int32_t lo = 0; lo < n; lo += 2 * w) {
+            int32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            int32_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) {
+                tmp[o++] = key_before(&k[j], &k[i]) ? k[j++] : k[i++];
+            }
+            while (i < mid) {
+                tmp[o++] = k[i++];
+            }
+            while (j < hi) {
+                tmp[o++] = k[j++];
+            }
+        }
+        cand_key *t = k;
+        k = tmp;
+        tmp = t;
+    }
+    return k;
+}
+
 /* The candidates in cmp_cand's order (attack, target, pos: no two share all three), as a
- * qsort of them would leave them, by a radix sort of small keys a byte at a time (the bytes
- * every key shares skipped: most of them) and one move of each candidate to its place, where a
- * qsort moves the large candidate records n log n times. */
-static clv_hit_status sort_cands(clv_arena *a) {
+ * qsort of them would leave them: small keys sorted (merged when few, else by a radix sort a
+ * byte at a time, the bytes every key shares skipped: most of them), then one move of each
+ * candidate to its place, where a qsort moves the large candidate records n log n times. */
+clv_hit_status clv__sort_cands(clv_arena *a) {
     int32_t n = a->cand_count;
     bool sorted = true;
     for (int32_t i = 1; i < n && sorted; i++) {
@@ -362,6 +423,10 @@ static clv_hit_status sort_cands(clv_arena *a) {
         return CLV_HIT_ERR_NO_MEMORY;
     }
     cand_key *k = (cand_key *)(void *)a->scratch, *tmp = k + n;
+    if (n <= MERGE_MAX) {
+        place_in_order(a, merge_keys(a->cand, k, tmp, n), n);
+        return CLV_HIT_OK;
+    }
     int32_t count[12][256];
     memset(count, 0, sizeof count);
     for (int32_t i = 0; i < n; i++) {
@@ -388,27 +453,12 @@ static clv_hit_status sort_cands(clv_arena *a) {
         k = tmp;
         tmp = t;
     }
-    /* cand[i] = the old cand[k[i].idx], cycle by cycle; a settled place gets idx = its own */
-    for (int32_t i = 0; i < n; i++) {
-        if (k[i].idx == i) {
-            continue;
-        }
-        clv__cand first = a->cand[i];
-        int32_t j = i;
-        while (k[j].idx != i) {
-            int32_t from = k[j].idx;
-            a->cand[j] = a->cand[from];
-            k[j].idx = j;
-            j = from;
-        }
-        a->cand[j] = first;
-        k[j].idx = j;
-    }
+    place_in_order(a, k, n);
     return CLV_HIT_OK;
 }
 
 clv_hit_status clv__rules(clv_arena *a) {
-    clv_hit_status st = sort_cands(a);
+    clv_hit_status st = clv__sort_cands(a);
     if (st != CLV_HIT_OK) {
         return st;
     }
