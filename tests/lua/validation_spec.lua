@@ -21,6 +21,19 @@ describe("validation", function()
       "attacks.s: needs a length or at least one hitbox")
   end)
 
+  it("names a field under a key that is not a name, and cuts a path too long to keep", function()
+    local box = { id = "b", frames = 1.5, x = 0, y = 0, radius = 1 }
+    assert.has_error(function()
+      cleave.weapon { attacks = { ["heavy swing"] = { hitboxes = { box } } } }
+    end, 'attacks["heavy swing"].hitboxes[1].frames must be an integer (got 1.5)')
+    -- a path is kept up to 399 bytes: the message holds its start, then the complaint
+    local long = string.rep("x", 500)
+    local ok, err = pcall(function() cleave.weapon { attacks = { [long] = { hitboxes = { box } } } } end)
+    assert.is_false(ok)
+    local kept = ("attacks." .. long):sub(1, 399)
+    assert.truthy(err:find(kept .. ": attack name must be shorter than 32 bytes", 1, true))
+  end)
+
   it("refuses a team outside 32 bits instead of truncating it", function()
     local a = cleave.arena {}
     assert.has_error(function() a:spawn { team = 2 ^ 40 } end,
