@@ -3,7 +3,7 @@
 # and its blade lands 20 frames later; a guarded blade is logged as blocked with chip damage (a
 # quarter of its 8), and the fourth blocked blade breaks the guard; the knight's armor takes a
 # sword's hit during its wind-up and swings on, a greatsword's gets through and spoils it; the
-# blade's hitstun takes the player's controls; a dodge makes the blade miss with reason intangible where the same blade
+# blade's hitstun takes the player's controls (a press then says so); a dodge makes the blade miss with reason intangible where the same blade
 # without it lands; four knights put the player down, it respawns 120 frames after its death,
 # invincible for a while, and is hit again; the attract run shows both sides fighting. The
 # screenshots show the wind-up outline (red dashes) only while the knight winds up, and the
@@ -63,6 +63,8 @@ lacks spoil ' hit blade @[0-9]* -> #1 ' "the spoiled swing still lands"
 run stun 110
 lacks stun '^f[6-8][0-9] \(hit\|clash\)' "the player swings while the blade's hitstun holds it"
 has stun '^f93 hit tip @4 -> #2 ' "the player does not swing after the stun"
+has stun '^f62 #1 no swing: in hitstun, 14 frames left after [0-9] of hitlag$' \
+    "the press during the stun is not logged"
 
 run clank 70
 has clank '^f59 clash clank blade #1 / blade #2$' "the swings do not clank"

@@ -344,6 +344,28 @@ static void release_retired(app_game *g) {
     g->retiring_count = n;
 }
 
+/* A press that starts nothing says why in the log, so that a timing being tuned is not lost to
+ * a stun the eye missed (the press is dropped, not kept for later). */
+static void refused_swing(app_game *g, const clv_entity_info *pi) {
+    const app_state *st = &g->st;
+    char why[64];
+    if (!pi->alive) {
+        snprintf(why, sizeof why, "down");
+    } else if (st->dodge > 0) {
+        snprintf(why, sizeof why, "rolling");
+    } else if (pi->hitstun > 0 && pi->hitlag > 0) {
+        snprintf(why, sizeof why, "in hitstun, %d frames left after %d of hitlag", (int)pi->hitstun,
+                 (int)pi->hitlag);
+    } else if (pi->hitstun > 0) {
+        snprintf(why, sizeof why, "in hitstun, %d frames left", (int)pi->hitstun);
+    } else {
+        snprintf(why, sizeof why, "guarding");
+    }
+    app_game_log_event(g, APP_LOG_INFO, st->player.index1, NULL, 0xFFB0B0B0u,
+                       "f%lld #%u no swing: %s", (long long)st->frame, (unsigned)st->player.index1,
+                       why);
+}
+
 static void start_swing(app_game *g, const app_input *in) {
     app_state *st = &g->st;
     if (st->slot < 0 || st->slot >= g->slot_count) {
@@ -685,6 +707,8 @@ bool app_game_step(app_game *g, const app_input *in, char *err, size_t errlen) {
     }
     if (in->attack > 0 && acts && !st->guarding) {
         start_swing(g, in);
+    } else if (in->attack > 0) {
+        refused_swing(g, &pi);
     }
     app_player_parry(g, in);
 
