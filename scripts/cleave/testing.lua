@@ -314,6 +314,18 @@ end
 
 -- An expectation naming a field that no event has, or a reason that does not exist, would
 -- never match and fail with a listing that hides the typo: refuse it by name instead.
+-- A weapon given as the object (mod.weapons.sword, a cleave.weapon) stands for its name, the
+-- value events carry.
+local function weapon_name(v)
+  if type(v) == "userdata" or type(v) == "cdata" then
+    local ok, name = pcall(function() return v:name() end)
+    if ok and type(name) == "string" then return name end
+  end
+  return v
+end
+
+-- Checks want's keys against known and returns a copy in which weapons given as objects are
+-- their names (a winner given as 1 or 2 stays the side).
 local function check_want(fname, want, known)
   if type(want) ~= "table" then
     misuse(("%s: expected a table of fields, got %s"):format(fname, type(want)))
@@ -334,6 +346,11 @@ local function check_want(fname, want, known)
       near and (" (did you mean '%s'?)"):format(near) or
       (" (reasons: " .. table.concat(REASONS, ", ") .. ")")))
   end
+  local copy = {}
+  for k, v in pairs(want) do
+    copy[k] = (k == "weapon" or k == "winner") and weapon_name(v) or v
+  end
+  return copy
 end
 
 local function matches(event, want)
@@ -422,7 +439,7 @@ end
 -- The first recorded hit that matches want, with flag (when given) set to true; else a failure
 -- that lists the hits.
 local function find_hit(fname, want, flag, what)
-  check_want(fname, want, HIT_KEYS)
+  want = check_want(fname, want, HIT_KEYS)
   if flag then
     if want[flag] == false then
       misuse(("%s: %s = false contradicts it (use expect_hit)"):format(fname, flag))
@@ -492,8 +509,9 @@ local function clash_matches(c, want)
   end
   for s = 1, 2 do
     local mine, theirs = c.sides[s], c.sides[3 - s]
+    local w = want.winner
     if side_matches(mine, want) and side_matches(theirs, want.other or {}) and
-        (want.winner == nil or (c.winner and c.sides[c.winner].weapon == want.winner)) then
+        (w == nil or (c.winner ~= nil and (w == c.winner or w == c.sides[c.winner].weapon))) then
       return true
     end
   end
@@ -501,12 +519,12 @@ local function clash_matches(c, want)
 end
 
 local function find_clash(fname, want)
-  check_want(fname, want, CLASH_KEYS)
+  want = check_want(fname, want, CLASH_KEYS)
   if want.kind ~= nil and not has(CLASH_KINDS, want.kind) then
     misuse(("%s: unknown kind %s (kinds: %s)"):format(fname, fmt(want.kind),
       table.concat(CLASH_KINDS, ", ")))
   end
-  if want.other ~= nil then check_want(fname .. " other", want.other, SIDE_KEYS) end
+  if want.other ~= nil then want.other = check_want(fname .. " other", want.other, SIDE_KEYS) end
   local r = record_of(want.arena or current)
   for _, c in ipairs(r.clashes) do
     if clash_matches(c, want) then return c end
@@ -516,8 +534,9 @@ local function find_clash(fname, want)
 end
 
 --- Asserts that two attacks met: kind ("clank", "outprioritize", "transcended", "traded",
---- "reflect", "absorb"), frame, winner (the weapon that went on), the fields of one side
---- (weapon, attack, attack_frame, hitbox, owner, damage, stun) and other = {the other side's}.
+--- "reflect", "absorb"), frame, winner (the weapon that went on, or its side: 1 or 2), the
+--- fields of one side (weapon, attack, attack_frame, hitbox, owner, damage, stun) and
+--- other = {the other side's}.
 --- Returns the clash.
 function M.expect_clash(want)
   return find_clash("expect_clash", want)
@@ -541,7 +560,7 @@ local REFLECT_KEYS = { "arena", "frame", "weapon", "owner", "by", "vx", "vy", "x
 --- Asserts that a projectile was reflected: frame, weapon (the projectile's), owner (its thrower),
 --- by (the reflector, entity or name), vx, vy (its new velocity). Returns the event.
 function M.expect_reflect(want)
-  check_want("expect_reflect", want, REFLECT_KEYS)
+  want = check_want("expect_reflect", want, REFLECT_KEYS)
   local r = record_of(want.arena or current)
   for _, e in ipairs(r.projectiles) do
     if e.kind == "reflected" then
@@ -569,7 +588,7 @@ function M.projectile_events(arena) return record_of(arena or current).projectil
 
 --- Asserts that no recorded hit matches the fields given.
 function M.expect_no_hit(want)
-  check_want("expect_no_hit", want, HIT_KEYS)
+  want = check_want("expect_no_hit", want, HIT_KEYS)
   local r = record_of(want.arena or current)
   for _, h in ipairs(r.hits) do
     if matches(h, want) then
@@ -581,7 +600,7 @@ end
 --- Asserts that some recorded miss matches every field given: target, reason ("team",
 --- "rehit", "max_hits", ...), frame, hitbox... Returns the miss.
 function M.expect_miss(want)
-  check_want("expect_miss", want, MISS_KEYS)
+  want = check_want("expect_miss", want, MISS_KEYS)
   local r = record_of(want.arena or current)
   for _, m in ipairs(r.misses) do
     if matches(m, want) then return m end

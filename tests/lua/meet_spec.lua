@@ -58,6 +58,20 @@ describe("attacks that meet", function()
     assert.is_false(arena:hits()[1].trade)
   end)
 
+  it("takes weapons as the objects, and the winner as its side too", function()
+    local dagger, maul = blade("dagger", 5), blade("maul", 20)
+    local arena = duel(dagger, maul)
+    T.expect_clash { kind = "outprioritize", winner = maul, weapon = dagger }
+    T.expect_clash { kind = "outprioritize", winner = 2, weapon = dagger,
+                     other = { weapon = maul } }
+    T.expect_hit { weapon = maul, target = "left" }
+    T.expect_miss { weapon = dagger, reason = "outprioritized" }
+    T.expect_no_hit { weapon = dagger }
+    assert.has_error(function() T.expect_clash { winner = dagger } end)
+    assert.has_error(function() T.expect_clash { winner = 1 } end)
+    assert.are.equal(2, arena:clashes()[1].winner)
+  end)
+
   it("transcend passes through and trade cancels nothing: both land, as a trade", function()
     for _, rule in ipairs { "transcend", "trade" } do
       local arena = duel(blade("ghost", 10, { clash = rule }), blade("sword", 10))
