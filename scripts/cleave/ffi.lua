@@ -84,8 +84,8 @@ typedef struct clv_hit_event {
   float blade_t; int32_t hitlag, hitstun; uint32_t effects, flags; float sweep_t;
 } clv_hit_event;
 typedef struct clv_miss_record {
-  int64_t frame; clv_attack_id attack; clv_entity_id target; int32_t attack_index,
-  attack_frame, hitbox, group; int reason; float distance;
+  int64_t frame; clv_attack_id attack; clv_weapon_id weapon; clv_entity_id attacker, target;
+  int32_t attack_index, attack_frame, hitbox, group; int reason; float distance;
 } clv_miss_record;
 typedef struct clv_tick_event {
   int64_t frame; clv_entity_id target; clv_weapon_id weapon; char name[32]; float magnitude,

@@ -272,7 +272,6 @@ return function(M, C, util)
       ptr = ffi.gc(ptr, C.clv_arena_destroy), on_error = t.on_error, on_hits = {},
       errors_list = {}, in_callbacks = 0,
       names = {}, handles = {}, hurtboxes = {}, slots = {}, mods = {}, mod_list = {},
-      attack_weapons = {}, attack_gens = {},
       hits_buf = new_buffer("clv_hit_event"), misses_buf = new_buffer("clv_miss_record"),
       ticks_buf = new_buffer("clv_tick_event"), clashes_buf = new_buffer("clv_clash_event"),
       pevents_buf = new_buffer("clv_projectile_event"),
@@ -519,10 +518,8 @@ return function(M, C, util)
     return slot[w.index]
   end
 
-  -- The handle of attack id, started with weapon w.
-  local function attack_handle(A, id, w)
-    -- misses name their attack's weapon even after it ended: remembered by slot and generation
-    A.attack_weapons[id.index1], A.attack_gens[id.index1] = w, id.gen
+  -- The handle of attack id.
+  local function attack_handle(A, id)
     return setmetatable({ arena = A, id = id }, Attack)
   end
 
@@ -566,7 +563,7 @@ return function(M, C, util)
     if C.clv_arena_start_attack(self.ptr, def, id, diag) ~= 0 then
       fail("%s: %s", fname, diag_text())
     end
-    return attack_handle(self, id, w)
+    return attack_handle(self, id)
   end
 
   function Attack:running()
@@ -746,13 +743,11 @@ return function(M, C, util)
     local out = {}
     for k = 0, self.misses_buf.n - 1 do
       local m = self.misses_buf.data[k]
-      local slot = m.attack.index1
-      local w = self.attack_gens[slot] == m.attack.gen and self.attack_weapons[slot] or nil
-      local wid = w and self.mods[w.mod][w.index]
+      local w = self.slots[m.weapon.index1]
       local t = {
         frame = tonumber(m.frame), attack = w and w:attack_name(m.attack_index) or "?",
         weapon = w and w.name or "?", attack_frame = m.attack_frame + 1,
-        hitbox = w and hitbox_id(self, wid, m.attack_index, m.attack_frame, m.hitbox) or "?",
+        hitbox = hitbox_id(self, m.weapon, m.attack_index, m.attack_frame, m.hitbox),
         hitbox_index = m.hitbox + 1, group = m.group,
         reason = ffi.string(C.clv_miss_reason_name(m.reason)), distance = m.distance,
         target_id = m.target.index1,

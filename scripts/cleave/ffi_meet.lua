@@ -187,7 +187,7 @@ return function(C, util, arena)
     if C.clv_arena_spawn_projectile(self.ptr, def, id, arena.diag) ~= 0 then
       fail("spawn_projectile: %s", ffi.string(arena.diag.message))
     end
-    return arena.attack_handle(self, id, w)
+    return arena.attack_handle(self, id)
   end
 
   local info = ffi.new("clv_projectile_info")

@@ -2,7 +2,8 @@
 # Knife throwers, the bat's reflection and the parry, headless, read from the demo's own log:
 # a knife with nothing in its way hits the player; J with the bat in reach sends it back (a
 # clash line, a reflection line, and the knife then hits its thrower for twice its damage);
-# the parry key stops it. The mods folder holds the bat (slot 1) and the knives.
+# the parry key stops it (and its miss, under --log all, names the knife's hitbox). The mods
+# folder holds the bat (slot 1) and the knives.
 # usage: throwers.sh CLEAVE PNG_STAT SOURCE_DIR
 set -u
 cleave=$1 png=$2 src=$3
@@ -39,6 +40,10 @@ has reflect '^cleave: 120 frames, 1 hits, 4 misses, ' "the summary counts the re
 run parry
 has parry '^f[0-9]* parry edge of #2 by #1 ' "no parry line"
 lacks parry ' hit edge' "a hit through the parry"
+# the parried knife's miss names its hitbox, though the parry ended the knife in that step
+"$cleave" demo --headless --frames 120 --enemies 0 --mods throw-mods --log all \
+    --inputs "$here/parry.inputs" > parry-all.log || { echo "FAIL: parry --log all exited $?"; fail=1; }
+has parry-all '^f89 miss edge @3 -> #1 parried ' "the parried knife's miss does not name its hitbox"
 
 # everything listed, with a slime (#3, the thrower's side) walking in along the knife's path:
 # the throw, and no miss of the knife against its own side

@@ -398,58 +398,18 @@ static void start_swing(app_game *g, const app_input *in) {
     st->attack_prev_frame = -1;
 }
 
-/* Whether attack id is the player's swing (which may have ended in this step). */
-static bool players_swing(const app_state *st, clv_attack_id id) {
-    return id.index1 == st->attack.index1 && id.gen == st->attack.gen;
-}
-
-/* Whether attack id is the player's: its swing, or an attack the player owns now (a knife it
- * reflected), as a hit's attacker says whose it is. */
-static bool players_attack(const app_game *g, clv_attack_id id) {
-    clv_attack_info ai;
-    return players_swing(&g->st, id) ||
-           (clv_arena_attack(g->arena, id, &ai) == CLV_HIT_OK &&
-            ai.owner.index1 == g->st.player.index1 && ai.owner.gen == g->st.player.gen);
-}
-
-/* The hitbox a miss names: the player's or a knight's swing's (which may have ended in this
- * step), or that of an attack still running (a projectile); NULL when none. */
+/* The hitbox a miss names (its attack may have ended in this step); NULL when none. */
 static const clv_hitbox_def *miss_hitbox(const app_game *g, const clv_miss_record *m) {
-    const app_state *st = &g->st;
-    clv_weapon_id wid = {0, 0};
-    clv_attack_info ai;
-    if (players_swing(st, m->attack) && st->attack_slot >= 0 && st->attack_slot < g->slot_count) {
-        wid = g->slots[st->attack_slot].id;
-    } else if (clv_arena_attack(g->arena, m->attack, &ai) == CLV_HIT_OK) {
-        wid = ai.weapon;
-    }
-    for (int32_t i = 0; wid.index1 == 0 && i < st->enemy_count; i++) {
-        const clv_attack_id sw = g->enemies[i].swing; /* a knight's swing that ended in this step */
-        wid = sw.index1 == m->attack.index1 && sw.gen == m->attack.gen ? g->fighters.blade : wid;
-    }
-    return clv_arena_hitbox(g->arena, wid, m->attack_index, m->attack_frame, m->hitbox);
+    return clv_arena_hitbox(g->arena, m->weapon, m->attack_index, m->attack_frame, m->hitbox);
 }
 
-/* A miss that is no news: a swing passing over its own wielder, or an attack (a knife, a
- * knight's blade) passing its own side. */
+/* A miss that is no news: an attack (a swing, a knife, a knight's blade) passing its own
+ * wielder or side, also a near miss, whose reason is the distance. */
 static bool own_side_miss(const app_game *g, const clv_miss_record *m) {
-    const app_state *st = &g->st;
-    if (m->reason == CLV_MISS_TEAM ||
-        (m->target.index1 == st->player.index1 && m->target.gen == st->player.gen &&
-         players_swing(st, m->attack))) {
-        return true;
-    }
     clv_entity_info ti, oi;
-    clv_projectile_info pj;
-    clv_attack_info ai;
-    if (clv_arena_entity(g->arena, m->target, &ti) != CLV_HIT_OK) {
-        return false;
-    }
-    if (clv_arena_projectile(g->arena, m->attack, &pj) == CLV_HIT_OK) {
-        return ti.team == pj.team;
-    }
-    return clv_arena_attack(g->arena, m->attack, &ai) == CLV_HIT_OK &&
-           clv_arena_entity(g->arena, ai.owner, &oi) == CLV_HIT_OK && oi.team == ti.team;
+    return m->reason == CLV_MISS_TEAM ||
+           (clv_arena_entity(g->arena, m->target, &ti) == CLV_HIT_OK &&
+            clv_arena_entity(g->arena, m->attacker, &oi) == CLV_HIT_OK && oi.team == ti.team);
 }
 
 static void react_to_events(app_game *g) {
@@ -507,7 +467,8 @@ static void react_to_events(app_game *g) {
         const clv_miss_record *m = &ms[i];
         bool news = !own_side_miss(g, m);
         /* counted as the hits are: the player's, its own side left out */
-        st->misses += news && players_attack(g, m->attack);
+        st->misses += news && m->attacker.index1 == st->player.index1 &&
+                      m->attacker.gen == st->player.gen; /* a knife it reflected too */
         if (!news || shown >= 4) {
             continue; /* the panel holds a few */
         }

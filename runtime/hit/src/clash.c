@@ -230,6 +230,8 @@ static clv_hit_status push_meet_miss(clv_arena *a, const clv_clash_event *ev, in
     memset(m, 0, sizeof *m);
     m->frame = ev->frame;
     m->attack = ev->attack[side];
+    m->weapon = ev->weapon[side];
+    m->attacker = ev->owner[side];
     m->target = ev->owner[1 - side];
     m->attack_index = ev->attack_index[side];
     m->attack_frame = ev->attack_frame[side];

@@ -174,6 +174,8 @@ static void emit_miss(clv_arena *a, const clv__cand *c) {
     m->frame = a->frame;
     m->attack.index1 = c->attack1;
     m->attack.gen = at->gen;
+    m->weapon = (clv_weapon_id){at->weapon1, a->weapons[at->weapon1 - 1].gen};
+    m->attacker = at->owner;
     m->target.index1 = c->target1;
     m->target.gen = a->ent[c->target1 - 1].gen;
     m->attack_index = at->attack;

@@ -89,10 +89,6 @@ static int arena_gc(lua_State *L) {
     A->a = NULL;
     clv_lalloc_resize(&A->alloc, A->hits, sizeof *A->hits * (size_t)A->hit_cap, 0);
     clv_lalloc_resize(&A->alloc, A->misses, sizeof *A->misses * (size_t)A->miss_cap, 0);
-    clv_lalloc_resize(&A->alloc, A->miss_weapons,
-                      sizeof *A->miss_weapons * (size_t)A->miss_weapon_cap, 0);
-    A->miss_weapons = NULL;
-    A->miss_weapon_cap = 0;
     clv_lalloc_resize(&A->alloc, A->ticks, sizeof *A->ticks * (size_t)A->tick_cap, 0);
     clv_lalloc_resize(&A->alloc, A->weapons, sizeof *A->weapons * (size_t)A->weapon_cap, 0);
     A->hits = NULL, A->misses = NULL, A->ticks = NULL, A->weapons = NULL;
@@ -138,21 +134,6 @@ lua_Integer clv_larena_frames_arg(lua_State *L, int arg, lua_Integer hi) {
     return n;
 }
 
-/* The weapon of each of the c misses' attacks. The misses come in candidate order, which
- * holds an attack's misses together: one lookup per run of the same attack. */
-static void find_miss_weapons(larena *A, const clv_miss_record *m, int32_t c, clv_weapon_id *out) {
-    for (int32_t k = 0; k < c;) {
-        clv_attack_id run = m[k].attack;
-        clv_attack_info info;
-        clv_weapon_id w = clv_arena_attack(A->a, run, &info) == CLV_HIT_OK
-                              ? info.weapon
-                              : clv_larena_met_weapon(A, run); /* it ended in a meeting */
-        do {
-            out[k++] = w;
-        } while (k < c && m[k].attack.index1 == run.index1 && m[k].attack.gen == run.gen);
-    }
-}
-
 /* Keeps the hits and misses of the frame just stepped, and the weapon of each miss. Those of a
  * single frame (step(1): every frame of a game) are read where the arena keeps them: they stay
  * there until it steps or is restored, which only m_step and m_restore do. Those of several
@@ -170,22 +151,12 @@ static void keep_hits_and_misses(lua_State *L, larena *A, bool gather) {
     A->hit_list = gather ? A->hits : h;
     A->hit_count += c;
     const clv_miss_record *m = clv_arena_misses(A->a, &c);
-    if (c > 0) {
-        if (gather && !clv_lalloc_grow(&A->alloc, (void **)&A->misses, &A->miss_cap,
-                                       A->miss_count + c, sizeof *m)) {
+    if (gather && c > 0) {
+        if (!clv_lalloc_grow(&A->alloc, (void **)&A->misses, &A->miss_cap, A->miss_count + c,
+                             sizeof *m)) {
             luaL_error(L, "out of memory");
         }
-        int32_t wcap = A->miss_weapon_cap;
-        if (!clv_lalloc_grow(&A->alloc, (void **)&A->miss_weapons, &wcap, A->miss_count + c,
-                             sizeof *A->miss_weapons)) {
-            luaL_error(L, "out of memory");
-        }
-        A->miss_weapon_cap = wcap;
-        if (gather) {
-            memcpy(A->misses + A->miss_count, m, sizeof *m * (size_t)c);
-        }
-        /* before the callbacks, which may remove an owner and so end its attacks */
-        find_miss_weapons(A, m, c, A->miss_weapons + A->miss_count);
+        memcpy(A->misses + A->miss_count, m, sizeof *m * (size_t)c);
     }
     A->miss_list = gather ? A->misses : m;
     A->miss_count += c;
@@ -288,7 +259,7 @@ static int m_misses(lua_State *L) {
     larena *A = clv_larena_check(L, 1);
     lua_createtable(L, A->miss_count, 0);
     for (int32_t k = 0; k < A->miss_count; k++) {
-        clv_larena_push_miss(L, 1, A, &A->miss_list[k], A->miss_weapons[k]);
+        clv_larena_push_miss(L, 1, A, &A->miss_list[k]);
         lua_rawseti(L, -2, k + 1);
     }
     return 1;

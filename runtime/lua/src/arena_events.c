@@ -110,8 +110,8 @@ void clv_larena_push_hit(lua_State *L, int arena_idx, const larena *A, const clv
     }
 }
 
-void clv_larena_push_miss(lua_State *L, int arena_idx, const larena *A, const clv_miss_record *m,
-                          clv_weapon_id wid) {
+void clv_larena_push_miss(lua_State *L, int arena_idx, const larena *A, const clv_miss_record *m) {
+    const clv_weapon_id wid = m->weapon;
     lua_createtable(L, 0, 12);
     clv_larena_set_int(L, "frame", (lua_Integer)m->frame);
     const clv_lweapon *w = weapon_of(A, wid);

@@ -31,10 +31,6 @@ typedef struct larena {
     int32_t hit_count, hit_cap;
     clv_miss_record *misses;
     int32_t miss_count, miss_cap;
-    /* the weapon of each miss, read while its attack still ran: the record names only the
-     * attack, which may have ended (and its slot been reused) by the time misses() is called */
-    clv_weapon_id *miss_weapons;
-    int32_t miss_weapon_cap;
     clv_tick_event *ticks;
     int32_t tick_count, tick_cap;
     clv_lweapon **weapons; /* by arena index1 - 1 (anchored by the UV_WEAPONS table) */
@@ -129,8 +125,7 @@ void clv_larena_set_int(lua_State *L, const char *k, lua_Integer v);
 void clv_larena_set_str(lua_State *L, const char *k, const char *v);
 void clv_larena_set_bool(lua_State *L, const char *k, bool v);
 void clv_larena_push_hit(lua_State *L, int arena_idx, const larena *A, const clv_hit_event *h);
-void clv_larena_push_miss(lua_State *L, int arena_idx, const larena *A, const clv_miss_record *m,
-                          clv_weapon_id wid);
+void clv_larena_push_miss(lua_State *L, int arena_idx, const larena *A, const clv_miss_record *m);
 void clv_larena_push_tick(lua_State *L, int arena_idx, const clv_tick_event *t);
 /// Where the events of the frame just stepped begin in the arena's lists.
 typedef struct clv_larena_marks {
@@ -146,9 +141,6 @@ clv_weapon_id clv_larena_weapon(lua_State *L, int arena_idx, larena *A, int widx
 /// Keeps the clashes and projectile events of the frame just stepped.
 void clv_larena_keep_meetings(lua_State *L, larena *A);
 void clv_larena_free_meetings(larena *A);
-/// The weapon of an attack that a meeting, a parry or its end as a projectile stopped on the
-/// frame just stepped (it has ended, so clv_arena_attack no longer names it), or the null id.
-clv_weapon_id clv_larena_met_weapon(const larena *A, clv_attack_id id);
 /// Pushes a clash (sides = {side 1, side 2}) and a projectile event with entity handles.
 void clv_larena_push_clash(lua_State *L, int arena_idx, const larena *A, const clv_clash_event *c);
 void clv_larena_push_projectile_event(lua_State *L, int arena_idx, const larena *A,

@@ -34,25 +34,6 @@ void clv_larena_keep_meetings(lua_State *L, larena *A) {
     }
 }
 
-clv_weapon_id clv_larena_met_weapon(const larena *A, clv_attack_id id) {
-    int32_t n;
-    const clv_clash_event *c = clv_arena_clashes(A->a, &n);
-    for (int32_t k = 0; k < n; k++) {
-        for (int s = 0; s < 2; s++) {
-            if (c[k].attack[s].index1 == id.index1 && c[k].attack[s].gen == id.gen) {
-                return c[k].weapon[s];
-            }
-        }
-    }
-    const clv_projectile_event *p = clv_arena_projectile_events(A->a, &n);
-    for (int32_t k = 0; k < n; k++) {
-        if (p[k].projectile.index1 == id.index1 && p[k].projectile.gen == id.gen) {
-            return p[k].weapon;
-        }
-    }
-    return (clv_weapon_id){0, 0};
-}
-
 void clv_larena_free_meetings(larena *A) {
     clv_lalloc_resize(&A->alloc, A->clashes, sizeof *A->clashes * (size_t)A->clash_cap, 0);
     clv_lalloc_resize(&A->alloc, A->pevents, sizeof *A->pevents * (size_t)A->pevent_cap, 0);

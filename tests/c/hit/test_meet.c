@@ -52,6 +52,7 @@ typedef struct duel {
     clv_arena *arena;
     clv_entity_id fighter[2];
     clv_attack_id attack[2];
+    clv_weapon_id weapon[2];
 } duel;
 
 /* Fighter 0 (team 1) at the origin facing +x, fighter 1 (team 2) at x = gap facing -x; both
@@ -63,7 +64,7 @@ static duel make_duel(const clv_arena_def *ad, blade_spec b0, blade_spec b1, flo
     d.arena = clv_arena_create(ad, NULL);
     CHECK(d.arena != NULL);
     const blade_spec *spec[2] = {&b0, &b1};
-    clv_weapon_id wid[2];
+    clv_weapon_id *wid = d.weapon;
     for (int i = 0; i < 2; i++) {
         clv_weapon *w = blade_weapon(spec[i]);
         CHECK(clv_arena_add_weapon(d.arena, w, &wid[i], NULL) == CLV_HIT_OK);
@@ -136,6 +137,16 @@ static void test_clank_within_range(void) {
     CHECK(count_misses(d.arena, CLV_MISS_CLANKED) == 4); /* the meeting and the body, each side */
     CHECK(!clv_arena_attack_valid(d.arena, d.attack[0]));
     CHECK(!clv_arena_attack_valid(d.arena, d.attack[1]));
+    /* each miss names its attack's weapon and owner, though the attack has ended */
+    int32_t nm = 0;
+    const clv_miss_record *m = clv_arena_misses(d.arena, &nm);
+    for (int32_t i = 0; i < nm; i++) {
+        int side = m[i].attack.index1 == d.attack[0].index1 ? 0 : 1;
+        CHECK(m[i].attack.index1 == d.attack[side].index1);
+        CHECK(m[i].weapon.index1 == d.weapon[side].index1 && m[i].weapon.gen == d.weapon[side].gen);
+        CHECK(m[i].attacker.index1 == d.fighter[side].index1 &&
+              m[i].attacker.gen == d.fighter[side].gen);
+    }
     CHECK(info_of(&d, 0).hitstun == 9);
     CHECK(info_of(&d, 1).hitstun == 17);
     CHECK(info_of(&d, 0).hp == 100.0f && info_of(&d, 1).hp == 100.0f);
@@ -269,6 +280,12 @@ static void test_parry_stuns_attacker(void) {
         CHECK(n == 0);
         CHECK(count_misses(d.arena, CLV_MISS_PARRIED) == 1);
         CHECK(!clv_arena_attack_valid(d.arena, d.attack[0]));
+        int32_t nm = 0;
+        const clv_miss_record *m = clv_arena_misses(d.arena, &nm);
+        for (int32_t i = 0; i < nm; i++) {
+            CHECK(m[i].weapon.index1 == d.weapon[0].index1);
+            CHECK(m[i].attacker.index1 == d.fighter[0].index1);
+        }
         CHECK(info_of(&d, 0).hitstun == (own ? 7 : 20));
         CHECK(info_of(&d, 1).hp == 100.0f);
         /* the stun counts down, frame by frame, though the attacker had no timer before it */

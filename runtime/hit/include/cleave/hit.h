@@ -474,6 +474,9 @@ typedef struct clv_hit_event {
 typedef struct clv_miss_record {
     int64_t frame;
     clv_attack_id attack;
+    /// the attack's weapon and owner on this frame (it may have ended in this step)
+    clv_weapon_id weapon;
+    clv_entity_id attacker;
     clv_entity_id target;
     int32_t attack_index;
     int32_t attack_frame;
