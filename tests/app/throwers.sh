@@ -53,6 +53,13 @@ has parry-all '^f89 miss edge @3 -> #1 parried ' "the parried knife's miss does 
 has knife-mate '^f59 #2 throws knives$' "no throw line under --log all"
 lacks knife-mate ' miss edge @[0-9]* -> #[23] ' "a miss of the knife against its own side listed"
 
+# a thrower spawned where no knives mod is loaded says so instead of standing by in silence
+rm -rf bat-only && mkdir bat-only && ln -s "$src/mods/bat" bat-only/bat
+echo "0 thrower 438 256" > lone.inputs
+"$cleave" demo --headless --frames 5 --enemies 0 --mods bat-only --inputs lone.inputs \
+    > lone.log || { echo "FAIL: lone exited $?"; fail=1; }
+has lone '^f0 #2 is a thrower without knives: load the knives mod$' "a thrower without knives is silent"
+
 # the three runs end on different pictures: the reflected knife flies elsewhere
 "$png" differ knife.png reflect.png 50 || fail=1
 [ "$fail" -eq 0 ] && echo "throwers: ok"

@@ -210,6 +210,10 @@ bool app_game_spawn_enemy(app_game *g, int32_t kind, clv_vec2 at, char *err, siz
     if (kind == APP_ENEMY_KNIGHT) {
         app_knight_spawned(g, e);
     }
+    if (kind == APP_ENEMY_THROWER && app_knife_slot(g) < 0) {
+        app_game_log(g, 0xFFFF6060u, "f%lld #%u is a thrower without knives: load the knives mod",
+                     (long long)g->st.frame, (unsigned)e->id.index1);
+    }
     g->st.enemy_count++;
     return true;
 }
