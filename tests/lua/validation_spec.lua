@@ -34,6 +34,13 @@ describe("validation", function()
     assert.truthy(err:find(kept .. ": attack name must be shorter than 32 bytes", 1, true))
   end)
 
+  it("suggests the name two swapped letters came from", function()
+    assert.has_error(weapon_with { id = "b", x = 0, y = 0, radius = 1, kidn = "reflect" },
+      "attacks.s.hitboxes[1]: unknown field 'kidn' (did you mean 'kind'?)")
+    assert.has_error(weapon_with { id = "b", x = 0, y = 0, radius = 1, dmaage = 3 },
+      "attacks.s.hitboxes[1]: unknown field 'dmaage' (did you mean 'damage'?)")
+  end)
+
   it("refuses a team outside 32 bits instead of truncating it", function()
     local a = cleave.arena {}
     assert.has_error(function() a:spawn { team = 2 ^ 40 } end,

@@ -59,33 +59,37 @@ void clv_lua_check_nargs(lua_State *L, int n) {
     }
 }
 
+/* Edits that turn a into b: insertions, deletions, substitutions, and swaps of two neighbours
+ * (so that the slip "kidn" is one edit from "kind", not two as from "id"). */
 static size_t edit_distance(const char *a, const char *b) {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 40 || lb > 40) {
         return 99;
     }
-    size_t row[41];
+    size_t rows[3][41], *two = rows[0], *one = rows[1], *row = rows[2];
     for (size_t j = 0; j <= lb; j++) {
-        row[j] = j;
+        one[j] = j;
     }
     for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
         row[0] = i;
         for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            size_t best = diag + cost;
-            if (row[j] + 1 < best) {
-                best = row[j] + 1;
+            size_t best = one[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+            if (one[j] + 1 < best) {
+                best = one[j] + 1;
             }
             if (row[j - 1] + 1 < best) {
                 best = row[j - 1] + 1;
             }
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                two[j - 2] + 1 < best) {
+                best = two[j - 2] + 1;
+            }
             row[j] = best;
-            diag = up;
         }
+        size_t *t = two;
+        two = one, one = row, row = t;
     }
-    return row[lb];
+    return one[lb];
 }
 
 const char *clv_lua_nearest(const char *key, const char *const *known) {

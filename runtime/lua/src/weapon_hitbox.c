@@ -196,6 +196,8 @@ static void read_frames_auto(wstate *s, int hb, clv_hitbox_def *out) {
         if (t == LUA_TSTRING && strcmp(lua_tostring(L, -1), "auto") == 0) {
             *dst = CLV_FRAMES_AUTO;
             lua_pop(L, 1);
+        } else if (t != LUA_TNIL && t != LUA_TNUMBER) {
+            clv_f_fail(&s->c, "must be 'auto' or an integer (got %s)", clv_f_value_text(L, -1));
         } else if (t != LUA_TNIL) {
             *dst = (int32_t)clv_f_integer(&s->c, 0, 3600);
         } else {
