@@ -191,13 +191,17 @@ static void table_hitbox(check_out *o, const app_attack_facts *f, const check_ro
     } else {
         snprintf(hits, sizeof hits, "-");
     }
-    printf("    %-12s %-7s %-8s %5d %6.3g %-24s %4s %6d %7d %+6d %5s %8s %4d %-9s %-7s %5s %s\n",
-           SHOWN(h->id, id), range_text(r->first, r->last, range, sizeof range),
-           shape_name(h->shape.type), (int)h->group, (double)h->damage, kb_text(h, kb, sizeof kb),
-           hits, (int)r->hitlag, (int)r->hitstun, (int)r->on_hit,
-           block_text(r, false, bs, sizeof bs), block_text(r, true, ob, sizeof ob),
-           (int)h->priority, app_clash_text(h->clash), app_kind_detail(h, kd, sizeof kd),
-           app_frames_text(h->parry_stun, parry, sizeof parry), effects_text(h, fx, sizeof fx));
+    /* a reflecting hitbox's detail ends the row, so that the columns stay in line */
+    const bool reflects = h->kind == CLV_HITBOX_REFLECT;
+    printf(
+        "    %-12s %-7s %-8s %5d %6.3g %-24s %4s %6d %7d %+6d %5s %8s %4d %-9s %-7s %5s %s%s%s\n",
+        SHOWN(h->id, id), range_text(r->first, r->last, range, sizeof range),
+        shape_name(h->shape.type), (int)h->group, (double)h->damage, kb_text(h, kb, sizeof kb),
+        hits, (int)r->hitlag, (int)r->hitstun, (int)r->on_hit, block_text(r, false, bs, sizeof bs),
+        block_text(r, true, ob, sizeof ob), (int)h->priority, app_clash_text(h->clash),
+        app_kind_text(h->kind), app_frames_text(h->parry_stun, parry, sizeof parry),
+        effects_text(h, fx, sizeof fx), reflects ? "  " : "",
+        reflects ? app_kind_detail(h, kd, sizeof kd) : "");
 }
 
 static bool stdout_end(check_out *o, bool ok) {
