@@ -72,21 +72,25 @@ return function(M, C, util)
     fail("%s: %s must %s (got %s)", fname, key, rule, typename(v))
   end
 
+  -- Edits that turn a into b: insertions, deletions, substitutions and swaps of two
+  -- neighbours (a swap is one slip), as the C module counts them.
   local function edit_distance(a, b)
     if #a > 40 or #b > 40 then return 99 end
-    local row = {}
-    for j = 0, #b do row[j] = j end
+    local two, one = {}, {}
+    for j = 0, #b do one[j] = j end
     for i = 1, #a do
-      local diagonal = row[0]
-      row[0] = i
+      local row, ai = { [0] = i }, a:byte(i)
       for j = 1, #b do
-        local up = row[j]
-        local cost = a:byte(i) == b:byte(j) and 0 or 1
-        row[j] = math.min(diagonal + cost, row[j] + 1, row[j - 1] + 1)
-        diagonal = up
+        local bj = b:byte(j)
+        local d = math.min(one[j - 1] + (ai == bj and 0 or 1), one[j] + 1, row[j - 1] + 1)
+        if i > 1 and j > 1 and ai == b:byte(j - 1) and a:byte(i - 1) == bj then
+          d = math.min(d, two[j - 2] + 1)
+        end
+        row[j] = d
       end
+      two, one = one, row
     end
-    return row[#b]
+    return one[#b]
   end
 
   -- The nearest known name: a one-letter slip in a short name, up to three in a long one.

@@ -263,20 +263,24 @@ local REASONS = {
   "layer", "airborne", "grounded", "facing", "interrupted", "not_thrown",
 }
 
+-- Edits that turn a into b: insertions, deletions, substitutions and swaps of two neighbours
+-- (a swap is one slip, as in the C module's suggestions).
 local function edit_distance(a, b)
-  local row = {}
-  for j = 0, #b do row[j] = j end
+  local two, one = {}, {}
+  for j = 0, #b do one[j] = j end
   for i = 1, #a do
-    local diag = row[0]
-    row[0] = i
+    local row, ai = { [0] = i }, a:byte(i)
     for j = 1, #b do
-      local up = row[j]
-      local cost = a:sub(i, i) == b:sub(j, j) and 0 or 1
-      row[j] = math.min(diag + cost, row[j] + 1, row[j - 1] + 1)
-      diag = up
+      local bj = b:byte(j)
+      local d = math.min(one[j - 1] + (ai == bj and 0 or 1), one[j] + 1, row[j - 1] + 1)
+      if i > 1 and j > 1 and ai == b:byte(j - 1) and a:byte(i - 1) == bj then
+        d = math.min(d, two[j - 2] + 1)
+      end
+      row[j] = d
     end
+    two, one = one, row
   end
-  return row[#b]
+  return one[#b]
 end
 
 -- True when the letters of short appear in long in order ("dmg" in "damage").

@@ -104,6 +104,9 @@ has attract ' hit blade @[0-9]* -> #1 dmg 2.0 .* blocked stun 8$' "the attract r
 has attract ' miss blade @[0-9]* -> #1 intangible ' "the attract run dodges no blade"
 has attract ' hit blade @[0-9]* -> #1 dmg 8.0 ' "no blade gets through in the attract run"
 has attract ' hit [a-z]* @[0-9]* -> #[45] dmg ' "the attract run never hits a knight back"
+# its autopilot holds the attack key while in reach: a refused press is logged once, not per frame
+held=$(sed -n 's/^f\([0-9]*\) #1 no swing: .*/\1/p' attract.log | awk 'NR > 1 && $1 == last + 1 { print } { last = $1 }')
+[ -z "$held" ] || { echo "FAIL: attract: a held press logged on consecutive frames: $held"; fail=1; }
 
 # pictures: the wind-up's outline shows in the wind-up and not before it; the shield shows
 # while guarding and not without the guard

@@ -40,7 +40,12 @@ has reflect '^cleave: 120 frames, 1 hits, 4 misses, ' "the summary counts the re
 run parry
 has parry '^f[0-9]* parry edge of #2 by #1 ' "no parry line"
 lacks parry ' hit edge' "a hit through the parry"
-# the parried knife's miss names its hitbox, though the parry ended the knife in that step
+# under --log all the reflected knife's miss on the player is listed (it was the thrower's
+# knife when the frame began); the parried knife's miss names its hitbox, though the parry
+# ended the knife in that step
+"$cleave" demo --headless --frames 120 --enemies 0 --mods throw-mods --log all \
+    --inputs "$here/reflect.inputs" > reflect-all.log || { echo "FAIL: reflect --log all exited $?"; fail=1; }
+has reflect-all '^f82 miss edge @4 -> #1 reflected ' "the reflected knife's miss is not listed"
 "$cleave" demo --headless --frames 120 --enemies 0 --mods throw-mods --log all \
     --inputs "$here/parry.inputs" > parry-all.log || { echo "FAIL: parry --log all exited $?"; fail=1; }
 has parry-all '^f89 miss edge @3 -> #1 parried ' "the parried knife's miss does not name its hitbox"

@@ -329,6 +329,11 @@ describe("cleave.arena", function()
     assert.matches("^spawn: state must be one of 'normal', 'invincible', 'intangible'.- %(got 'ghost'%)$", e)
     ok, e = pcall(a.spawn, a, { hp = 10, radus = 3 })
     assert.are.equal("spawn: unknown field 'radus' (did you mean 'radius'?)", e)
+    -- two swapped letters are one slip in both bindings
+    ok, e = pcall(a.spawn, a, { ph = 10 })
+    assert.are.equal("spawn: unknown field 'ph' (did you mean 'hp'?)", e)
+    ok, e = pcall(a.spawn, a, { hurtboexs = {} })
+    assert.are.equal("spawn: unknown field 'hurtboexs' (did you mean 'hurtboxes'?)", e)
     local p = a:spawn {}
     local stick = mod("stick").weapons.stick
     ok, e = pcall(a.attack, a, { weapon = stick, attack = "slash", owner = p })

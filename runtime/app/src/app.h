@@ -315,7 +315,8 @@ typedef struct app_state {
     int32_t parry_cooldown;      ///< frames until the parry key works again
     int32_t spark_next;
     app_spark sparks[APP_SPARKS];
-    int32_t swings; ///< attacks started by the player
+    int32_t swings;        ///< attacks started by the player
+    int64_t refused_after; ///< the frame after the last press that started nothing; 0: none
     int32_t popup_next;
     app_popup popups[APP_POPUPS];
     int32_t log_next;

@@ -349,9 +349,15 @@ static void release_retired(app_game *g) {
 }
 
 /* A press that starts nothing says why in the log, so that a timing being tuned is not lost to
- * a stun the eye missed (the press is dropped, not kept for later). */
+ * a stun the eye missed (the press is dropped, not kept for later). Presses on consecutive
+ * frames (the attract run's autopilot holds the key while in reach) say it once. */
 static void refused_swing(app_game *g, const clv_entity_info *pi) {
-    const app_state *st = &g->st;
+    app_state *st = &g->st;
+    bool held = st->refused_after != 0 && st->refused_after == st->frame;
+    st->refused_after = st->frame + 1;
+    if (held) {
+        return;
+    }
     char why[64];
     if (!pi->alive) {
         snprintf(why, sizeof why, "down");

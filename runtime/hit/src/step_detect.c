@@ -133,8 +133,8 @@ clv_hit_status clv__broadphase(clv_arena *a) {
 
 /* Whether the box around the cores e[0]-e[1] and e[2]-e[3], grown by g, touches the box of
  * the hurtbox (hb). Per bound the same minima and maxima as min2f and max2f taken in pairs,
- * then the same compares (a NaN compares false in both): two core ends a lane each with SSE2,
- * where the scalar form took about 60 instructions a sub-step. */
+ * then the same compares (a NaN compares false in both), with SSE2 two core ends a lane: it
+ * runs for every sub-step of every candidate. */
 static inline bool cover_box_touches(const clv_vec2 *e, float g, const clv_aabb *hb) {
 #if defined(__SSE2__) || defined(_M_X64)
     const __m128 hb_min = _mm_setr_ps(hb->min.x, hb->min.y, 0.0f, 0.0f);

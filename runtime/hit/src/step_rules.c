@@ -363,9 +363,9 @@ static void place_in_order(clv_arena *a, cand_key *k, int32_t n) {
     }
 }
 
-/* Fewer candidates than this are sorted by merging (n log n steps on the keys); more, by the
- * radix sort, whose tables cost the same for any n: with the 58 candidates of a frame at 10k
- * enemies, clearing and summing them was most of the sort. */
+/* Up to this many candidates are sorted by merging (n log n steps on the keys); more, by the
+ * radix sort, whose twelve tables of 256 counts cost the same for any n and outweigh the
+ * merging's steps below it. */
 #define MERGE_MAX 512
 
 static bool key_before(const cand_key *x, const cand_key *y) {

@@ -124,8 +124,8 @@ static bool is_ident(const char *s) {
 }
 
 /* Appends n bytes of s to the path, as much as fits (the path stays terminated): what snprintf
- * of the whole piece would leave, without its format parsing, which was a sixth of loading a
- * mod (every field read extends the path). */
+ * of the whole piece would leave. Every field a mod's tables are read through extends the
+ * path, so it is copied, not formatted. */
 static void path_add(clv_fctx *c, const char *s, size_t n) {
     size_t room = sizeof c->path - c->plen;
     size_t take = n < room ? n : room - 1;

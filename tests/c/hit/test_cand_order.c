@@ -37,7 +37,7 @@ enum { RANDOM, SORTED, REVERSED, RUNS, CROWDED, ORDERS };
 /* n candidates with distinct (attack, target, pos) keys, in the given order (CROWDED: at
  * random, from few attacks and targets); each record's other fields name where it stands
  * before the sort. Wide keys (attacks up to 2^17, targets up to 2^20, positions up to 2^8)
- * vary in every byte. */
+ * vary in the low three bytes of attack and target and the low byte of pos. */
 static void make_cands(rng *r, clv__cand *c, int32_t n, int order) {
     for (int32_t i = 0; i < n; i++) {
         memset(&c[i], 0, sizeof c[i]);

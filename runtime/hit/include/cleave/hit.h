@@ -474,7 +474,8 @@ typedef struct clv_hit_event {
 typedef struct clv_miss_record {
     int64_t frame;
     clv_attack_id attack;
-    /// the attack's weapon and owner on this frame (it may have ended in this step)
+    /// the attack's weapon and its owner when the frame began (the attack may have ended in
+    /// this step; a projectile reflected on this frame is the reflector's only after it)
     clv_weapon_id weapon;
     clv_entity_id attacker;
     clv_entity_id target;
