@@ -63,7 +63,7 @@ lacks spoil ' hit blade @[0-9]* -> #1 ' "the spoiled swing still lands"
 run stun 110
 lacks stun '^f[6-8][0-9] \(hit\|clash\)' "the player swings while the blade's hitstun holds it"
 has stun '^f93 hit tip @4 -> #2 ' "the player does not swing after the stun"
-has stun '^f62 #1 no swing: in hitstun, 14 frames left after [0-9] of hitlag$' \
+has stun '^f62 #1 no swing: hitlag [0-9], then hitstun 14$' \
     "the press during the stun is not logged"
 
 run clank 70

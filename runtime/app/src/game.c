@@ -364,10 +364,9 @@ static void refused_swing(app_game *g, const clv_entity_info *pi) {
     } else if (st->dodge > 0) {
         snprintf(why, sizeof why, "rolling");
     } else if (pi->hitstun > 0 && pi->hitlag > 0) {
-        snprintf(why, sizeof why, "in hitstun, %d frames left after %d of hitlag", (int)pi->hitstun,
-                 (int)pi->hitlag);
+        snprintf(why, sizeof why, "hitlag %d, then hitstun %d", (int)pi->hitlag, (int)pi->hitstun);
     } else if (pi->hitstun > 0) {
-        snprintf(why, sizeof why, "in hitstun, %d frames left", (int)pi->hitstun);
+        snprintf(why, sizeof why, "hitstun %d", (int)pi->hitstun);
     } else {
         snprintf(why, sizeof why, "guarding");
     }
