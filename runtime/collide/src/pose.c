@@ -241,20 +241,14 @@ void clv_swept_core(const clv_swept *m, double s, double sn, double cs, double o
 void clv_swept_cores(const clv_swept *m, int32_t n, const double *trig, double ox, double oy,
                      clv_vec2 *q) {
     double t[4];
-    /* two loops, so that the usual one (no local turn) tests nothing per point */
-    if (m->phi == 0.0) {
-        turned_ends(m, 1.0, 0.0, t); /* without a local turn, the same at every point */
-        for (int32_t k = 1; k < n; k++) {
-            double s = (double)k / (double)n;
-            core_from(m, t, s, trig[2 * k], trig[2 * k + 1], ox + s * m->dx, oy + s * m->dy,
-                      &q[2 * k], &q[2 * k + 1]);
-        }
-        return;
-    }
+    turned_ends(m, 1.0, 0.0, t); /* without a local turn, the same at every point */
     for (int32_t k = 1; k < n; k++) {
-        double s = (double)k / (double)n, ct, st;
-        clv_sincos_d(s * m->phi, &st, &ct);
-        turned_ends(m, ct, st, t);
+        double s = (double)k / (double)n;
+        if (m->phi != 0.0) {
+            double ct, st;
+            clv_sincos_d(s * m->phi, &st, &ct);
+            turned_ends(m, ct, st, t);
+        }
         core_from(m, t, s, trig[2 * k], trig[2 * k + 1], ox + s * m->dx, oy + s * m->dy, &q[2 * k],
                   &q[2 * k + 1]);
     }

@@ -380,7 +380,9 @@ static void flight_bounds(const clv_arena *a, clv__placed *pl, clv_aabb b, const
         clv__max2f(q[3].y, clv__max2f(q[2].y, clv__max2f(q[1].y, clv__max2f(q[0].y, b.max.y))));
     const float g = pl->r1 + pl->grow + a->miss_margin;
 #if defined(__SSE2__) || defined(_M_X64)
-    pl->bounds = grown_out4(_mm_setr_ps(x0, y0, x1, y1), g); /* from registers, not memory */
+    /* from registers: clv__grown_out, which takes the bounds through memory, waited on the
+     * stores and cost about 6.5 us a frame more with 1,000 knives */
+    pl->bounds = grown_out4(_mm_setr_ps(x0, y0, x1, y1), g);
 #else
     pl->bounds = clv__grown_out((clv_aabb){{x0, y0}, {x1, y1}}, g);
 #endif

@@ -378,12 +378,9 @@ static bool key_before(const cand_key *x, const cand_key *y) {
     return x->f[0] < y->f[0];
 }
 
-/* The keys of cand[0..n) in cmp_cand's order, merged in runs of 1, 2, 4, ... between k and
- * tmp; returns the array that holds them. */
-static cand_key *merge_keys(const clv__cand *cand, cand_key *k, cand_key *tmp, int32_t n) {
-    for (int32_t i = 0; i < n; i++) {
-        k[i] = (cand_key){{(uint32_t)cand[i].pos, cand[i].target1, cand[i].attack1}, i};
-    }
+/* The keys k[0..n) in cmp_cand's order, merged in runs of 1, 2, 4, ... between k and tmp;
+ * returns the array that holds them. */
+static cand_key *merge_keys(cand_key *k, cand_key *tmp, int32_t n) {
     for (int32_t w = 1; w < n; w *= 2) {
         for (int32_t lo = 0; lo < n; lo += 2 * w) {
             int32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
@@ -405,33 +402,12 @@ static cand_key *merge_keys(const clv__cand *cand, cand_key *k, cand_key *tmp, i
     return k;
 }
 
-/* The candidates in cmp_cand's order (attack, target, pos: no two share all three), as a
- * qsort of them would leave them: small keys sorted (merged when few, else by a radix sort a
- * byte at a time, the bytes every key shares skipped: most of them), then one move of each
- * candidate to its place, where a qsort moves the large candidate records n log n times. */
-clv_hit_status clv__sort_cands(clv_arena *a) {
-    int32_t n = a->cand_count;
-    bool sorted = true;
-    for (int32_t i = 1; i < n && sorted; i++) {
-        sorted = cmp_cand(&a->cand[i - 1], &a->cand[i]) < 0;
-    }
-    if (sorted) {
-        return CLV_HIT_OK;
-    }
-    int32_t ints = (int32_t)(2 * sizeof(cand_key) / sizeof(int32_t)) * n;
-    if (!clv__reserve(&a->al, (void **)&a->scratch, &a->scratch_cap, ints, sizeof(int32_t))) {
-        return CLV_HIT_ERR_NO_MEMORY;
-    }
-    cand_key *k = (cand_key *)(void *)a->scratch, *tmp = k + n;
-    if (n <= MERGE_MAX) {
-        place_in_order(a, merge_keys(a->cand, k, tmp, n), n);
-        return CLV_HIT_OK;
-    }
+/* The keys k[0..n) in cmp_cand's order by a radix sort a byte at a time between k and tmp (the
+ * bytes every key shares skipped: most of them); returns the array that holds them. */
+static cand_key *radix_keys(cand_key *k, cand_key *tmp, int32_t n) {
     int32_t count[12][256];
     memset(count, 0, sizeof count);
     for (int32_t i = 0; i < n; i++) {
-        const clv__cand *c = &a->cand[i];
-        k[i] = (cand_key){{(uint32_t)c->pos, c->target1, c->attack1}, i};
         for (int32_t b = 0; b < 12; b++) {
             count[b][(k[i].f[b >> 2] >> (8 * (b & 3))) & 255u]++;
         }
@@ -453,7 +429,32 @@ clv_hit_status clv__sort_cands(clv_arena *a) {
         k = tmp;
         tmp = t;
     }
-    place_in_order(a, k, n);
+    return k;
+}
+
+/* The candidates in cmp_cand's order (attack, target, pos: no two share all three), as a
+ * qsort of them would leave them: small keys sorted (merge_keys when few, else radix_keys),
+ * then one move of each candidate to its place, where a qsort moves the large candidate records
+ * n log n times. */
+clv_hit_status clv__sort_cands(clv_arena *a) {
+    int32_t n = a->cand_count;
+    bool sorted = true;
+    for (int32_t i = 1; i < n && sorted; i++) {
+        sorted = cmp_cand(&a->cand[i - 1], &a->cand[i]) < 0;
+    }
+    if (sorted) {
+        return CLV_HIT_OK;
+    }
+    int32_t ints = (int32_t)(2 * sizeof(cand_key) / sizeof(int32_t)) * n;
+    if (!clv__reserve(&a->al, (void **)&a->scratch, &a->scratch_cap, ints, sizeof(int32_t))) {
+        return CLV_HIT_ERR_NO_MEMORY;
+    }
+    cand_key *k = (cand_key *)(void *)a->scratch, *tmp = k + n;
+    for (int32_t i = 0; i < n; i++) {
+        const clv__cand *c = &a->cand[i];
+        k[i] = (cand_key){{(uint32_t)c->pos, c->target1, c->attack1}, i};
+    }
+    place_in_order(a, n <= MERGE_MAX ? merge_keys(k, tmp, n) : radix_keys(k, tmp, n), n);
     return CLV_HIT_OK;
 }
 
