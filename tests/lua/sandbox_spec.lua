@@ -262,6 +262,28 @@ describe("sandbox", function()
     assert.has_error(function() sb:run("return 1") end, "sandbox is closed")
   end)
 
+  it("builds string.rep's strings as stock Lua does", function()
+    local sb = fresh()
+    assert(sb:run("function rep(...) return string.rep(...) end"))
+    local strings, seps = { "x", "ab", "", "h\195\169llo\0", ("z"):rep(300) }, { "", "-", ", ", "\0" }
+    local counts = { -3, 0, 1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65, 1000, 4097 }
+    for _, s in ipairs(strings) do
+      for _, sep in ipairs(seps) do
+        for _, n in ipairs(counts) do
+          local ok, got = sb:call("rep", s, n, sep)
+          assert(ok, got)
+          local want = string.rep(s, n, sep)
+          if got ~= want then
+            error(("rep(%q, %d, %q): %d bytes, want %d"):format(s, n, sep, #got, #want))
+          end
+        end
+      end
+      local ok, got = sb:call("rep", s, 5)
+      assert(ok, got)
+      assert.are.equal(string.rep(s, 5), got)
+    end
+  end)
+
   it("keeps one mod's string library its own", function()
     local a, b = fresh(), fresh()
     assert(a:run("string.upper = function() return 'pwned' end"))
