@@ -82,6 +82,7 @@ typedef struct clv_hit_event {
   int64_t frame; clv_attack_id attack; clv_entity_id attacker, target; clv_weapon_id weapon;
   int32_t attack_index, attack_frame, hitbox, group; float damage; clv_vec2 knockback, point;
   float blade_t; int32_t hitlag, hitstun; uint32_t effects, flags; float sweep_t;
+  int32_t hurtbox; char hurtbox_id[32];
 } clv_hit_event;
 typedef struct clv_miss_record {
   int64_t frame; clv_attack_id attack; clv_weapon_id weapon; clv_entity_id attacker, target;

@@ -248,8 +248,9 @@ end
 
 -- The fields an expectation may name: those of arena:hits() / arena:misses() entries.
 local HIT_KEYS = {
-  "arena", "frame", "weapon", "attack", "attack_frame", "hitbox", "hitbox_index", "group",
-  "damage", "knockback_x", "knockback_y", "x", "y", "t", "sweep_t", "hitlag", "hitstun",
+  "arena", "frame", "weapon", "attack", "attack_frame", "hitbox", "hitbox_index", "hurtbox",
+  "hurtbox_index", "group", "damage", "knockback_x", "knockback_y", "x", "y", "t", "sweep_t",
+  "hitlag", "hitstun",
   "push_only", "invincible", "killed", "trade", "blocked", "armor", "grab", "guard_break",
   "effects", "target", "target_id", "target_name", "attacker", "attacker_id",
 }

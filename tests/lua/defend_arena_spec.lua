@@ -109,6 +109,21 @@ describe("entities with bodies", function()
     assert.is_nil(h)
   end)
 
+  it("name the hurtbox a hit took, and its place in the list", function()
+    local h = jab_on(5, 80)
+    assert.are.equal("arm", h.hurtbox)
+    assert.are.equal(2, h.hurtbox_index)
+    h = jab_on(8, 95)
+    assert.are.equal("torso", h.hurtbox)
+    assert.are.equal(1, h.hurtbox_index)
+    local a, me, foe = duel { x = 30, hurtboxes = { cleave.circle(0, -20, 3), cleave.circle(0, 0, 3) } }
+    a:attack { weapon = weapon(), attack = "strike", owner = me }
+    a:step()
+    h = only_hit(a, foe)
+    assert.is_nil(h.hurtbox)
+    assert.are.equal(2, h.hurtbox_index)
+  end)
+
   it("play idle without an animation named, else the body's first by name", function()
     local function anim(state) return { length = 1, hurtboxes = { { id = "t", x = 0, y = 0, radius = 4, state = state } } } end
     local guarded = cleave.body { name = "g", animations = { brace = anim("armor"), dodge = anim("intangible"), idle = anim() } }

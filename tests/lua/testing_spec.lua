@@ -68,6 +68,9 @@ describe("cleave.testing", function()
     e = fails(T.expect_hit, "tip")
     assert.matches("expect_hit: expected a table of fields, got string", e, 1, true)
     T.expect_hit { frame = 2, sweep_t = 1 }
+    T.expect_hit { hurtbox_index = 1 }
+    e = fails(T.expect_hit, { hurtbox_index = 2 })
+    assert.matches("expected a hit {hurtbox_index=2}, but the hits were:", e, 1, true)
   end)
 
   it("runs until a condition holds, or says it never did", function()

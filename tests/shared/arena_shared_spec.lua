@@ -250,6 +250,8 @@ describe("cleave.arena", function()
       { h.frame, h.attack_frame, h.hitbox, h.attack, h.weapon, h.target_name, h.damage })
     assert.is_true(h.target == n)
     assert.is_true(h.sweep_t >= 0 and h.sweep_t <= 1)
+    assert.are.equal(1, h.hurtbox_index) -- a spawned circle: first in the list, without an id
+    assert.is_nil(h.hurtbox)
     assert.are.equal(90, n:hp())
     assert.are.equal(6, a:frame())
   end)

@@ -275,7 +275,8 @@ typedef struct clv__cand {
     int32_t pending;   /* reason decided by select_hitboxes, applied after the pass */
     int32_t rehit;     /* the rehit rule's answer if the narrowphase asked (1: refused), or -1 */
     float sweep_t;     /* start of the first sub-step that touched (1: this frame's pose) */
-    int32_t box_state; /* clv_hurtbox_state of the hurtbox it meets (the best touched) */
+    int16_t box_state; /* clv_hurtbox_state of the hurtbox it meets (the best touched) */
+    int16_t hurt;      /* that hurtbox's position in the target's list (clv__hurt_world) */
     float box_heavy;   /* that hurtbox's heavy armor threshold */
 } clv__cand;
 

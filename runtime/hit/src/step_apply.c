@@ -86,6 +86,11 @@ static void compute_hit(const clv_arena *a, const clv__cand *c, clv_hit_event *e
     ev->point = c->contact.point;
     ev->blade_t = d->shape.type == CLV_CAPSULE ? c->contact.ta : 0.0f;
     ev->sweep_t = c->sweep_t;
+    ev->hurtbox = c->hurt;
+    const char *hid = clv__hurt_id(a, (int32_t)c->target1 - 1, c->hurt);
+    for (int32_t i = 0; i < CLV_HIT_NAME_MAX - 1 && hid[i] != '\0'; i++) {
+        ev->hurtbox_id[i] = hid[i];
+    }
 
     float lag = floorf(d->damage * 0.3846154f + 5.0f) * d->hitlag_scale;
     int32_t hitlag = d->hitlag == CLV_FRAMES_AUTO ? frames_of(lag) : d->hitlag;

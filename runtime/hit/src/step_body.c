@@ -30,18 +30,42 @@ int32_t clv__hurt_world(const clv_arena *a, int32_t s, clv_shape *out, int32_t *
     return n + clv__carried_world(a, s, out + n, states + n, heavy + n);
 }
 
+/* The hurtbox defs of the body's current frame, and their number in *n. */
+static const clv_hurtbox_def *body_defs(const clv_arena *a, const clv__combat *c, int32_t *n) {
+    const clv__abody *b = &a->bodies[c->body1 - 1];
+    int32_t f = b->frame_base[c->anim] + clv__body_frame(b, c);
+    *n = b->frame_start[f + 1] - b->frame_start[f];
+    return &b->boxes[b->frame_start[f]];
+}
+
+const char *clv__hurt_id(const clv_arena *a, int32_t s, int32_t k) {
+    const clv__combat *c = a->cmb != NULL ? &a->cmb[s] : NULL;
+    int32_t n = 0;
+    const clv_hurtbox_def *d = NULL;
+    if (c == NULL || c->body1 == 0) {
+        n = a->hurt[s].count;
+    } else {
+        d = body_defs(a, c, &n);
+    }
+    if (k < n) {
+        return d != NULL ? d[k].id : "";
+    }
+    int32_t nc = 0;
+    const clv_hurtbox_def *carried = clv__carried_defs(a, s, &nc);
+    return k - n < nc ? carried[k - n].id : "";
+}
+
 static int32_t body_world(const clv_arena *a, int32_t s, const clv__combat *c, clv_shape *out,
                           int32_t *states, float *heavy) {
     clv_vec2 at = a->pos[s];
-    const clv__abody *b = &a->bodies[c->body1 - 1];
-    int32_t f = b->frame_base[c->anim] + clv__body_frame(b, c);
-    int32_t first = b->frame_start[f], n = b->frame_start[f + 1] - first;
+    int32_t n = 0;
+    const clv_hurtbox_def *boxes = body_defs(a, c, &n);
     clv__pose p;
     p.o = at;
     clv_sincos(c->facing, &p.s, &p.c);
     p.mirror = c->mirror;
     for (int32_t k = 0; k < n; k++) {
-        const clv_hurtbox_def *d = &b->boxes[first + k];
+        const clv_hurtbox_def *d = &boxes[k];
         out[k] = clv__place_shape(&p, &d->shape);
         states[k] = (int32_t)d->state;
         heavy[k] = d->heavy;

@@ -293,14 +293,16 @@ static bool narrow_swept(clv_arena *a, const clv__placed *pl, const hurt_set *hs
             clv__swept_contact(a, pl, best, &hs->shapes[best_h], c);
             c->overlap = 1;
             c->distance = 0.0f;
-            c->box_state = hs->states[best_h];
+            c->box_state = (int16_t)hs->states[best_h];
             c->box_heavy = hs->heavy[best_h];
+            c->hurt = (int16_t)best_h;
             /* the best state among the hurtboxes touched at that sub-step */
             for (int32_t k = 0; pass == 0 && k < hs->n; k++) {
                 if (state_rank(hs->states[k]) > state_rank(c->box_state) &&
                     clv__first_substep(a, pl, &hs->shapes[k], best + 1) == best) {
-                    c->box_state = hs->states[k];
+                    c->box_state = (int16_t)hs->states[k];
                     c->box_heavy = hs->heavy[k];
+                    c->hurt = (int16_t)k;
                 }
             }
             if (pass == 1) {
@@ -330,8 +332,9 @@ static bool narrow_placed(clv_arena *a, const clv__placed *pl, const hurt_set *h
             }
             if (!c->overlap) {
                 c->overlap = 1;
-                c->box_state = hs->states[k];
+                c->box_state = (int16_t)hs->states[k];
                 c->box_heavy = hs->heavy[k];
+                c->hurt = (int16_t)k;
                 if (!clv_contact_shapes(&pl->shape, h, &c->contact)) {
                     /* Round-off at the boundary: fall back to the closest points. */
                     clv_closest cp = clv_closest_points(&pl->shape, h);
@@ -342,8 +345,9 @@ static bool narrow_placed(clv_arena *a, const clv__placed *pl, const hurt_set *h
                     c->contact.normal = clv_v2(1.0f, 0.0f);
                 }
             } else if (state_rank(hs->states[k]) > state_rank(c->box_state)) {
-                c->box_state = hs->states[k];
+                c->box_state = (int16_t)hs->states[k];
                 c->box_heavy = hs->heavy[k];
+                c->hurt = (int16_t)k;
             }
             clv_shape core = clv__core_of(&pl->shape);
             float d = clv_distance(&core, h);
@@ -364,6 +368,7 @@ static bool narrow_placed(clv_arena *a, const clv__placed *pl, const hurt_set *h
     if (!c->overlap && ghost >= 0) {
         c->overlap = 1;
         c->distance = 0.0f;
+        c->hurt = (int16_t)ghost;
         clv_shape core = clv__core_of(&pl->shape);
         c->core_dist = clv_distance(&core, &hs->shapes[ghost]);
         (void)clv_contact_shapes(&pl->shape, &hs->shapes[ghost], &c->contact);
@@ -414,6 +419,7 @@ void clv__narrowphase(clv_arena *a) {
         c.push_only = 0;
         c.sweep_t = 1.0f;
         c.box_state = CLV_HURTBOX_NORMAL;
+        c.hurt = 0;
         c.box_heavy = 0.0f;
         memset(&c.contact, 0, sizeof c.contact);
         refusal rf = {false, false};

@@ -121,6 +121,10 @@ int32_t clv__hurt_world(const clv_arena *a, int32_t s, clv_shape *out, int32_t *
  * clv__hurt_world; their number. */
 int32_t clv__carried_world(const clv_arena *a, int32_t s, clv_shape *out, int32_t *states,
                            float *heavy);
+/* The defs of those carried hurtboxes, in the same order, and their number in *n. */
+const clv_hurtbox_def *clv__carried_defs(const clv_arena *a, int32_t s, int32_t *n);
+/* The id of hurtbox k of clv__hurt_world's list for slot s ("" for a spawned shape). */
+const char *clv__hurt_id(const clv_arena *a, int32_t s, int32_t k);
 /* 0b. Animations, guard meters and held targets advance (after movement). */
 void clv__combat_step(clv_arena *a);
 /* 4. The reason a filtering hitbox (clv__box.filters) or a throw may not hit, or -1. */

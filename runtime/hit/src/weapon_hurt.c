@@ -124,18 +124,27 @@ static const clv_hurtbox_def *carried_of(const clv_arena *a, int32_t s, int32_t 
     return &w->hurts[w->hurt_start[f]];
 }
 
-int32_t clv__carried_world(const clv_arena *a, int32_t s, clv_shape *out, int32_t *states,
-                           float *heavy) {
+const clv_hurtbox_def *clv__carried_defs(const clv_arena *a, int32_t s, int32_t *n) {
+    *n = 0;
     if (a->carry == NULL || s >= a->carry_cap || a->carry[s] == 0) {
-        return 0;
+        return NULL;
     }
-    int32_t k = a->carry[s] - 1, n = 0;
+    int32_t k = a->carry[s] - 1;
     const clv__attack *at = &a->att[k];
     if (k >= a->att_count || !at->used || at->owner.index1 != (uint32_t)s + 1) {
-        return 0; /* ended since the last step */
+        return NULL; /* ended since the last step */
     }
-    const clv_hurtbox_def *d = carried_of(a, k, &n);
-    clv__pose p = clv__attack_pose(a, at);
+    return carried_of(a, k, n);
+}
+
+int32_t clv__carried_world(const clv_arena *a, int32_t s, clv_shape *out, int32_t *states,
+                           float *heavy) {
+    int32_t n = 0;
+    const clv_hurtbox_def *d = clv__carried_defs(a, s, &n);
+    if (n == 0) {
+        return 0;
+    }
+    clv__pose p = clv__attack_pose(a, &a->att[a->carry[s] - 1]);
     for (int32_t i = 0; i < n; i++) {
         out[i] = clv__place_shape(&p, &d[i].shape);
         states[i] = (int32_t)d[i].state;

@@ -44,13 +44,17 @@ void clv_larena_set_bool(lua_State *L, const char *k, bool v) {
 /* The fields of a hit every state gets (names and numbers, no handles). */
 void clv_lua_push_hit_plain(lua_State *L, const clv_hit_event *h, const clv_lweapon *w,
                             const clv_hitbox_def *d) {
-    lua_createtable(L, 0, 24);
+    lua_createtable(L, 0, 26);
     clv_larena_set_int(L, "frame", (lua_Integer)h->frame);
     clv_larena_set_str(L, "weapon", w != NULL ? clv_lua_weapon_name(w) : "?");
     clv_larena_set_str(L, "attack", w != NULL ? clv_lua_attack_name(w, h->attack_index) : "?");
     clv_larena_set_int(L, "attack_frame", h->attack_frame + 1);
     clv_larena_set_str(L, "hitbox", d != NULL ? d->id : "?");
     clv_larena_set_int(L, "hitbox_index", h->hitbox + 1);
+    if (h->hurtbox_id[0] != '\0') {
+        clv_larena_set_str(L, "hurtbox", h->hurtbox_id);
+    }
+    clv_larena_set_int(L, "hurtbox_index", h->hurtbox + 1);
     clv_larena_set_int(L, "group", h->group);
     clv_larena_set_num(L, "damage", (double)h->damage);
     clv_larena_set_num(L, "knockback_x", (double)h->knockback.x);

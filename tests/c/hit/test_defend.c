@@ -649,8 +649,10 @@ static void test_attack_carries_the_arm(void) {
         swing(a, jab, foe, 0.0f);
         CHECK(clv_arena_step(a) == CLV_HIT_OK);
         hashes[f] = clv_arena_hash(a);
-        bool hit = hit_on(a, me) != NULL;
+        const clv_hit_event *on_me = hit_on(a, me);
+        bool hit = on_me != NULL;
         CHECK(hit == (f >= 2 && f <= 5));
+        CHECK(!hit || (on_me->hurtbox == 0 && strcmp(on_me->hurtbox_id, "arm") == 0));
         hit_frames += hit ? 1 : 0;
         clv_shape s[CLV__MAX_HURT_WORLD];
         int32_t want = f >= 2 && f <= 5 ? 1 : 0;
@@ -665,6 +667,68 @@ static void test_attack_carries_the_arm(void) {
         CHECK((hit_on(a, me) != NULL) == (f <= 5));
     }
     free(buf);
+    clv_arena_destroy(a);
+}
+
+/* The hit of a jab of radius 3 at world x `at` on a knight at x = 200 whose hurtboxes are, in
+ * this order, an armored shield (182..194), the torso (192..208) and the head (225..235). */
+static void jab_the_knight(float at, int32_t *index, char *id) {
+    clv_arena *a = clv_arena_create(NULL, NULL);
+    clv_body *b = clv_body_create("knight", NULL, NULL);
+    clv_animation_def an;
+    memset(&an, 0, sizeof an);
+    snprintf(an.name, sizeof an.name, "stand");
+    an.frames = 1;
+    CHECK(clv_body_add_animation(b, &an, NULL, NULL) == CLV_HIT_OK);
+    clv_hurtbox_def shield = hurt("shield", -12, 6, CLV_HURTBOX_ARMOR);
+    clv_hurtbox_def torso = hurt("torso", 0, 8, CLV_HURTBOX_NORMAL);
+    clv_hurtbox_def head = hurt("head", 30, 5, CLV_HURTBOX_NORMAL);
+    CHECK(clv_body_add_hurtbox(b, 0, 0, 0, &shield, NULL) == CLV_HIT_OK);
+    CHECK(clv_body_add_hurtbox(b, 0, 0, 0, &torso, NULL) == CLV_HIT_OK);
+    CHECK(clv_body_add_hurtbox(b, 0, 0, 0, &head, NULL) == CLV_HIT_OK);
+    clv_body_id bid;
+    CHECK(clv_arena_add_body(a, b, &bid, NULL) == CLV_HIT_OK);
+    clv_body_destroy(b);
+    clv_weapon_id w = add_weapon(a, hitbox(at, 3.0f, 1.0f), 1);
+    clv_entity_id me = spawn(a, 0.0f, 0.0f, 1);
+    clv_entity_id foe = spawn(a, 200.0f, 1.0f, 2);
+    CHECK(clv_arena_play(a, foe, bid, 0) == CLV_HIT_OK);
+    swing(a, w, me, 0.0f);
+    CHECK(clv_arena_step(a) == CLV_HIT_OK);
+    const clv_hit_event *h = hit_on(a, foe);
+    CHECK(h != NULL);
+    *index = h != NULL ? h->hurtbox : -1;
+    snprintf(id, CLV_HIT_NAME_MAX, "%s", h != NULL ? h->hurtbox_id : "?");
+    clv_arena_destroy(a);
+}
+
+/* A hit names the hurtbox that took it, by its place in the target's list and by its id. Among
+ * those the hitbox touches the state decides (normal over armor); a spawned shape has no id. */
+static void test_hit_names_the_hurtbox(void) {
+    const float at[3] = {230.0f, 185.0f, 192.0f};
+    const int32_t want_index[3] = {2, 0, 1};
+    const char *const want_id[3] = {"head", "shield", "torso"};
+    for (int i = 0; i < 3; i++) {
+        int32_t index = -1;
+        char id[CLV_HIT_NAME_MAX];
+        jab_the_knight(at[i], &index, id);
+        CHECK(index == want_index[i]);
+        CHECK(strcmp(id, want_id[i]) == 0);
+    }
+    clv_arena *a = clv_arena_create(NULL, NULL);
+    clv_entity_id me = spawn(a, 0.0f, 0.0f, 1);
+    clv_entity_def e = clv_default_entity_def();
+    e.position = clv_v2(500.0f, 0.0f);
+    e.team = 2;
+    e.hurtbox_count = 2;
+    e.hurtboxes[0] = clv_shape_circle(-40.0f, 0.0f, 4.0f);
+    e.hurtboxes[1] = clv_shape_circle(40.0f, 0.0f, 4.0f);
+    clv_entity_id two = {0, 0};
+    CHECK(clv_arena_spawn(a, &e, &two, NULL) == CLV_HIT_OK);
+    swing(a, add_weapon(a, hitbox(540.0f, 2.0f, 1.0f), 1), me, 0.0f);
+    CHECK(clv_arena_step(a) == CLV_HIT_OK);
+    const clv_hit_event *h = hit_on(a, two);
+    CHECK(h != NULL && h->hurtbox == 1 && h->hurtbox_id[0] == '\0');
     clv_arena_destroy(a);
 }
 
@@ -709,6 +773,7 @@ int main(int argc, char **argv) {
     RUN(test_snapshot_covers_bodies_guard_and_grabs);
     RUN(test_pushes_sum_in_any_order);
     RUN(test_attack_carries_the_arm);
+    RUN(test_hit_names_the_hurtbox);
     RUN(test_new_fields_are_checked);
     return clv_test_report();
 }

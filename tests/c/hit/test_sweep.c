@@ -149,6 +149,34 @@ static void test_fast_swing_hits_thin_enemy(void) {
     }
 }
 
+/* The same turn over an enemy of two thin hurtboxes, the one at 0.9 rad listed first: the hit
+ * names the one at 0.3 rad, which the sweep touches at an earlier sub-step. */
+static void test_swept_hit_names_the_first_hurtbox_touched(void) {
+    clv_weapon *w = two_frame_weapon(clv_shape_capsule(20, 0, 100, 0, 2), true);
+    world o = make_world(w, 1.0f, 0.0f);
+    clv_weapon_destroy(w);
+    clv_entity_def d = clv_default_entity_def();
+    d.team = 2;
+    d.hurtbox_count = 2;
+    d.hurtboxes[0] = clv_shape_circle((float)(60.0 * cos(0.9)), (float)(60.0 * sin(0.9)), 1.0f);
+    d.hurtboxes[1] = clv_shape_circle((float)(60.0 * cos(0.3)), (float)(60.0 * sin(0.3)), 1.0f);
+    clv_entity_id e;
+    CHECK(clv_arena_spawn(o.a, &d, &e, NULL) == CLV_HIT_OK);
+    clv_attack_id at = start(&o, 0, 0, 0.0f);
+    CHECK(clv_arena_step(o.a) == CLV_HIT_OK);
+    CHECK(hit_on(&o, e) == NULL);
+    CHECK(clv_arena_set_attack_pose(o.a, at, clv_v2(0, 0), 1.2f, false) == CLV_HIT_OK);
+    CHECK(clv_arena_step(o.a) == CLV_HIT_OK);
+    const clv_hit_event *h = hit_on(&o, e);
+    CHECK(h != NULL);
+    if (h != NULL) {
+        CHECK(h->hurtbox == 1 && h->hurtbox_id[0] == '\0');
+        CHECK(h->sweep_t < 0.25f); /* contact at 0.3 / 1.2 */
+        CHECK_NEAR(h->point.y, 60.0 * sin(0.3), 3.5);
+    }
+    clv_arena_destroy(o.a);
+}
+
 /* A generated arc: one capsule per frame, turned about a pivot beside the wielder, the pose
  * still. The blade's own turn is swept as a turn about that pivot, not cut across. */
 static void test_arc_generator_turn_is_swept(void) {
@@ -541,6 +569,7 @@ static void test_tolerance_errors(void) {
 int main(int argc, char **argv) {
     clv_test_init(argc, argv);
     RUN(test_fast_swing_hits_thin_enemy);
+    RUN(test_swept_hit_names_the_first_hurtbox_touched);
     RUN(test_arc_generator_turn_is_swept);
     RUN(test_half_turn_hits_behind);
     RUN(test_still_hitbox_touching_is_no_hit);
