@@ -199,7 +199,7 @@ function Body:guard() end
 ---@field hitbox_index integer position in the frame's list
 ---the id of the hurtbox that took the hit (nil for a shape given to spawn, which has none)
 ---@field hurtbox string?
----its position in the target's list on that frame (entity:hurtboxes()), 1-based
+---its position in the target's list as the frame's hits met it (entity:hurtboxes()), 1-based
 ---@field hurtbox_index integer
 ---@field group integer
 ---@field damage number

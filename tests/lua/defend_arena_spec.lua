@@ -188,8 +188,12 @@ describe("hurtboxes an attack carries", function()
     for f = 1, 8 do
       a:attack { weapon = jab, owner = foe }
       a:step()
-      hit[f] = only_hit(a, me) ~= nil
+      local h = only_hit(a, me)
+      hit[f] = h ~= nil
       assert.are.equal(hit[f] and 1 or 0, #me:hurtboxes(), "frame " .. f)
+      if h then
+        assert.are.same({ "arm", 1, "arm" }, { h.hurtbox, h.hurtbox_index, me:hurtboxes()[1].id })
+      end
     end
     assert.are.same({ false, false, true, true, true, true, false, false }, hit)
   end)

@@ -252,6 +252,12 @@ describe("cleave.arena", function()
     assert.is_true(h.sweep_t >= 0 and h.sweep_t <= 1)
     assert.are.equal(1, h.hurtbox_index) -- a spawned circle: first in the list, without an id
     assert.is_nil(h.hurtbox)
+    a = cleave.arena {}
+    local p = a:spawn { x = 0, y = 0, team = 1 }
+    a:spawn { x = 25, y = 0, team = 2, hurtboxes = { cleave.circle(0, 60, 2), cleave.circle(0, 0, 6) } }
+    a:attack { weapon = mod("stick").weapons.stick, attack = "swing", owner = p }
+    a:step(6)
+    assert.are.same({ 1, 2 }, { #a:hits(), a:hits()[1].hurtbox_index })
     assert.are.equal(90, n:hp())
     assert.are.equal(6, a:frame())
   end)

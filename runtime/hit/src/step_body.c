@@ -73,6 +73,20 @@ static int32_t body_world(const clv_arena *a, int32_t s, const clv__combat *c, c
     return n;
 }
 
+const char *clv_arena_entity_hurtbox_id(const clv_arena *a, clv_entity_id id, int32_t k) {
+    int32_t s = clv__entity_slot(a, id);
+    if (s < 0 || k < 0) {
+        return NULL;
+    }
+    const clv__combat *c = a->cmb != NULL ? &a->cmb[s] : NULL;
+    int32_t n = a->hurt[s].count, carried = 0;
+    if (c != NULL && c->body1 != 0) {
+        (void)body_defs(a, c, &n);
+    }
+    (void)clv__carried_defs(a, s, &carried);
+    return k < n + carried ? clv__hurt_id(a, s, k) : NULL;
+}
+
 int32_t clv_arena_entity_hurtboxes(const clv_arena *a, clv_entity_id id, clv_shape *out,
                                    clv_hurtbox_state *states, int32_t cap) {
     int32_t s = clv__entity_slot(a, id);

@@ -191,24 +191,19 @@ static int e_release(lua_State *L) {
     return status(L, "release", clv_arena_release(A->a, held));
 }
 
-/// entity:hurtboxes() -> list of {shape = cleave.Shape (world), state =, id = (with a body)}
+/* A body's hurtboxes and those its attack carries, at most this many each. */
+#define WORLD_HURTBOXES (2 * CLV_BODY_MAX_HURTBOXES)
+
+/// entity:hurtboxes() -> list of {shape = cleave.Shape (world), state =, id = (but for spawned
+/// shapes)}, in the order a hit's hurtbox_index counts them
 static int e_hurtboxes(lua_State *L) {
     larena *A;
     lentity *e = clv_larena_check_entity(L, 1, &A);
     lua_settop(L, 1);
-    int ai = push_arena(L);
-    clv_shape shapes[CLV_BODY_MAX_HURTBOXES];
-    clv_hurtbox_state states[CLV_BODY_MAX_HURTBOXES];
-    int32_t n = clv_arena_entity_hurtboxes(A->a, e->id, shapes, states, CLV_BODY_MAX_HURTBOXES);
-    n = n < CLV_BODY_MAX_HURTBOXES ? n : CLV_BODY_MAX_HURTBOXES;
-    clv_entity_body_info info;
-    clv_arena_entity_body(A->a, e->id, &info);
-    const clv_hurtbox_def *defs = NULL;
-    int32_t ndefs = 0;
-    if (info.body.index1 != 0) {
-        push_body(L, ai, info.body);
-        defs = clv_body_hurtboxes(clv_lua_to_body(L, -1), info.animation, info.frame, &ndefs);
-    }
+    clv_shape shapes[WORLD_HURTBOXES];
+    clv_hurtbox_state states[WORLD_HURTBOXES];
+    int32_t n = clv_arena_entity_hurtboxes(A->a, e->id, shapes, states, WORLD_HURTBOXES);
+    n = n < WORLD_HURTBOXES ? n : WORLD_HURTBOXES;
     static const char *const states_names[] = {"normal", "invincible", "intangible", "armor"};
     lua_createtable(L, n, 0);
     for (int32_t k = 0; k < n; k++) {
@@ -216,8 +211,9 @@ static int e_hurtboxes(lua_State *L) {
         clv_lua_pushshape(L, &shapes[k]);
         lua_setfield(L, -2, "shape");
         clv_larena_set_str(L, "state", (unsigned)states[k] < 4 ? states_names[states[k]] : "?");
-        if (defs != NULL && ndefs == n) {
-            clv_larena_set_str(L, "id", defs[k].id);
+        const char *id = clv_arena_entity_hurtbox_id(A->a, e->id, k);
+        if (id != NULL && id[0] != '\0') {
+            clv_larena_set_str(L, "id", id);
         }
         lua_rawseti(L, -2, (lua_Integer)k + 1);
     }

@@ -127,7 +127,7 @@ static int sb_rep(lua_State *L) {
         return 1;
     }
     /* Stock Lua's check, raised from this frame: the message names the mod's file and line. */
-    if (l + lsep < l || l + lsep > REP_MAX_SIZE / (size_t)n) {
+    if (l + lsep < l || (lua_Unsigned)(l + lsep) > REP_MAX_SIZE / (lua_Unsigned)n) {
         return luaL_error(L, "resulting string too large");
     }
     size_t unit = l + lsep, body = unit * (size_t)(n - 1), total = body + l;

@@ -653,6 +653,9 @@ static void test_attack_carries_the_arm(void) {
         bool hit = on_me != NULL;
         CHECK(hit == (f >= 2 && f <= 5));
         CHECK(!hit || (on_me->hurtbox == 0 && strcmp(on_me->hurtbox_id, "arm") == 0));
+        const char *id0 = clv_arena_entity_hurtbox_id(a, me, 0);
+        CHECK(hit ? id0 != NULL && strcmp(id0, "arm") == 0 : id0 == NULL);
+        CHECK(clv_arena_entity_hurtbox_id(a, me, 1) == NULL);
         hit_frames += hit ? 1 : 0;
         clv_shape s[CLV__MAX_HURT_WORLD];
         int32_t want = f >= 2 && f <= 5 ? 1 : 0;
@@ -699,6 +702,8 @@ static void jab_the_knight(float at, int32_t *index, char *id) {
     CHECK(h != NULL);
     *index = h != NULL ? h->hurtbox : -1;
     snprintf(id, CLV_HIT_NAME_MAX, "%s", h != NULL ? h->hurtbox_id : "?");
+    const char *named = clv_arena_entity_hurtbox_id(a, foe, *index);
+    CHECK(named != NULL && strcmp(named, id) == 0);
     clv_arena_destroy(a);
 }
 
@@ -729,6 +734,10 @@ static void test_hit_names_the_hurtbox(void) {
     CHECK(clv_arena_step(a) == CLV_HIT_OK);
     const clv_hit_event *h = hit_on(a, two);
     CHECK(h != NULL && h->hurtbox == 1 && h->hurtbox_id[0] == '\0');
+    const char *id1 = clv_arena_entity_hurtbox_id(a, two, 1);
+    CHECK(id1 != NULL && id1[0] == '\0');
+    CHECK(clv_arena_entity_hurtbox_id(a, two, 2) == NULL);
+    CHECK(clv_arena_entity_hurtbox_id(a, two, -1) == NULL);
     clv_arena_destroy(a);
 }
 

@@ -185,6 +185,9 @@ clv_hit_status clv_arena_entity_body(const clv_arena *arena, clv_entity_id id,
 /// state (states may be NULL): min(count, cap) of them; returns the count, -1 for a stale id.
 int32_t clv_arena_entity_hurtboxes(const clv_arena *arena, clv_entity_id id, clv_shape *out,
                                    clv_hurtbox_state *states, int32_t cap);
+/// The id of hurtbox k of that list ("" for a shape given to clv_arena_spawn, which has none);
+/// NULL for a stale id or k out of range. Valid until the next step or change to the entity.
+const char *clv_arena_entity_hurtbox_id(const clv_arena *arena, clv_entity_id id, int32_t k);
 
 /* ---- knockback as platform fighters compute it ---- */
 

@@ -468,9 +468,10 @@ typedef struct clv_hit_event {
     /// the first sub-step that touched the target starts; point and blade_t come from that
     /// sub-step. 1 for a hit of this frame's placement alone (no sweep).
     float sweep_t;
-    /// The hurtbox that took the hit: its position in the list clv_arena_entity_hurtboxes gives
-    /// for the target on that frame (the body's hurtboxes, then those its attack carries), and
-    /// its id ("" for a hurtbox given to clv_arena_spawn, which has none). Of the hurtboxes
+    /// The hurtbox that took the hit: its position in the target's list as the hits of that
+    /// frame met it (its body's hurtboxes or spawned shapes, then those its attack carries: the
+    /// list clv_arena_entity_hurtboxes gives after the step, unless that attack ended in it),
+    /// and its id ("" for a shape given to clv_arena_spawn, which has none). Of the hurtboxes
     /// touched (at the first touching sub-step) the one whose state decides the hit: normal,
     /// then armor, then invincible, ties to the first; the point may lie on another one.
     int32_t hurtbox;
