@@ -37,7 +37,10 @@ build = {
     .. "&& cmake --build build-rock --target cleave_lua_module",
   install = {
     lib = { cleave = "build-rock/cleave.so" },
-    lua = { ["cleave.testing"] = "scripts/cleave/testing.lua" },
+    lua = {
+      ["cleave.testing"] = "scripts/cleave/testing.lua",
+      ["cleave.suggest"] = "scripts/cleave/suggest.lua",
+    },
   },
   copy_directories = { "docs" },
 }

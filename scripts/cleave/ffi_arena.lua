@@ -6,6 +6,7 @@
 -- events every frame (no table per event).
 local ffi = require "ffi"
 local bit = require "bit"
+local nearest = require("cleave.suggest").nearest
 
 return function(M, C, util)
   local argerror, typename, num_text = util.argerror, util.typename, util.num_text
@@ -70,38 +71,6 @@ return function(M, C, util)
 
   local function type_error(fname, key, v, rule)
     fail("%s: %s must %s (got %s)", fname, key, rule, typename(v))
-  end
-
-  -- Edits that turn a into b: insertions, deletions, substitutions and swaps of two
-  -- neighbours (a swap is one slip), as the C module counts them.
-  local function edit_distance(a, b)
-    if #a > 40 or #b > 40 then return 99 end
-    local two, one = {}, {}
-    for j = 0, #b do one[j] = j end
-    for i = 1, #a do
-      local row, ai = { [0] = i }, a:byte(i)
-      for j = 1, #b do
-        local bj = b:byte(j)
-        local d = math.min(one[j - 1] + (ai == bj and 0 or 1), one[j] + 1, row[j - 1] + 1)
-        if i > 1 and j > 1 and ai == b:byte(j - 1) and a:byte(i - 1) == bj then
-          d = math.min(d, two[j - 2] + 1)
-        end
-        row[j] = d
-      end
-      two, one = one, row
-    end
-    return one[#b]
-  end
-
-  -- The nearest known name: a one-letter slip in a short name, up to three in a long one.
-  local function nearest(key, known)
-    local best, bestd = nil, 99
-    for _, k in ipairs(known) do
-      local d = edit_distance(key, k)
-      if d < bestd then best, bestd = k, d end
-    end
-    local lim = math.max(1, math.min(3, math.floor(#key / 2)))
-    return bestd <= lim and best or nil
   end
 
   local field_sets = setmetatable({}, { __mode = "k" })

@@ -12,6 +12,7 @@
 -- Frames are arena frames (arena:frame() after the step that played them), 1-based like
 -- everything in the Lua API.
 local cleave = require "cleave"
+local suggest = require "cleave.suggest"
 
 local M = {}
 
@@ -264,26 +265,6 @@ local REASONS = {
   "layer", "airborne", "grounded", "facing", "interrupted", "not_thrown",
 }
 
--- Edits that turn a into b: insertions, deletions, substitutions and swaps of two neighbours
--- (a swap is one slip, as in the C module's suggestions).
-local function edit_distance(a, b)
-  local two, one = {}, {}
-  for j = 0, #b do one[j] = j end
-  for i = 1, #a do
-    local row, ai = { [0] = i }, a:byte(i)
-    for j = 1, #b do
-      local bj = b:byte(j)
-      local d = math.min(one[j - 1] + (ai == bj and 0 or 1), one[j] + 1, row[j - 1] + 1)
-      if i > 1 and j > 1 and ai == b:byte(j - 1) and a:byte(i - 1) == bj then
-        d = math.min(d, two[j - 2] + 1)
-      end
-      row[j] = d
-    end
-    two, one = one, row
-  end
-  return one[#b]
-end
-
 -- True when the letters of short appear in long in order ("dmg" in "damage").
 local function abbreviates(short, long)
   if #short < 2 or #short >= #long then return false end
@@ -296,14 +277,10 @@ local function abbreviates(short, long)
   return short:sub(1, 1) == long:sub(1, 1)
 end
 
--- The known name a typo most likely meant, or nil.
+-- The known name a typo most likely meant (a slip, else an abbreviation), or nil.
 local function nearest(name, known)
-  local best, best_d = nil, math.huge
-  for _, k in ipairs(known) do
-    local d = edit_distance(name, k)
-    if d < best_d then best, best_d = k, d end
-  end
-  if best and best_d <= math.max(1, math.min(3, #name // 2)) then return best end
+  local near = suggest.nearest(name, known)
+  if near then return near end
   for _, k in ipairs(known) do
     if abbreviates(name, k) then return k end
   end
@@ -317,8 +294,6 @@ local function has(list, v)
   return false
 end
 
--- An expectation naming a field that no event has, or a reason that does not exist, would
--- never match and fail with a listing that hides the typo: refuse it by name instead.
 -- A weapon given as the object (mod.weapons.sword, a cleave.weapon) stands for its name, the
 -- value events carry.
 local function weapon_name(v)
@@ -330,7 +305,9 @@ local function weapon_name(v)
 end
 
 -- Checks want's keys against known and returns a copy in which weapons given as objects are
--- their names (a winner given as 1 or 2 stays the side).
+-- their names (a winner given as 1 or 2 stays the side). An expectation naming a field that no
+-- event has, or a reason that does not exist, would never match and fail with a listing that
+-- hides the typo: it is refused by name instead.
 local function check_want(fname, want, known)
   if type(want) ~= "table" then
     misuse(("%s: expected a table of fields, got %s"):format(fname, type(want)))

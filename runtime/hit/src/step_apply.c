@@ -87,9 +87,10 @@ static void compute_hit(const clv_arena *a, const clv__cand *c, clv_hit_event *e
     ev->blade_t = d->shape.type == CLV_CAPSULE ? c->contact.ta : 0.0f;
     ev->sweep_t = c->sweep_t;
     ev->hurtbox = c->hurt;
-    const char *hid = clv__hurt_id(a, (int32_t)c->target1 - 1, c->hurt);
-    for (int32_t i = 0; i < CLV_HIT_NAME_MAX - 1 && hid[i] != '\0'; i++) {
-        ev->hurtbox_id[i] = hid[i];
+    const clv_hurtbox_def *hd = clv__hurt_def(a, (int32_t)c->target1 - 1, c->hurt, NULL);
+    if (hd != NULL) {
+        memcpy(ev->hurtbox_id, hd->id, sizeof ev->hurtbox_id);
+        ev->hurtbox_id[CLV_HIT_NAME_MAX - 1] = '\0';
     }
 
     float lag = floorf(d->damage * 0.3846154f + 5.0f) * d->hitlag_scale;

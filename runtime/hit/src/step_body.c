@@ -38,21 +38,18 @@ static const clv_hurtbox_def *body_defs(const clv_arena *a, const clv__combat *c
     return &b->boxes[b->frame_start[f]];
 }
 
-const char *clv__hurt_id(const clv_arena *a, int32_t s, int32_t k) {
+const clv_hurtbox_def *clv__hurt_def(const clv_arena *a, int32_t s, int32_t k, int32_t *count) {
     const clv__combat *c = a->cmb != NULL ? &a->cmb[s] : NULL;
-    int32_t n = 0;
-    const clv_hurtbox_def *d = NULL;
-    if (c == NULL || c->body1 == 0) {
-        n = a->hurt[s].count;
-    } else {
-        d = body_defs(a, c, &n);
+    int32_t n = a->hurt[s].count, carried = 0;
+    const clv_hurtbox_def *own = c != NULL && c->body1 != 0 ? body_defs(a, c, &n) : NULL;
+    const clv_hurtbox_def *more = clv__carried_defs(a, s, &carried);
+    if (count != NULL) {
+        *count = n + carried;
     }
-    if (k < n) {
-        return d != NULL ? d[k].id : "";
+    if (k < 0 || k >= n + carried) {
+        return NULL;
     }
-    int32_t nc = 0;
-    const clv_hurtbox_def *carried = clv__carried_defs(a, s, &nc);
-    return k - n < nc ? carried[k - n].id : "";
+    return k < n ? (own != NULL ? &own[k] : NULL) : &more[k - n];
 }
 
 static int32_t body_world(const clv_arena *a, int32_t s, const clv__combat *c, clv_shape *out,
@@ -74,17 +71,15 @@ static int32_t body_world(const clv_arena *a, int32_t s, const clv__combat *c, c
 }
 
 const char *clv_arena_entity_hurtbox_id(const clv_arena *a, clv_entity_id id, int32_t k) {
-    int32_t s = clv__entity_slot(a, id);
-    if (s < 0 || k < 0) {
+    int32_t s = clv__entity_slot(a, id), count = 0;
+    if (s < 0) {
         return NULL;
     }
-    const clv__combat *c = a->cmb != NULL ? &a->cmb[s] : NULL;
-    int32_t n = a->hurt[s].count, carried = 0;
-    if (c != NULL && c->body1 != 0) {
-        (void)body_defs(a, c, &n);
+    const clv_hurtbox_def *d = clv__hurt_def(a, s, k, &count);
+    if (k < 0 || k >= count) {
+        return NULL;
     }
-    (void)clv__carried_defs(a, s, &carried);
-    return k < n + carried ? clv__hurt_id(a, s, k) : NULL;
+    return d != NULL ? d->id : ""; /* a spawned shape */
 }
 
 int32_t clv_arena_entity_hurtboxes(const clv_arena *a, clv_entity_id id, clv_shape *out,

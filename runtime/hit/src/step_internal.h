@@ -59,8 +59,10 @@ bool clv__own_side(const clv_arena *a, const clv__cand *c);
  * again: the rules refuse it (with CLV_MISS_REHIT, or an earlier filter's reason) whatever it
  * touches. */
 bool clv__rehit_refused(const clv_arena *a, const clv__cand *c);
-/* Puts a->cand in the rules' order: by attack, then target, then position (no two candidates
- * share all three). */
+/* The rules' order of two candidates (clv__cand), for qsort: by attack, then target, then
+ * position (no two candidates share all three). */
+int clv__cand_cmp(const void *pa, const void *pb);
+/* Puts a->cand in that order. */
 clv_hit_status clv__sort_cands(clv_arena *a);
 
 /* ---- clash.c ---- */
@@ -123,8 +125,9 @@ int32_t clv__carried_world(const clv_arena *a, int32_t s, clv_shape *out, int32_
                            float *heavy);
 /* The defs of those carried hurtboxes, in the same order, and their number in *n. */
 const clv_hurtbox_def *clv__carried_defs(const clv_arena *a, int32_t s, int32_t *n);
-/* The id of hurtbox k of clv__hurt_world's list for slot s ("" for a spawned shape). */
-const char *clv__hurt_id(const clv_arena *a, int32_t s, int32_t k);
+/* The def of hurtbox k of clv__hurt_world's list for slot s: NULL for a spawned shape (which
+ * has none) or k out of range; *count (unless NULL) the list's length. */
+const clv_hurtbox_def *clv__hurt_def(const clv_arena *a, int32_t s, int32_t k, int32_t *count);
 /* 0b. Animations, guard meters and held targets advance (after movement). */
 void clv__combat_step(clv_arena *a);
 /* 4. The reason a filtering hitbox (clv__box.filters) or a throw may not hit, or -1. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_cand(const void *pa, const void *pb) {
+int clv__cand_cmp(const void *pa, const void *pb) {
     const clv__cand *x = pa, *y = pb;
     if (x->attack1 != y->attack1) {
         return x->attack1 < y->attack1 ? -1 : 1;
@@ -378,7 +378,7 @@ static bool key_before(const cand_key *x, const cand_key *y) {
     return x->f[0] < y->f[0];
 }
 
-/* The keys k[0..n) in cmp_cand's order, merged in runs of 1, 2, 4, ... between k and tmp;
+/* The keys k[0..n) in clv__cand_cmp's order, merged in runs of 1, 2, 4, ... between k and tmp;
  * returns the array that holds them. */
 static cand_key *merge_keys(cand_key *k, cand_key *tmp, int32_t n) {
     for (int32_t w = 1; w < n; w *= 2) {
@@ -402,7 +402,7 @@ static cand_key *merge_keys(cand_key *k, cand_key *tmp, int32_t n) {
     return k;
 }
 
-/* The keys k[0..n) in cmp_cand's order by a radix sort a byte at a time between k and tmp (the
+/* The keys k[0..n) in clv__cand_cmp's order by a radix sort a byte at a time between k and tmp (the
  * bytes every key shares skipped: most of them); returns the array that holds them. */
 static cand_key *radix_keys(cand_key *k, cand_key *tmp, int32_t n) {
     int32_t count[12][256];
@@ -432,7 +432,7 @@ static cand_key *radix_keys(cand_key *k, cand_key *tmp, int32_t n) {
     return k;
 }
 
-/* The candidates in cmp_cand's order (attack, target, pos: no two share all three), as a
+/* The candidates in clv__cand_cmp's order (attack, target, pos: no two share all three), as a
  * qsort of them would leave them: small keys sorted (merge_keys when few, else radix_keys),
  * then one move of each candidate to its place, where a qsort moves the large candidate records
  * n log n times. */
@@ -440,7 +440,7 @@ clv_hit_status clv__sort_cands(clv_arena *a) {
     int32_t n = a->cand_count;
     bool sorted = true;
     for (int32_t i = 1; i < n && sorted; i++) {
-        sorted = cmp_cand(&a->cand[i - 1], &a->cand[i]) < 0;
+        sorted = clv__cand_cmp(&a->cand[i - 1], &a->cand[i]) < 0;
     }
     if (sorted) {
         return CLV_HIT_OK;

@@ -134,10 +134,10 @@ lua_Integer clv_larena_frames_arg(lua_State *L, int arg, lua_Integer hi) {
     return n;
 }
 
-/* Keeps the hits and misses of the frame just stepped, and the weapon of each miss. Those of a
- * single frame (step(1): every frame of a game) are read where the arena keeps them: they stay
- * there until it steps or is restored, which only m_step and m_restore do. Those of several
- * frames (gather) are copied into A's own lists. */
+/* Keeps the hits and misses of the frame just stepped. Those of a single frame (step(1): every
+ * frame of a game) are read where the arena keeps them: they stay there until it steps or is
+ * restored, which only m_step and m_restore do. Those of several frames (gather) are copied
+ * into A's own lists. */
 static void keep_hits_and_misses(lua_State *L, larena *A, bool gather) {
     int32_t c;
     const clv_hit_event *h = clv_arena_hits(A->a, &c);

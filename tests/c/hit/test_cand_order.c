@@ -1,9 +1,9 @@
 /* The rules' order of a frame's candidates (clv__sort_cands): by attack, then target, then
  * position, whatever order the broadphase appended them in, with each candidate's record moved
- * whole. Checked against qsort on the same records, for counts on both sides of the size where
- * the sort changes method, and for the orders a broadphase produces: random, already sorted,
- * reversed, runs of rising targets (one run per hitbox), and random among few attacks and
- * targets (where the position decides). */
+ * whole. Checked against qsort by the rules' comparison (clv__cand_cmp) on the same records, for
+ * counts on both sides of the size where the sort changes method, and for the orders a broadphase
+ * produces: random, already sorted, reversed, runs of rising targets (one run per hitbox), and
+ * random among few attacks and targets (where the position decides). */
 #include "cleave/hit.h"
 #include "harness.h"
 
@@ -12,55 +12,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct rng {
-    uint64_t s;
-} rng;
-
-static uint32_t next_u32(rng *r) {
-    r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)(r->s >> 32);
-}
-
-static int by_rules(const void *pa, const void *pb) {
-    const clv__cand *x = pa, *y = pb;
-    if (x->attack1 != y->attack1) {
-        return x->attack1 < y->attack1 ? -1 : 1;
-    }
-    if (x->target1 != y->target1) {
-        return x->target1 < y->target1 ? -1 : 1;
-    }
-    return (x->pos > y->pos) - (x->pos < y->pos);
-}
-
 enum { RANDOM, SORTED, REVERSED, RUNS, CROWDED, ORDERS };
 
 /* n candidates with distinct (attack, target, pos) keys, in the given order (CROWDED: at
  * random, from few attacks and targets); each record's other fields name where it stands
  * before the sort. Wide keys (attacks up to 2^17, targets up to 2^20, positions up to 2^8)
  * vary in the low three bytes of attack and target and the low byte of pos. */
-static void make_cands(rng *r, clv__cand *c, int32_t n, int order) {
+static void make_cands(uint64_t *r, clv__cand *c, int32_t n, int order) {
     for (int32_t i = 0; i < n; i++) {
         memset(&c[i], 0, sizeof c[i]);
         bool unique;
         do {
             if (order == RUNS || order == CROWDED) {
                 /* few attacks and targets: many pairs hit by several hitboxes */
-                c[i].attack1 = 1u + next_u32(r) % 4u;
-                c[i].target1 = 1u + next_u32(r) % ((uint32_t)n / 4u + 8u);
-                c[i].pos = (int32_t)(next_u32(r) % 8u);
+                c[i].attack1 = 1u + clv_test_splitmix32(r) % 4u;
+                c[i].target1 = 1u + clv_test_splitmix32(r) % ((uint32_t)n / 4u + 8u);
+                c[i].pos = (int32_t)(clv_test_splitmix32(r) % 8u);
             } else {
-                c[i].attack1 = 1u + next_u32(r) % (1u << 17);
-                c[i].target1 = 1u + next_u32(r) % (1u << 20);
-                c[i].pos = (int32_t)(next_u32(r) % 256u);
+                c[i].attack1 = 1u + clv_test_splitmix32(r) % (1u << 17);
+                c[i].target1 = 1u + clv_test_splitmix32(r) % (1u << 20);
+                c[i].pos = (int32_t)(clv_test_splitmix32(r) % 256u);
             }
             unique = true;
             for (int32_t j = 0; j < i && unique; j++) {
-                unique = by_rules(&c[i], &c[j]) != 0;
+                unique = clv__cand_cmp(&c[i], &c[j]) != 0;
             }
         } while (!unique);
     }
     if (order == SORTED || order == REVERSED) {
-        qsort(c, (size_t)n, sizeof *c, by_rules);
+        qsort(c, (size_t)n, sizeof *c, clv__cand_cmp);
     }
     for (int32_t i = 0; order == REVERSED && i < n / 2; i++) {
         clv__cand t = c[i];
@@ -71,7 +51,7 @@ static void make_cands(rng *r, clv__cand *c, int32_t n, int order) {
         /* runs of up to 40 candidates, each sorted by target as one hitbox's list would be */
         for (int32_t lo = 0; lo < n; lo += 40) {
             int32_t len = n - lo < 40 ? n - lo : 40;
-            qsort(c + lo, (size_t)len, sizeof *c, by_rules);
+            qsort(c + lo, (size_t)len, sizeof *c, clv__cand_cmp);
         }
     }
     for (int32_t i = 0; i < n; i++) {
@@ -85,7 +65,7 @@ static void test_order_matches_qsort(void) {
     static const int32_t sizes[] = {0, 1, 2, 3, 17, 58, 255, 511, 512, 513, 1000, 3000};
     clv_arena *a = clv_arena_create(NULL, NULL);
     CHECK(a != NULL);
-    rng r = {11};
+    uint64_t r = 11;
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         int32_t n = sizes[si];
         clv__cand *want = malloc(((size_t)n + 1) * sizeof *want);
@@ -95,7 +75,7 @@ static void test_order_matches_qsort(void) {
             make_cands(&r, a->cand, n, order);
             a->cand_count = n;
             memcpy(want, a->cand, (size_t)n * sizeof *want);
-            qsort(want, (size_t)n, sizeof *want, by_rules);
+            qsort(want, (size_t)n, sizeof *want, clv__cand_cmp);
             CHECK(clv__sort_cands(a) == CLV_HIT_OK);
             CHECK(a->cand_count == n);
             int32_t wrong = 0;

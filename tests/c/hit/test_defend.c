@@ -132,6 +132,23 @@ static clv_body_id add_fighter(clv_arena *a) {
     return id;
 }
 
+/* A body `name` of one animation "stand", one frame long, with the n hurtboxes in this order. */
+static clv_body_id still_body(clv_arena *a, const char *name, const clv_hurtbox_def *boxes, int n) {
+    clv_body *b = clv_body_create(name, NULL, NULL);
+    clv_animation_def an;
+    memset(&an, 0, sizeof an);
+    snprintf(an.name, sizeof an.name, "stand");
+    an.frames = 1;
+    CHECK(clv_body_add_animation(b, &an, NULL, NULL) == CLV_HIT_OK);
+    for (int i = 0; i < n; i++) {
+        CHECK(clv_body_add_hurtbox(b, 0, 0, 0, &boxes[i], NULL) == CLV_HIT_OK);
+    }
+    clv_body_id id = {0, 0};
+    CHECK(clv_arena_add_body(a, b, &id, NULL) == CLV_HIT_OK);
+    clv_body_destroy(b);
+    return id;
+}
+
 /* A fighter at x = 100 facing -x reaches its arm out to x = 80. A one-frame jab of radius 2
  * lands at x = 80 (the arm) or x = 95 (the torso) on the step the body shows frame `frame`. */
 static void jab_on_frame(int32_t frame, float at, bool *hit, int32_t *reason) {
@@ -316,17 +333,8 @@ static void test_super_armor_hurtbox(void) {
     clv_weapon_id w = add_weapon(a, d, 1);
     clv_entity_id me = spawn(a, 0.0f, 0.0f, 1);
     clv_entity_id foe = spawn(a, 30.0f, 0.0f, 2);
-    clv_body *b = clv_body_create("golem", NULL, NULL);
-    clv_animation_def an;
-    memset(&an, 0, sizeof an);
-    snprintf(an.name, sizeof an.name, "stand");
-    an.frames = 1;
-    CHECK(clv_body_add_animation(b, &an, NULL, NULL) == CLV_HIT_OK);
     clv_hurtbox_def rock = hurt("rock", 0, 4, CLV_HURTBOX_ARMOR);
-    CHECK(clv_body_add_hurtbox(b, 0, 0, 0, &rock, NULL) == CLV_HIT_OK);
-    clv_body_id bid;
-    CHECK(clv_arena_add_body(a, b, &bid, NULL) == CLV_HIT_OK);
-    clv_body_destroy(b);
+    clv_body_id bid = still_body(a, "golem", &rock, 1);
     CHECK(clv_arena_play(a, foe, bid, 0) == CLV_HIT_OK);
     swing(a, w, me, 0.0f);
     CHECK(clv_arena_step(a) == CLV_HIT_OK);
@@ -677,21 +685,10 @@ static void test_attack_carries_the_arm(void) {
  * this order, an armored shield (182..194), the torso (192..208) and the head (225..235). */
 static void jab_the_knight(float at, int32_t *index, char *id) {
     clv_arena *a = clv_arena_create(NULL, NULL);
-    clv_body *b = clv_body_create("knight", NULL, NULL);
-    clv_animation_def an;
-    memset(&an, 0, sizeof an);
-    snprintf(an.name, sizeof an.name, "stand");
-    an.frames = 1;
-    CHECK(clv_body_add_animation(b, &an, NULL, NULL) == CLV_HIT_OK);
-    clv_hurtbox_def shield = hurt("shield", -12, 6, CLV_HURTBOX_ARMOR);
-    clv_hurtbox_def torso = hurt("torso", 0, 8, CLV_HURTBOX_NORMAL);
-    clv_hurtbox_def head = hurt("head", 30, 5, CLV_HURTBOX_NORMAL);
-    CHECK(clv_body_add_hurtbox(b, 0, 0, 0, &shield, NULL) == CLV_HIT_OK);
-    CHECK(clv_body_add_hurtbox(b, 0, 0, 0, &torso, NULL) == CLV_HIT_OK);
-    CHECK(clv_body_add_hurtbox(b, 0, 0, 0, &head, NULL) == CLV_HIT_OK);
-    clv_body_id bid;
-    CHECK(clv_arena_add_body(a, b, &bid, NULL) == CLV_HIT_OK);
-    clv_body_destroy(b);
+    const clv_hurtbox_def knight[3] = {hurt("shield", -12, 6, CLV_HURTBOX_ARMOR),
+                                       hurt("torso", 0, 8, CLV_HURTBOX_NORMAL),
+                                       hurt("head", 30, 5, CLV_HURTBOX_NORMAL)};
+    clv_body_id bid = still_body(a, "knight", knight, 3);
     clv_weapon_id w = add_weapon(a, hitbox(at, 3.0f, 1.0f), 1);
     clv_entity_id me = spawn(a, 0.0f, 0.0f, 1);
     clv_entity_id foe = spawn(a, 200.0f, 1.0f, 2);

@@ -110,6 +110,17 @@ static clv_weapon *two_frame_weapon(clv_shape shape, bool sweep) {
     return w;
 }
 
+/* The attack starts at the origin facing +x, then turns 1.2 rad in one frame: the hit on e in
+ * that frame (none in the first), or NULL. */
+static const clv_hit_event *turn_over(world *o, clv_entity_id e) {
+    clv_attack_id at = start(o, 0, 0, 0.0f);
+    CHECK(clv_arena_step(o->a) == CLV_HIT_OK);
+    CHECK(hit_on(o, e) == NULL);
+    CHECK(clv_arena_set_attack_pose(o->a, at, clv_v2(0, 0), 1.2f, false) == CLV_HIT_OK);
+    CHECK(clv_arena_step(o->a) == CLV_HIT_OK);
+    return hit_on(o, e);
+}
+
 /* The owner turns the blade 1.2 rad in one frame over a thin enemy that neither placement
  * touches: the sweep hits it, halfway through the turn and halfway along the blade. */
 static void test_fast_swing_hits_thin_enemy(void) {
@@ -118,12 +129,7 @@ static void test_fast_swing_hits_thin_enemy(void) {
         world o = make_world(w, 1.0f, 50.0f);
         clv_weapon_destroy(w);
         clv_entity_id e = enemy(&o, 60.0 * cos(0.6), 60.0 * sin(0.6), 1.0);
-        clv_attack_id at = start(&o, 0, 0, 0.0f);
-        CHECK(clv_arena_step(o.a) == CLV_HIT_OK);
-        CHECK(hit_on(&o, e) == NULL);
-        CHECK(clv_arena_set_attack_pose(o.a, at, clv_v2(0, 0), 1.2f, false) == CLV_HIT_OK);
-        CHECK(clv_arena_step(o.a) == CLV_HIT_OK);
-        const clv_hit_event *h = hit_on(&o, e);
+        const clv_hit_event *h = turn_over(&o, e);
         if (sweep) {
             CHECK(h != NULL);
             if (h != NULL) {
@@ -162,12 +168,7 @@ static void test_swept_hit_names_the_first_hurtbox_touched(void) {
     d.hurtboxes[1] = clv_shape_circle((float)(60.0 * cos(0.3)), (float)(60.0 * sin(0.3)), 1.0f);
     clv_entity_id e;
     CHECK(clv_arena_spawn(o.a, &d, &e, NULL) == CLV_HIT_OK);
-    clv_attack_id at = start(&o, 0, 0, 0.0f);
-    CHECK(clv_arena_step(o.a) == CLV_HIT_OK);
-    CHECK(hit_on(&o, e) == NULL);
-    CHECK(clv_arena_set_attack_pose(o.a, at, clv_v2(0, 0), 1.2f, false) == CLV_HIT_OK);
-    CHECK(clv_arena_step(o.a) == CLV_HIT_OK);
-    const clv_hit_event *h = hit_on(&o, e);
+    const clv_hit_event *h = turn_over(&o, e);
     CHECK(h != NULL);
     if (h != NULL) {
         CHECK(h->hurtbox == 1 && h->hurtbox_id[0] == '\0');
