@@ -36,6 +36,19 @@ describe("arena:restore inside a callback", function()
   end)
 end)
 
+describe("a late request refused by the allocator", function()
+  it("is not swallowed by a pcall in the mod", function()
+    -- string.upper asks for its buffer (the allocator looks at the clock: in time), upper-cases
+    -- 32 MiB, far longer than 1 ms on any machine, then asks for its result: the allocator sees
+    -- the deadline and refuses. pcall catches that memory error; the mod must still not return.
+    local sb = assert(sandbox.new { memory = 256 << 20, load_ms = 5000, callback_ms = 1 })
+    assert(sb:run("s = ('x'):rep(32 << 20) function late() local ok, e = pcall(string.upper, s) return e end", "=up"))
+    local ok, msg = sb:call("late")
+    assert.is_nil(ok, msg)
+    assert.are.equal("up:1: time limit exceeded (1 ms per callback)", msg)
+  end)
+end)
+
 describe("sandbox sources", function()
   it("refuses a source over 4 MiB, from the host and from load()", function()
     local sb = assert(sandbox.new { memory = 64 << 20, load_ms = 5000 })

@@ -115,8 +115,14 @@ static void note_refusal(clv_sandbox *sb) {
  * short string) can be built; the work a late call could still do is then a few KiB a step. */
 #define LATE_SMALL ((size_t)4 * 1024)
 
+static void sandbox_hook(lua_State *L, lua_Debug *ar);
+
 /* Past the deadline, does the allocator refuse a growth of `more` bytes? It looks at the clock
- * once LOOK_BYTES have been handed out since its last look. */
+ * once LOOK_BYTES have been handed out since its last look. A refusal is a memory error that
+ * load() or pcall can catch, so once the deadline is seen here the main thread's hook is set
+ * to fire at its next instruction, as the hook does: a mod that goes on after the caught
+ * error (or simply returns) meets the timeout before it ends. A coroutine meets it at its own
+ * next look, within HOOK_COUNT instructions. */
 static bool too_late(clv_sandbox *sb, size_t more) {
     if (!sb->timing || sb->busy == 0) {
         return false;
@@ -125,6 +131,9 @@ static bool too_late(clv_sandbox *sb, size_t more) {
     if (!sb->expired && sb->grown_since_look >= LOOK_BYTES) {
         sb->grown_since_look = 0;
         sb->expired = deadline_passed(sb);
+        if (sb->expired) {
+            lua_sethook(sb->L, sandbox_hook, LUA_MASKCOUNT, 1);
+        }
     }
     return sb->expired && more >= LATE_SMALL;
 }
@@ -190,8 +199,6 @@ clv_sandbox *clv_sandbox_of(lua_State *L) {
 }
 
 /* ---- CPU deadline ---- */
-
-static void sandbox_hook(lua_State *L, lua_Debug *ar);
 
 /* Arms the hook of thread L with the normal period. */
 void clv_sandbox_arm_hook(lua_State *L) { lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, HOOK_COUNT); }
