@@ -405,6 +405,32 @@ local function projectile_line(e)
     fmt(e.vx), fmt(e.vy), by, why)
 end
 
+-- The fields each line prints; a failed expectation adds to every listed event the fields it
+-- named that its line does not print, so the field that differs is in sight.
+local function set_of(words)
+  local set = {}
+  for k in words:gmatch("%S+") do set[k] = true end
+  return set
+end
+local HIT_LINE_SHOWS = set_of("frame weapon attack attack_frame hitbox target target_name " ..
+  "damage t knockback_x knockback_y hitlag hitstun push_only invincible killed trade blocked " ..
+  "armor grab guard_break effects")
+local MISS_LINE_SHOWS = set_of("frame weapon attack attack_frame hitbox target target_name " ..
+  "reason distance")
+
+local function naming(line, want, keys, shows)
+  local extra = {}
+  for _, k in ipairs(keys) do
+    if want[k] ~= nil and k ~= "arena" and not shows[k] then extra[#extra + 1] = k end
+  end
+  if #extra == 0 then return line end
+  return function(e)
+    local parts = {}
+    for _, k in ipairs(extra) do parts[#parts + 1] = k .. "=" .. fmt(e[k]) end
+    return line(e) .. "  {" .. table.concat(parts, ", ") .. "}"
+  end
+end
+
 local function listing(events, line, what)
   if #events == 0 then return "  (no " .. what .. ")" end
   local out = {}
@@ -436,7 +462,7 @@ local function find_hit(fname, want, flag, what)
     if matches(h, want) then return h end
   end
   fail(("expected %s %s, but the hits were:\n%s"):format(what, describe_want(want),
-    listing(r.hits, hit_line, "hits")))
+    listing(r.hits, naming(hit_line, want, HIT_KEYS, HIT_LINE_SHOWS), "hits")))
 end
 
 --- Asserts that some recorded hit matches every field given: frame, hitbox, target (entity or
@@ -588,7 +614,7 @@ function M.expect_miss(want)
     if matches(m, want) then return m end
   end
   fail(("expected a miss %s, but the misses were:\n%s"):format(describe_want(want),
-    listing(r.misses, miss_line, "misses")))
+    listing(r.misses, naming(miss_line, want, MISS_KEYS, MISS_LINE_SHOWS), "misses")))
 end
 
 -- The shortest decimal that reads back as the same number: a failed comparison must show

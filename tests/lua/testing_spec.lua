@@ -70,7 +70,14 @@ describe("cleave.testing", function()
     T.expect_hit { frame = 2, sweep_t = 1 }
     T.expect_hit { hurtbox_index = 1 }
     e = fails(T.expect_hit, { hurtbox_index = 2 })
-    assert.matches("expected a hit {hurtbox_index=2}, but the hits were:", e, 1, true)
+    assert.matches("expected a hit {hurtbox_index=2}, but the hits were:\n  frame 2  hit   stick/swing#2 tip -> dummy  damage 5", e, 1, true)
+    -- the listing adds the fields the expectation named that a hit line does not print
+    assert.matches("  {hurtbox_index=1}\n", e .. "\n", 1, true)
+    e = fails(T.expect_hit, { frame = 2, hurtbox = "head", group = 0 })
+    -- named in HIT_KEYS' order; not the frame, which the line prints
+    assert.matches("hitstun 0  {hurtbox=nil, group=0}\n", e .. "\n", 1, true)
+    e = fails(T.expect_miss, { hitbox_index = 3 })
+    assert.matches("expected a miss {hitbox_index=3}, but the misses were:\n  frame 2  miss  stick/swing#2 tip -> me  team  {hitbox_index=1}\n", e, 1, true)
   end)
 
   it("runs until a condition holds, or says it never did", function()
