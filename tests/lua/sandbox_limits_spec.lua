@@ -49,6 +49,162 @@ describe("a late request refused by the allocator", function()
   end)
 end)
 
+describe("a mod that catches the sandbox's stop", function()
+  -- Each case returned a result past its deadline, or ran for seconds, before its fix.
+  local function calls(src, limits)
+    local sb = assert(sandbox.new(limits or { memory = 64 << 20, load_ms = 5000, callback_ms = 2 }))
+    assert(sb:run(src, "=m"))
+    return sb
+  end
+
+  it("still times out when the catching call is its last (a tail call runs no hook)", function()
+    local sb = calls("function loop() while true do end end function cb() return pcall(loop) end")
+    local ok, msg = sb:call("cb")
+    assert.is_nil(ok)
+    assert.are.equal("m:1: time limit exceeded (2 ms per callback)", msg)
+    local quick = assert(sandbox.new { load_ms = 20 })
+    local ok2, msg2 = quick:run("return pcall(function() while true do end end)", "=l")
+    assert.is_nil(ok2)
+    assert.are.equal("l:1: time limit exceeded (20 ms per load)", msg2)
+    local big = calls("s = ('x'):rep(32 << 20) function late() return pcall(string.upper, s) end",
+      { memory = 256 << 20, load_ms = 5000, callback_ms = 1 })
+    local ok3, msg3 = big:call("late")
+    assert.is_nil(ok3)
+    assert.are.equal("m:1: time limit exceeded (1 ms per callback)", msg3)
+  end)
+
+  it("stops the main thread at once when a coroutine timed out", function()
+    local sb = calls([[function cb()
+      local ok, e = coroutine.resume(coroutine.create(function() while true do end end))
+      local n = 0 for i = 1, 100 do n = n + i end
+      return "survived", n
+    end]])
+    local ok, msg = sb:call("cb")
+    assert.is_nil(ok)
+    assert.are.equal("m:3: time limit exceeded (2 ms per callback)", msg) -- the line after resume
+  end)
+
+  it("runs a timed-out coroutine's __close under the deadline", function()
+    -- the __close loops for about a second of CPU (for ever, before the fix: hooks were off)
+    local sb = calls([[
+      local mt = { __close = function() for i = 1, 2e8 do end end }
+      function wrapped()
+        coroutine.wrap(function() local x <close> = setmetatable({}, mt) while true do end end)()
+      end
+      function closed()
+        local co = coroutine.create(function() local x <close> = setmetatable({}, mt) while true do end end)
+        coroutine.resume(co)
+        coroutine.close(co)
+      end]])
+    for _, name in ipairs { "wrapped", "closed" } do
+      local t0 = os.clock()
+      local ok, msg = sb:call(name)
+      assert.is_nil(ok)
+      assert.matches("time limit exceeded %(2 ms per callback%)", msg)
+      T.expect_less(os.clock() - t0, 0.2, name .. ": CPU seconds")
+    end
+  end)
+end)
+
+describe("a suspended coroutine whose resume is refused", function()
+  it("stays suspended and resumes later (its stack was reset below its base)", function()
+    local sb = assert(sandbox.new {})
+    local ok, hits, after = sb:run([[
+      local g2 = coroutine.wrap(function() while true do coroutine.yield(7) end end) g2()
+      local hits = {}
+      local g1 = coroutine.wrap(function() while true do coroutine.yield()
+        local ok, e = pcall(g2) hits[#hits + 1] = tostring(ok) .. " " .. tostring(e) end end) g1()
+      local function r(d) pcall(g1) pcall(r, d + 1) end r(1)
+      local ok, v = pcall(g2)
+      return hits[#hits], tostring(ok) .. " " .. tostring(v)]], "=m")
+    assert.is_true(ok, hits)
+    assert.are.equal("false C stack overflow", hits)
+    assert.are.equal("true 7", after)
+  end)
+end)
+
+describe("stock functions that loop in C without asking for memory", function()
+  it("meet the deadline within one call", function()
+    local sb = assert(sandbox.new { memory = 64 << 20, load_ms = 5000, callback_ms = 2 })
+    assert(sb:run([[
+      T = {} for i = 1, 1 << 16 do T[i] = (i * 7919) % 65536 end
+      E = {} for i = 1, 1 << 16 do E[i] = "" end
+      U = ("x"):rep(1 << 20)
+      D = (" "):rep(1 << 20)
+      function sort() while true do table.sort(T) end end
+      function concat() while true do table.concat(E) end end
+      function len() while true do utf8.len(U) end end
+      function offset() while true do utf8.offset(U, -1) end end
+      function number() while true do tonumber(D) end end]], "=m"))
+    -- before: a thousand calls between two looks of the hook, 0.5 to 10 s
+    for _, name in ipairs { "sort", "concat", "len", "offset", "number" } do
+      local t0 = os.clock()
+      local ok, msg = sb:call(name)
+      assert.is_nil(ok)
+      assert.matches("^m:%d: time limit exceeded %(2 ms per callback%)", msg)
+      T.expect_less(os.clock() - t0, 0.1, name .. ": CPU seconds")
+    end
+  end)
+
+  it("sort and read as stock Lua's do, errors included", function()
+    local src = [[
+      local out = {}
+      local function m(f) local ok, e = pcall(f) out[#out + 1] = tostring(ok) .. " " .. tostring(e) end
+      m(function() utf8.len() end)
+      m(function() local ulen = utf8.len ulen(5, 1, 2) end)
+      m(function() table.sort(5) end)
+      m(function() table.sort({}, 5) end)
+      m(function() table.sort({1, {}}) end)
+      m(function() table.concat({{}}) end)
+      m(function() string.unpack("i4", "ab") end)
+      m(function() tonumber("10", 99) end)
+      m(function() utf8.codepoint("\xff") end)
+      local t = {} for i = 1, 200 do t[i] = (i * 37) % 101 end
+      table.sort(t)
+      local u = {"b", "c", "a"} table.sort(u, function(a, b) return a > b end)
+      out[#out + 1] = table.concat(t, ",") .. " " .. table.concat(u, ",")
+      out[#out + 1] = table.concat({ tonumber("0x10"), tonumber("z", 36), utf8.len("h\u{e9}"),
+        utf8.offset("h\u{e9}x", 3), utf8.codepoint("h\u{e9}", 1, -1) }, ",")
+      out[#out + 1] = table.concat({ string.unpack("zB", "ab\0\5") }, ",")
+      return table.concat(out, "\n")]]
+    local sb = assert(sandbox.new {})
+    local ok, inside = sb:run(src, "=m")
+    assert.is_true(ok, inside)
+    assert.are.equal(load(src, "=m")(), inside)
+  end)
+end)
+
+describe("errors in a mod", function()
+  it("do not walk the mod's own tables to name a function", function()
+    -- the traceback looked for function names in the loaded-modules table, which held the
+    -- mod's own `cleave`: two million fields made every error cost 0.3 s
+    local sb = assert(sandbox.new { memory = 128 << 20, load_ms = 5000, callback_ms = 2 })
+    assert(sb:run([[
+      for i = 1, 1 << 21 do cleave[i] = true end
+      local function deep(n) if n == 0 then error("boom") end return (deep(n - 1)) end
+      function cb() deep(20) end
+      function arg() return pcall(string.rep) end]], "=m"))
+    local t0 = os.clock()
+    for _ = 1, 3 do
+      local ok, msg = sb:call("cb")
+      assert.is_nil(ok)
+      assert.are.equal("m:2: boom", msg)
+    end
+    local _, ok, msg = sb:call("arg")
+    assert.is_false(ok)
+    assert.are.equal("bad argument #1 to 'string.rep' (string expected, got no value)", msg)
+    T.expect_less(os.clock() - t0, 0.05, "CPU seconds")
+  end)
+
+  it("in a load() reader come back as load's plain message", function()
+    local sb = assert(sandbox.new {})
+    local ok, f, msg = sb:run("return load(function() error('no more', 0) end)")
+    assert.is_true(ok)
+    assert.is_nil(f)
+    assert.are.equal("no more", msg)
+  end)
+end)
+
 describe("sandbox sources", function()
   it("refuses a source over 4 MiB, from the host and from load()", function()
     local sb = assert(sandbox.new { memory = 64 << 20, load_ms = 5000 })

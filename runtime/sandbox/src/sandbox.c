@@ -89,14 +89,15 @@ static bool deadline_passed(const clv_sandbox *sb) {
  * stack, so a refused stack growth would find the frames unreadable (no line then). */
 static void note_refusal(clv_sandbox *sb) {
 #if LUA_VERSION_RELEASE_NUM <= 50404
-    if (sb->oom_noted || sb->L == NULL || sb->busy == 0) {
+    if (sb->stop_noted || sb->L == NULL || sb->busy == 0) {
         return;
     }
-    sb->oom_noted = true;
+    sb->stop_noted = true;
     lua_Debug ar;
     for (int level = 0; lua_getstack(sb->L, level, &ar); level++) {
         if (lua_getinfo(sb->L, "Sl", &ar) && ar.currentline > 0) {
-            snprintf(sb->oom_where, sizeof sb->oom_where, "%s:%d: ", ar.short_src, ar.currentline);
+            snprintf(sb->stop_where, sizeof sb->stop_where, "%s:%d: ", ar.short_src,
+                     ar.currentline);
             return;
         }
     }
@@ -203,6 +204,9 @@ clv_sandbox *clv_sandbox_of(lua_State *L) {
 /* Arms the hook of thread L with the normal period. */
 void clv_sandbox_arm_hook(lua_State *L) { lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, HOOK_COUNT); }
 
+/* A timeout raised in a coroutine reaches the main thread as a value that resume returns: the
+ * main thread's hook is set too, so that it stops at its next instruction, not up to
+ * HOOK_COUNT instructions later. */
 bool clv_sandbox_expired(lua_State *L) {
     clv_sandbox *sb = clv_sandbox_of(L);
     if (sb == NULL || !sb->timing || !deadline_passed(sb)) {
@@ -210,6 +214,9 @@ bool clv_sandbox_expired(lua_State *L) {
     }
     sb->expired = true;
     lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, 1);
+    if (L != sb->L) {
+        lua_sethook(sb->L, sandbox_hook, LUA_MASKCOUNT, 1);
+    }
     return true;
 }
 
@@ -226,7 +233,17 @@ const char *clv_sandbox_push_timeout(lua_State *L, int level) {
     const char *phase = sb != NULL && sb->phase != NULL ? sb->phase : "call";
     char ms[32];
     snprintf(ms, sizeof ms, "%g", sb != NULL ? sb->shown_ms : 0.0);
-    if (lua_getstack(L, level, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+    /* the first Lua frame from level on: sort's order function runs under the C sort */
+    bool found = false;
+    for (; !found && lua_getstack(L, level, &ar); level++) {
+        found = lua_getinfo(L, "Sl", &ar) && ar.currentline > 0;
+    }
+    if (found) {
+        if (sb != NULL && !sb->stop_noted) {
+            sb->stop_noted = true;
+            snprintf(sb->stop_where, sizeof sb->stop_where, "%s:%d: ", ar.short_src,
+                     ar.currentline);
+        }
         return lua_pushfstring(L, "%s:%d: time limit exceeded (%s ms per %s)", ar.short_src,
                                ar.currentline, ms, phase);
     }
@@ -388,22 +405,31 @@ static bool protected_call(clv_sandbox *sb, int nargs, int nresults, double ms, 
         start_deadline(sb, ms, phase);
     }
     sb->busy++;
-    sb->oom_noted = false;
-    sb->oom_where[0] = '\0';
+    sb->stop_noted = false;
+    sb->stop_where[0] = '\0';
     int status = lua_pcall(L, nargs, nresults, func);
     sb->busy--;
     const char *ran = sb->phase != NULL ? sb->phase : phase;
     stop_deadline(sb);
     lua_remove(L, func);
-    if (status == LUA_OK) {
+    if (status == LUA_OK && !sb->expired) {
         return true;
+    }
+    if (status == LUA_OK) {
+        /* The sandbox stopped the mod past its deadline (a refused request, a timeout error)
+         * and the mod caught that and returned, possibly straight from the C function that
+         * caught it (`return pcall(f)`), where no hook runs: what it computed is not its own. */
+        lua_settop(L, func - 1);
+        write_err(err, errlen, "%stime limit exceeded (%g ms per %s)", sb->stop_where, sb->shown_ms,
+                  ran);
+        return false;
     }
     if (status == LUA_ERRMEM && sb->expired) {
         /* the allocator refused a late request: the memory was there, the time was not */
-        write_err(err, errlen, "%stime limit exceeded (%g ms per %s)", sb->oom_where, sb->shown_ms,
+        write_err(err, errlen, "%stime limit exceeded (%g ms per %s)", sb->stop_where, sb->shown_ms,
                   ran);
     } else if (status == LUA_ERRMEM) {
-        write_err(err, errlen, "%snot enough memory (the mod's limit is %zu bytes)", sb->oom_where,
+        write_err(err, errlen, "%snot enough memory (the mod's limit is %zu bytes)", sb->stop_where,
                   sb->limits.memory_bytes);
     } else {
         write_err(err, errlen, "%s",

@@ -57,9 +57,13 @@ static int sb_load(lua_State *L) {
         lua_pushcclosure(L, clv_sandbox_string_pieces, 2);
         lua_replace(L, 1);
     }
+    /* Without the host's message handler: an error of a reader function becomes load's plain
+     * message, not one with a traceback built at each level of a nested load. */
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    if (lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0) != LUA_OK) {
+        return lua_error(L);
+    }
     return lua_gettop(L);
 }
 
@@ -93,9 +97,38 @@ static int sb_xpcall(lua_State *L) {
     return xpcall_done(L, status, 2);
 }
 
+/* A coroutine's body runs inside a protected call in the coroutine. An error raised by the
+ * deadline's hook skips the hook's "hooks allowed again"; lua_resume does not put it back, but
+ * a protected call does, so the body's to-be-closed variables are closed (and the error passed
+ * on) with the hook live. Without it, a __close of a coroutine killed by the hook ran with
+ * hooks off, where nothing could stop a loop. */
+static int body_done(lua_State *L, int status, lua_KContext ctx) {
+    (void)ctx;
+    if (status != LUA_OK && status != LUA_YIELD) {
+        return lua_error(L);
+    }
+    return lua_gettop(L); /* the body's results */
+}
+
+static int co_body(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    int status = lua_pcallk(L, lua_gettop(L) - 1, LUA_MULTRET, 0, 0, body_done);
+    return body_done(L, status, 0);
+}
+
+/* Pushes the body a coroutine of f runs: f inside co_body. */
+static void push_body(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_pushvalue(L, 1);
+    lua_pushcclosure(L, co_body, 1);
+}
+
 /* coroutine.create / coroutine.wrap, putting the hook on the new thread. Lua copies the hook
  * into threads it creates, but a thread made while no hook was set would otherwise run free. */
 static int sb_co_create(lua_State *L) {
+    push_body(L);
+    lua_replace(L, 1);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, 1);
@@ -144,7 +177,11 @@ static int sb_wrapped(lua_State *L) {
         lua_xmove(co, L, nres);
         return nres;
     }
-    if (lua_status(co) != LUA_OK) { /* an error inside: close its to-be-closed variables */
+    /* An error inside leaves the coroutine dead: close its to-be-closed variables. A refused
+     * resume ("C stack overflow", "non-suspended") leaves it as it was, the message on its
+     * stack: resetting a suspended coroutine then would move its top below its base. */
+    int co_status = lua_status(co);
+    if (co_status != LUA_OK && co_status != LUA_YIELD) {
 #if LUA_VERSION_RELEASE_NUM >= 50406
         status = lua_closethread(co, L);
 #else
@@ -163,10 +200,10 @@ static int sb_wrapped(lua_State *L) {
 
 /* coroutine.wrap(f), its coroutine hooked like every other. */
 static int sb_co_wrap(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TFUNCTION);
+    push_body(L);
     lua_State *co = lua_newthread(L);
     clv_sandbox_arm_hook(co);
-    lua_pushvalue(L, 1);
+    lua_rotate(L, -2, 1); /* [body, co] -> [co, body] */
     lua_xmove(L, co, 1);
     lua_pushcclosure(L, sb_wrapped, 1);
     return 1;
@@ -321,6 +358,21 @@ static void wrap_field(lua_State *L, const char *name, lua_CFunction f) {
     lua_setfield(L, -2, name);
 }
 
+/* Pushes a new table with the function fields of the table at t. */
+static void push_functions(lua_State *L, int t) {
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, t) != 0) {
+        if (lua_type(L, -2) == LUA_TSTRING && lua_isfunction(L, -1)) {
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, -4);
+        } else {
+            lua_pop(L, 1);
+        }
+    }
+}
+
 int clv_sandbox_build_env(lua_State *L) {
     static const struct {
         const char *name;
@@ -390,16 +442,24 @@ int clv_sandbox_build_env(lua_State *L) {
     }
     lua_settop(L, 1);
 
-    /* Nothing of the loaded-modules table is reachable without require; it keeps only the API,
-     * where luaL_argerror looks up the name of a function called through pcall. */
-    lua_createtable(L, 0, 2);
-    static const char *const api_names[] = {"cleave", "cleave.exact"};
-    for (int k = 0; k < 2; k++) {
-        luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-        lua_getfield(L, -1, api_names[k]);
-        lua_setfield(L, -3, api_names[k]);
+    /* Nothing of the loaded-modules table is reachable without require. It keeps copies of the
+     * functions of the libraries and the API, where luaL_argerror and tracebacks look up a
+     * function's name ('string.rep', as stock Lua names it). Copies, not the tables the mod
+     * sees: every error walks them, and a mod could grow its own to millions of fields. */
+    static const char *const module_names[] = {
+        "_G",          LUA_STRLIBNAME, LUA_TABLIBNAME, LUA_MATHLIBNAME, LUA_UTF8LIBNAME,
+        LUA_COLIBNAME, "cleave",       "cleave.exact"};
+    int count = (int)(sizeof module_names / sizeof module_names[0]);
+    lua_createtable(L, 0, count);
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    for (int k = 0; k < count; k++) {
+        if (lua_getfield(L, -1, module_names[k]) == LUA_TTABLE) {
+            push_functions(L, lua_gettop(L));
+            lua_setfield(L, -4, module_names[k]);
+        }
         lua_pop(L, 1);
     }
+    lua_pop(L, 1);
     lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
 
     check_environment(L);

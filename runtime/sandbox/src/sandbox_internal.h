@@ -35,9 +35,9 @@ struct clv_sandbox {
     const char *phase; /* "load" or "callback" */
     int busy;
     int faults;
-    bool oom_noted;      /* where[] holds the first refused allocation of this run */
-    char oom_where[160]; /* "file:line: " of the Lua code that asked for it */
-    int log_first;       /* ring of log lines */
+    bool stop_noted;      /* stop_where holds where this call was first stopped */
+    char stop_where[160]; /* "file:line: " of a refused allocation or a raised timeout */
+    int log_first;        /* ring of log lines */
     int log_count;
     long log_dropped;
     char log[CLV_SANDBOX_LOG_LINES][CLV_SANDBOX_LOG_LINE];

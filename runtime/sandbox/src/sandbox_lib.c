@@ -223,6 +223,45 @@ static int sb_setmetatable(lua_State *L) {
     return 1;
 }
 
+/* ---- Stock functions that loop without asking for memory ---- */
+
+/* utf8.len, table.concat of empty strings, tonumber of a long string...: work in proportion to
+ * an input as large as the memory budget, in one instruction, asking for no memory, so neither
+ * the allocator nor the count hook (a thousand such calls between two looks) notices the
+ * deadline. These run the stock function (upvalue 1) in their own frame, so its argument
+ * errors and positions read as from the stock function, and look at the deadline after it:
+ * the overrun is one call. */
+static int sb_then_check(lua_State *L) {
+    lua_CFunction stock = lua_tocfunction(L, lua_upvalueindex(1));
+    int n = stock(L);
+    clv_sandbox_check_deadline(L);
+    return n;
+}
+
+/* The order table.sort uses without a function: Lua's <, looking at the deadline. */
+static int sort_less(lua_State *L) {
+    clv_sandbox_check_deadline(L);
+    lua_pushboolean(L, lua_compare(L, 1, 2, LUA_OPLT));
+    return 1;
+}
+
+/* table.sort(t [, comp]): without comp, stock sort compares in C and one call of it on a
+ * large table runs for a second; given sort_less instead, it meets the deadline. */
+static int sb_sort(lua_State *L) {
+    if (lua_isnoneornil(L, 2)) {
+        lua_settop(L, 1);
+        lua_pushcfunction(L, sort_less);
+    }
+    return lua_tocfunction(L, lua_upvalueindex(1))(L);
+}
+
+/* Replaces field `name` of the table on top with f, the stock function as its upvalue. */
+static void around_stock(lua_State *L, const char *name, lua_CFunction f) {
+    lua_getfield(L, -1, name);
+    lua_pushcclosure(L, f, 1);
+    lua_setfield(L, -2, name);
+}
+
 void clv_sandbox_open_lib(lua_State *L) {
     lua_pushcfunction(L, sb_setmetatable);
     lua_setfield(L, -2, "setmetatable");
@@ -234,10 +273,21 @@ void clv_sandbox_open_lib(lua_State *L) {
     lua_setfield(L, -2, "remove");
     lua_pushcfunction(L, sb_move);
     lua_setfield(L, -2, "move");
+    around_stock(L, "sort", sb_sort);
+    around_stock(L, "concat", sb_then_check);
     lua_pop(L, 1);
 
     lua_getfield(L, -1, LUA_STRLIBNAME);
     lua_pushcfunction(L, sb_rep);
     lua_setfield(L, -2, "rep");
+    around_stock(L, "unpack", sb_then_check);
     lua_pop(L, 1);
+
+    lua_getfield(L, -1, LUA_UTF8LIBNAME);
+    around_stock(L, "len", sb_then_check);
+    around_stock(L, "offset", sb_then_check);
+    around_stock(L, "codepoint", sb_then_check);
+    lua_pop(L, 1);
+
+    around_stock(L, "tonumber", sb_then_check);
 }
