@@ -367,9 +367,10 @@ local function hit_line(h)
   if h.armor then flags[#flags + 1] = "armor" end
   if h.grab then flags[#flags + 1] = "grab" end
   for _, e in ipairs(h.effects or {}) do flags[#flags + 1] = "+" .. e end
-  return ("frame %d  hit   %s/%s#%d %s -> %s  damage %s  t %s%s  hitlag %d  hitstun %d%s"):format(
+  local hurtbox = h.hurtbox and ("  hurtbox " .. h.hurtbox) or ""
+  return ("frame %d  hit   %s/%s#%d %s -> %s%s  damage %s  t %s%s  hitlag %d  hitstun %d%s"):format(
     h.frame, h.weapon, h.attack, h.attack_frame, h.hitbox, h.target_name or ("#" .. h.target_id),
-    fmt(h.damage), fmt(h.t), kb, h.hitlag, h.hitstun,
+    hurtbox, fmt(h.damage), fmt(h.t), kb, h.hitlag, h.hitstun,
     #flags > 0 and ("  [" .. table.concat(flags, " ") .. "]") or "")
 end
 
@@ -413,8 +414,8 @@ local function set_of(words)
   return set
 end
 local HIT_LINE_SHOWS = set_of("frame weapon attack attack_frame hitbox target target_name " ..
-  "damage t knockback_x knockback_y hitlag hitstun push_only invincible killed trade blocked " ..
-  "armor grab guard_break effects")
+  "hurtbox damage t knockback_x knockback_y hitlag hitstun push_only invincible killed trade " ..
+  "blocked armor grab guard_break effects")
 local MISS_LINE_SHOWS = set_of("frame weapon attack attack_frame hitbox target target_name " ..
   "reason distance")
 
@@ -444,6 +445,29 @@ local function listing(events, line, what)
   return table.concat(out, "\n")
 end
 
+-- When want names its target by a name no recorded hit or miss has, a line that says so (with
+-- the nearest recorded name): a misspelt target otherwise reads as a plain failed match.
+local function target_hint(want, r)
+  local name = want.target_name
+  if name == nil and type(want.target) == "string" then name = want.target end
+  if type(name) ~= "string" then return "" end
+  local names, seen = {}, {}
+  for _, list in ipairs { r.hits, r.misses } do
+    for _, e in ipairs(list) do
+      local n = e.target_name
+      if n ~= nil and not seen[n] then
+        seen[n] = true
+        names[#names + 1] = n
+      end
+    end
+  end
+  if seen[name] then return "" end
+  table.sort(names)
+  local near = nearest(name, names)
+  return ("\n  (no recorded hit or miss has a target named '%s'%s)"):format(name,
+    near and ("; did you mean '%s'?"):format(near) or "")
+end
+
 -- The first recorded hit that matches want, with flag (when given) set to true; else a failure
 -- that lists the hits.
 local function find_hit(fname, want, flag, what)
@@ -461,8 +485,9 @@ local function find_hit(fname, want, flag, what)
   for _, h in ipairs(r.hits) do
     if matches(h, want) then return h end
   end
-  fail(("expected %s %s, but the hits were:\n%s"):format(what, describe_want(want),
-    listing(r.hits, naming(hit_line, want, HIT_KEYS, HIT_LINE_SHOWS), "hits")))
+  fail(("expected %s %s, but the hits were:\n%s%s"):format(what, describe_want(want),
+    listing(r.hits, naming(hit_line, want, HIT_KEYS, HIT_LINE_SHOWS), "hits"),
+    target_hint(want, r)))
 end
 
 --- Asserts that some recorded hit matches every field given: frame, hitbox, target (entity or
@@ -600,7 +625,8 @@ function M.expect_no_hit(want)
   local r = record_of(want.arena or current)
   for _, h in ipairs(r.hits) do
     if matches(h, want) then
-      fail(("expected no hit %s, but got:\n  %s"):format(describe_want(want), hit_line(h)))
+      fail(("expected no hit %s, but got:\n  %s"):format(describe_want(want),
+        naming(hit_line, want, HIT_KEYS, HIT_LINE_SHOWS)(h)))
     end
   end
 end
@@ -613,8 +639,9 @@ function M.expect_miss(want)
   for _, m in ipairs(r.misses) do
     if matches(m, want) then return m end
   end
-  fail(("expected a miss %s, but the misses were:\n%s"):format(describe_want(want),
-    listing(r.misses, naming(miss_line, want, MISS_KEYS, MISS_LINE_SHOWS), "misses")))
+  fail(("expected a miss %s, but the misses were:\n%s%s"):format(describe_want(want),
+    listing(r.misses, naming(miss_line, want, MISS_KEYS, MISS_LINE_SHOWS), "misses"),
+    target_hint(want, r)))
 end
 
 -- The shortest decimal that reads back as the same number: a failed comparison must show

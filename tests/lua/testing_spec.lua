@@ -75,7 +75,16 @@ describe("cleave.testing", function()
     assert.matches("  {hurtbox_index=1}\n", e .. "\n", 1, true)
     e = fails(T.expect_hit, { frame = 2, hurtbox = "head", group = 0 })
     -- named in HIT_KEYS' order; not the frame, which the line prints
-    assert.matches("hitstun 0  {hurtbox=nil, group=0}\n", e .. "\n", 1, true)
+    assert.matches("hitstun 0  {group=0}\n", e .. "\n", 1, true)
+    -- a target name no event has is said, with the nearest recorded one
+    e = fails(T.expect_hit, { target = "dumy" })
+    assert.matches("\n  (no recorded hit or miss has a target named 'dumy'; did you mean 'dummy'?)", e, 1, true)
+    e = fails(T.expect_miss, { target_name = "zzz", reason = "rehit" })
+    assert.matches("\n  (no recorded hit or miss has a target named 'zzz')", e, 1, true)
+    e = fails(T.expect_hit, { target = "me" }) -- named by a miss: no hint
+    assert.is_nil(e:find("no recorded hit", 1, true), e)
+    e = fails(T.expect_no_hit, { frame = 2, group = 0 })
+    assert.matches("but got:\n  frame 2  hit   stick/swing#2 tip -> dummy  damage 5  t 0.667  hitlag 0  hitstun 0  {group=0}", e, 1, true)
     e = fails(T.expect_miss, { hitbox_index = 3 })
     assert.matches("expected a miss {hitbox_index=3}, but the misses were:\n  frame 2  miss  stick/swing#2 tip -> me  team  {hitbox_index=1}\n", e, 1, true)
   end)
