@@ -68,6 +68,26 @@ describe("cleave.weapon", function()
     assert.are.near(-45, three.knockback.angle, 1e-4)
   end)
 
+  it("says when a wrong value came from defaults, and from which", function()
+    local function weapon_with(wd, ad, hb)
+      local box = { id = "one", frames = 1, x = 0, y = 0, radius = 1 }
+      for k, v in pairs(hb or {}) do box[k] = v ~= "none" and v or nil end
+      return err_of(cleave.weapon, { defaults = wd, attacks = { a = { defaults = ad, hitboxes = { box } } } })
+    end
+    assert.matches("attacks.a.hitboxes[1].damage (from the weapon's defaults) must be finite (got nan)",
+      weapon_with({ damage = 0 / 0 }), 1, true)
+    assert.matches("attacks.a.hitboxes[1].knockback (from the attack's defaults): unknown field 'grwoth' (did you mean 'growth'?)",
+      weapon_with(nil, { knockback = { grwoth = 1 } }), 1, true)
+    -- cleave_hit's own checks (radius >= 0) too; the attack's defaults win over the weapon's
+    assert.matches("attacks.a.hitboxes[1].radius (from the attack's defaults) must be >= 0 (got -1)",
+      weapon_with({ radius = 2 }, { radius = -1 }, { radius = "none" }), 1, true)
+    assert.matches("attacks.a.hitboxes[1].damage (from the weapon's defaults) must be >= 0 (got -5)",
+      weapon_with({ damage = -5 }), 1, true)
+    -- a hitbox's own value has no remark
+    assert.matches("attacks.a.hitboxes[1].damage must be >= 0 (got -5)",
+      weapon_with({ damage = 1 }, nil, { damage = -5 }), 1, true)
+  end)
+
   it("generates an arc: one capsule per frame rotating about the pivot", function()
     local w = cleave.weapon {
       attacks = { swing = { hitboxes = {

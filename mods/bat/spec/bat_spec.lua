@@ -47,12 +47,12 @@ describe("bat", function()
     it("a kind that does not exist", function()
       T.expect_broken { dir = dir, find = "kind = \"reflect\"", replace = "kind = \"reflct\"",
         at = "cleave.arc { id = \"barrel\"",
-        message = "attacks.swing.hitboxes[1].kind must be 'hit', 'reflect', 'absorb' or 'grab' (got 'reflct')" }
+        message = "attacks.swing.hitboxes[1].kind (from the weapon's defaults) must be 'hit', 'reflect', 'absorb' or 'grab' (got 'reflct')" }
     end)
     it("a negative reflect speed", function()
       T.expect_broken { dir = dir, find = "reflect_speed = 1.5", replace = "reflect_speed = -1.5",
         at = "cleave.arc { id = \"barrel\"",
-        message = "attacks.swing.hitboxes[1].reflect_speed must be >= 0 (got -1.5)" }
+        message = "attacks.swing.hitboxes[1].reflect_speed (from the weapon's defaults) must be >= 0 (got -1.5)" }
     end)
   end)
 end)

@@ -74,7 +74,7 @@ describe("shieldbearer", function()
     it("a chip beyond the whole damage", function()
       T.expect_broken { dir = dir, find = "chip = 0.1", replace = "chip = 1.5",
         at = "cleave.arc { id = \"blade\"",
-        message = "attacks.chop.hitboxes[1].chip must be in 0..1 (got 1.5)" }
+        message = "attacks.chop.hitboxes[1].chip (from the weapon's defaults) must be in 0..1 (got 1.5)" }
     end)
   end)
 end)

@@ -116,7 +116,7 @@ void clv_lua_read_hurtbox(clv_fctx *c, int t, clv_hurtbox_def *def) {
     bool from_shape = read_hurt_shape(c, t, &def->shape);
     clv_hit_diag d;
     if (clv_hurtbox_def_check(def, &d) != CLV_HIT_OK) {
-        clv_lua_fail_check(c, &d, from_shape);
+        clv_lua_fail_check(c, &d, from_shape, NULL, NULL);
     }
     c->where = oldw;
 }

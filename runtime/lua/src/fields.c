@@ -166,6 +166,8 @@ size_t clv_f_index(clv_fctx *c, lua_Integer i) {
     return old;
 }
 
+void clv_f_remark(clv_fctx *c, const char *text) { path_add(c, text, strlen(text)); }
+
 void clv_f_pop(clv_fctx *c, size_t old) {
     c->plen = old;
     c->path[old] = '\0';

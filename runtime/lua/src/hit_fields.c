@@ -220,8 +220,10 @@ static void lua_field_of(const char *field, bool from_shape, char *out, size_t l
 }
 
 /* Raises cleave_hit's verdict on the hitbox at the field that holds the value: "shape.r must be
- * >= 0 (got -3)" becomes "<where>: <path>.radius must be >= 0 (got -3)". */
-void clv_lua_fail_check(clv_fctx *c, const clv_hit_diag *d, bool from_shape) {
+ * >= 0 (got -3)" becomes "<where>: <path>.radius must be >= 0 (got -3)". from_default(key, ud)
+ * (may be NULL) gives a remark when the value of the hitbox's field key came from defaults. */
+void clv_lua_fail_check(clv_fctx *c, const clv_hit_diag *d, bool from_shape,
+                        clv_lua_remark_fn from_default, void *ud) {
     char key[64];
     lua_field_of(d->field, from_shape, key, sizeof key);
     size_t n = strlen(d->field);
@@ -229,7 +231,11 @@ void clv_lua_fail_check(clv_fctx *c, const clv_hit_diag *d, bool from_shape) {
     if (n > 0 && strncmp(rule, d->field, n) == 0 && rule[n] == ' ') {
         rule += n + 1;
     }
+    char top[64]; /* the hitbox's own field: radius of radius, effects of effects[2].chance */
+    snprintf(top, sizeof top, "%.*s", (int)strcspn(key, ".["), key);
+    const char *remark = from_default != NULL ? from_default(top, ud) : "";
     c->path[c->plen] = '\0';
-    lua_pushfstring(c->L, "%s: %s%s%s %s", c->where, c->path, c->plen > 0 ? "." : "", key, rule);
+    lua_pushfstring(c->L, "%s: %s%s%s%s %s", c->where, c->path, c->plen > 0 ? "." : "", key, remark,
+                    rule);
     lua_error(c->L);
 }

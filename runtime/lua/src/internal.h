@@ -154,6 +154,8 @@ int clv_f_fail_at(clv_fctx *c, const char *fmt, ...);
 /// Extends the path by .key (or ["key"]) or by [i]; returns the length to give clv_f_pop.
 size_t clv_f_key(clv_fctx *c, const char *key);
 size_t clv_f_index(clv_fctx *c, lua_Integer i);
+/// Appends a remark to the path, as " (from the weapon's defaults)"; clv_f_pop removes it.
+void clv_f_remark(clv_fctx *c, const char *text);
 void clv_f_pop(clv_fctx *c, size_t old);
 /// Enters the table at idx: takes its call-site line when it has one. Returns the old where.
 const char *clv_f_enter(clv_fctx *c, int idx);
@@ -249,7 +251,9 @@ void clv_lua_read_knockback(clv_fctx *c, clv_knockback *k);
 void clv_lua_read_effect(clv_fctx *c, clv_lweapon *w, const char *given_name, clv_effect_def *out);
 /// Raises clv_hitbox_def_check's verdict d at the Lua field that holds the value ("shape.r"
 /// is the radius, or shape when the hitbox gave a cleave.Shape; effects count from 1).
-void clv_lua_fail_check(clv_fctx *c, const clv_hit_diag *d, bool from_shape);
+typedef const char *(*clv_lua_remark_fn)(const char *key, void *ud);
+void clv_lua_fail_check(clv_fctx *c, const clv_hit_diag *d, bool from_shape,
+                        clv_lua_remark_fn from_default, void *ud);
 
 /// Called by clv_lua_expand_generator with each hitbox table it makes (at stack index hb),
 /// active on one frame (1-based).

@@ -16,8 +16,12 @@ const char *const clv_lw_hitbox_fields[] = {
 const char *const *const clv_lw_default_fields = clv_lw_hitbox_fields + 2;
 const char *const *const clv_lua_hit_fields = clv_lw_hitbox_fields + 2;
 
+#define FROM_ATTACK " (from the attack's defaults)"
+#define FROM_WEAPON " (from the weapon's defaults)"
+
 /* Pushes the value of a hitbox field: the hitbox's own, else attack.defaults, else
- * weapon.defaults. Sets *from_default when it came from a defaults table (for messages). */
+ * weapon.defaults. A value from a defaults table is named on the hitbox that uses it, with a
+ * remark that says where it was written (the line is the hitbox's). */
 static int hb_get(wstate *s, int hb, const char *key, size_t *old) {
     lua_State *L = s->c.L;
     *old = clv_f_key(&s->c, key);
@@ -27,16 +31,42 @@ static int hb_get(wstate *s, int hb, const char *key, size_t *old) {
     }
     lua_pop(L, 1);
     if (s->adefaults_idx != 0 && (t = lua_getfield(L, s->adefaults_idx, key)) != LUA_TNIL) {
+        clv_f_remark(&s->c, FROM_ATTACK);
         return t;
     }
     if (s->adefaults_idx != 0) {
         lua_pop(L, 1);
     }
+    if (s->defaults_idx != 0 && (t = lua_getfield(L, s->defaults_idx, key)) != LUA_TNIL) {
+        clv_f_remark(&s->c, FROM_WEAPON);
+        return t;
+    }
     if (s->defaults_idx != 0) {
-        return lua_getfield(L, s->defaults_idx, key);
+        lua_pop(L, 1);
     }
     lua_pushnil(L);
     return LUA_TNIL;
+}
+
+typedef struct hb_ref {
+    wstate *s;
+    int hb;
+} hb_ref;
+
+/* The remark hb_get would give field key of the hitbox, for cleave_hit's verdicts. */
+static const char *default_remark(const char *key, void *ud) {
+    const hb_ref *r = ud;
+    lua_State *L = r->s->c.L;
+    const char *remark = "";
+    if (lua_getfield(L, r->hb, key) == LUA_TNIL) {
+        if (r->s->adefaults_idx != 0 && lua_getfield(L, r->s->adefaults_idx, key) != LUA_TNIL) {
+            remark = FROM_ATTACK;
+        } else if (r->s->defaults_idx != 0 &&
+                   lua_getfield(L, r->s->defaults_idx, key) != LUA_TNIL) {
+            remark = FROM_WEAPON;
+        }
+    }
+    return remark; /* the values stay pushed: an error is raised next */
 }
 
 /* Pushes hitbox field key (from the hitbox or the defaults) with its path; false, with
@@ -378,6 +408,7 @@ void clv_lw_read_hitbox(wstate *s, int hb, clv_hitbox_def *out) {
     read_hit_effects(s, hb, out);
     clv_hit_diag diag;
     if (clv_hitbox_def_check(out, &diag) != CLV_HIT_OK) {
-        clv_lua_fail_check(c, &diag, from_shape);
+        hb_ref ref = {s, hb};
+        clv_lua_fail_check(c, &diag, from_shape, default_remark, &ref);
     }
 }
