@@ -891,6 +891,7 @@ end
 --- The folder of the mod whose spec calls this (the spec's folder is <mod>/spec).
 function M.mod_dir()
   local dir = caller_dir(2)
+  if dir == "spec" then return "." end -- busted run from inside the mod's folder
   return dir:match("^(.*)/spec$") or (dir .. "/..")
 end
 
@@ -917,7 +918,9 @@ function M.broken_copy(dir, find, replace)
   end
   local line = select(2, src:sub(1, at):gsub("\n", "")) + 1
   local out = src:sub(1, at - 1) .. replace .. src:sub(at + #find)
-  local folder = tmp_dir() .. "/" .. (dir:match("([^/]+)/?$") or "mod")
+  local base = dir:match("([^/]+)/?$")
+  if base == nil or base:match("^%.+$") then base = "mod" end -- ".", "..": no name to keep
+  local folder = tmp_dir() .. "/" .. base
   local ok, lfs = pcall(require, "lfs")
   if ok then
     assert(lfs.mkdir(folder))

@@ -242,6 +242,28 @@ describe("cleave.testing against bodies that defend", function()
     assert.are.equal(("tests/lua/testing_spec.lua:%d: spawn: unknown field 'bogus'"):format(line), e)
   end)
 
+  it("finds the mod and copies it when busted runs inside the mod's folder", function()
+    -- `busted spec/` from the mod's folder: the spec's path is relative, its folder "spec"
+    assert.are.equal(".", load("local T = ... local d = T.mod_dir() return d", "@spec/x_spec.lua")(T))
+    assert.are.equal("mods/club", load("local T = ... local d = T.mod_dir() return d", "@mods/club/spec/x_spec.lua")(T))
+    local lfs = require "lfs"
+    local dir = os.tmpname()
+    os.remove(dir)
+    assert(lfs.mkdir(dir))
+    assert(lfs.mkdir(dir .. "/spec"))
+    local f = assert(io.open(dir .. "/mod.lua", "w"))
+    f:write('return { name = "m", version = "1", weapons = { w = cleave.weapon { name = "w", ' ..
+      'attacks = { a = { hitboxes = { { id = "h", frames = 1, x = 0, y = 0, radius = 2 } } } } } } }\n')
+    f:close()
+    for _, given in ipairs { dir .. "/.", dir .. "/spec/.." } do
+      T.expect_broken { dir = given, find = "radius = 2", replace = "radius = -2",
+        message = "attacks.a.hitboxes[1].radius must be >= 0 (got -2)" }
+    end
+    os.remove(dir .. "/mod.lua")
+    os.remove(dir .. "/spec")
+    os.remove(dir)
+  end)
+
   it("names the spec's line in T.arena's errors and in spawn_projectile's", function()
     local line = here()
     local e = fails(function() T.arena { miss_margin = -1 } end)
