@@ -135,15 +135,32 @@ describe("stock functions that loop in C without asking for memory", function()
       function concat() while true do table.concat(E) end end
       function len() while true do utf8.len(U) end end
       function offset() while true do utf8.offset(U, -1) end end
-      function number() while true do tonumber(D) end end]], "=m"))
-    -- before: a thousand calls between two looks of the hook, 0.5 to 10 s
-    for _, name in ipairs { "sort", "concat", "len", "offset", "number" } do
+      function number() while true do tonumber(D) end end
+      function ordered() while true do table.sort(T, math.ult) end end
+      C = "a" .. ("\128"):rep(1 << 20)
+      function codes() local f = utf8.codes(C) while true do pcall(f, C, 1) end end
+      N = {} for i = 1, 1 << 16 do N[i] = i end for i = 1, 1 << 16 do N[i] = nil end
+      function nexts() local f = pairs(N) while true do f(N) end end
+      A, B = ("x"):rep(1 << 20), ("x"):rep(1 << 20)
+      function same() while true do rawequal(A, B) end end]], "=m"))
+    -- before: a thousand calls between two looks of the hook, 0.5 to 10 s (a C order given to
+    -- sort: no look at all)
+    for _, name in ipairs { "sort", "concat", "len", "offset", "number", "ordered", "codes",
+      "nexts", "same" } do
       local t0 = os.clock()
       local ok, msg = sb:call(name)
       assert.is_nil(ok)
-      assert.matches("^m:%d: time limit exceeded %(2 ms per callback%)", msg)
+      assert.matches("^m:%d+: time limit exceeded %(2 ms per callback%)", msg)
       T.expect_less(os.clock() - t0, 0.1, name .. ": CPU seconds")
     end
+  end)
+
+  it("refuse a pack format longer than 4096 bytes", function()
+    local sb = assert(sandbox.new {})
+    local ok, msg = sb:run("string.pack((' '):rep(4097))", "=m")
+    assert.is_nil(ok)
+    assert.are.equal("m:1: bad argument #1 to 'pack' (format longer than 4096 bytes in mods)", msg)
+    assert.are.same({ true, 4 }, { sb:run("return string.packsize((' '):rep(4000) .. 'i4')") })
   end)
 
   it("sort and read as stock Lua's do, errors included", function()
@@ -153,12 +170,23 @@ describe("stock functions that loop in C without asking for memory", function()
       m(function() utf8.len() end)
       m(function() local ulen = utf8.len ulen(5, 1, 2) end)
       m(function() table.sort(5) end)
+      m(function() table.sort() end)
       m(function() table.sort({}, 5) end)
       m(function() table.sort({1, {}}) end)
       m(function() table.concat({{}}) end)
       m(function() string.unpack("i4", "ab") end)
       m(function() tonumber("10", 99) end)
       m(function() utf8.codepoint("\xff") end)
+      m(function() string.pack("i4", "x") end)
+      m(function() table.sort({3, 1, 2}, math.ult) end)
+      m(function() table.sort({-1, 1}, math.ult) end)
+      m(function() next({}, "nokey") end)
+      local keys = {} for k in pairs({a = 1, b = 2, 10, 20}) do keys[#keys + 1] = tostring(k) end
+      table.sort(keys)
+      local cps = {} for p, c in utf8.codes("h\u{e9}!") do cps[#cps + 1] = p .. ":" .. c end
+      out[#out + 1] = table.concat(keys, ",") .. " " .. table.concat(cps, ",")
+      out[#out + 1] = string.packsize("i4i8") .. " " .. #string.pack("zB", "ab", 5) ..
+        tostring(rawequal("a", "a")) .. tostring(next({}))
       local t = {} for i = 1, 200 do t[i] = (i * 37) % 101 end
       table.sort(t)
       local u = {"b", "c", "a"} table.sort(u, function(a, b) return a > b end)

@@ -42,6 +42,9 @@
  * noticed within microseconds, at the cost of one clock read per thousand instructions. */
 #define HOOK_COUNT 1000
 
+/* Calls of clv_sandbox_tick between two looks at the clock. */
+#define TICKS_PER_LOOK 256
+
 /* The wall-clock backstop: a call is stopped once this many times its budget, and at least
  * WALL_FLOOR seconds, have passed on the monotonic clock, whatever CPU time it used. Far
  * enough that a thread sharing its core with several busy ones is judged by its CPU time
@@ -218,6 +221,13 @@ bool clv_sandbox_expired(lua_State *L) {
         lua_sethook(sb->L, sandbox_hook, LUA_MASKCOUNT, 1);
     }
     return true;
+}
+
+void clv_sandbox_tick(lua_State *L) {
+    clv_sandbox *sb = clv_sandbox_of(L);
+    if (sb != NULL && ++sb->ticks % TICKS_PER_LOOK == 0) {
+        clv_sandbox_check_deadline(L);
+    }
 }
 
 void clv_sandbox_check_deadline(lua_State *L) {

@@ -24,6 +24,7 @@ struct clv_sandbox {
     double shown_ms;         /* the budget its timeout message names */
     bool expired;            /* the running deadline has passed */
     size_t grown_since_look; /* bytes allocated since the allocator last looked at the clock */
+    unsigned long ticks;     /* clv_sandbox_tick's count */
     double frame_spent;      /* CPU seconds the callbacks of this frame took */
     bool frame_reported;     /* the frame's budget ran out and a call said so */
     struct strike {
@@ -56,6 +57,9 @@ int clv_sandbox_build_env(lua_State *L);
 /// true once the running deadline has passed; it then also makes the count hook fire on every
 /// instruction, so the error raised next cannot be swallowed. false when no deadline runs.
 bool clv_sandbox_expired(lua_State *L);
+/// Counts a step of C work (a comparison of table.sort) and raises the timeout every so many
+/// steps once the deadline has passed.
+void clv_sandbox_tick(lua_State *L);
 
 /// Pushes "<where>time limit exceeded (<budget> ms per <phase>)" for the error raised when a
 /// deadline passes; `where` is the "file:line: " of the running Lua code or empty.

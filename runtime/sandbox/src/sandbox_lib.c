@@ -238,21 +238,77 @@ static int sb_then_check(lua_State *L) {
     return n;
 }
 
-/* The order table.sort uses without a function: Lua's <, looking at the deadline. */
+/* The order table.sort uses without a function: Lua's <, looking at the deadline now and then
+ * (a look costs as much as a comparison). */
 static int sort_less(lua_State *L) {
-    clv_sandbox_check_deadline(L);
+    clv_sandbox_tick(L);
     lua_pushboolean(L, lua_compare(L, 1, 2, LUA_OPLT));
     return 1;
 }
 
-/* table.sort(t [, comp]): without comp, stock sort compares in C and one call of it on a
- * large table runs for a second; given sort_less instead, it meets the deadline. */
+/* A C function given to table.sort as its order (math.ult, rawequal): called by sort in C, where
+ * no hook runs; this calls it (upvalue 1) and looks at the deadline now and then. */
+static int sort_calling(lua_State *L) {
+    clv_sandbox_tick(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+/* Plain tables up to this long are sorted by stock sort's own comparisons (under 1 ms), and the
+ * deadline looked at after: a C call per comparison would make them 2 to 3 times slower. */
+#define SORT_PLAIN_MAX 4096
+
+/* table.sort(t [, comp]): stock sort compares in C, and one call of it on a large table runs
+ * for a second; given an order that looks at the deadline, it stops in time. A Lua comp runs
+ * under the hook and is passed as it is. */
 static int sb_sort(lua_State *L) {
+    if (lua_isnone(L, 1)) {
+        return sb_then_check(L); /* stock's "table expected, got no value" */
+    }
     if (lua_isnoneornil(L, 2)) {
+        if (lua_type(L, 1) == LUA_TTABLE && !lua_getmetatable(L, 1) &&
+            lua_rawlen(L, 1) <= SORT_PLAIN_MAX) {
+            return sb_then_check(L);
+        }
         lua_settop(L, 1);
         lua_pushcfunction(L, sort_less);
+    } else if (lua_iscfunction(L, 2)) {
+        lua_settop(L, 2);
+        lua_pushcclosure(L, sort_calling, 1);
     }
     return lua_tocfunction(L, lua_upvalueindex(1))(L);
+}
+
+/* Longest format string.pack, packsize and unpack take in a mod: stock Lua reads a format of
+ * any length in one call, option by option (a 30 MB format of spaces: 20 s). */
+#define MAX_FORMAT 4096
+
+static int sb_format_checked(lua_State *L) {
+    size_t len;
+    luaL_checklstring(L, 1, &len);
+    if (len > MAX_FORMAT) {
+        return luaL_argerror(L, 1, "format longer than 4096 bytes in mods");
+    }
+    return sb_then_check(L);
+}
+
+/* Replaces the function at index i of the n results on top with a checked one (the stock
+ * iterator of pairs or utf8.codes, which skips empty slots or bytes in C). */
+static void check_result(lua_State *L, int n, int i) {
+    if (n >= i && lua_iscfunction(L, -n + i - 1)) {
+        lua_pushvalue(L, -n + i - 1);
+        lua_pushcclosure(L, sb_then_check, 1);
+        lua_replace(L, -n + i - 2);
+    }
+}
+
+/* utf8.codes and pairs: the stock function, its iterator checked. */
+static int sb_iterator_checked(lua_State *L) {
+    int n = sb_then_check(L);
+    check_result(L, n, 1);
+    return n;
 }
 
 /* Replaces field `name` of the table on top with f, the stock function as its upvalue. */
@@ -280,14 +336,20 @@ void clv_sandbox_open_lib(lua_State *L) {
     lua_getfield(L, -1, LUA_STRLIBNAME);
     lua_pushcfunction(L, sb_rep);
     lua_setfield(L, -2, "rep");
-    around_stock(L, "unpack", sb_then_check);
+    around_stock(L, "unpack", sb_format_checked);
+    around_stock(L, "pack", sb_format_checked);
+    around_stock(L, "packsize", sb_format_checked);
     lua_pop(L, 1);
 
     lua_getfield(L, -1, LUA_UTF8LIBNAME);
     around_stock(L, "len", sb_then_check);
     around_stock(L, "offset", sb_then_check);
     around_stock(L, "codepoint", sb_then_check);
+    around_stock(L, "codes", sb_iterator_checked);
     lua_pop(L, 1);
 
     around_stock(L, "tonumber", sb_then_check);
+    around_stock(L, "next", sb_then_check);
+    around_stock(L, "pairs", sb_iterator_checked);
+    around_stock(L, "rawequal", sb_then_check);
 }
