@@ -454,8 +454,8 @@ local function target_hint(want, r)
   local names, seen = {}, {}
   for _, list in ipairs { r.hits, r.misses } do
     for _, e in ipairs(list) do
-      local n = e.target_name
-      if n ~= nil and not seen[n] then
+      local n = e.target_name or ("#" .. tostring(e.target_id)) -- as matches() names it
+      if not seen[n] then
         seen[n] = true
         names[#names + 1] = n
       end

@@ -47,6 +47,27 @@ describe("a late request refused by the allocator", function()
     assert.is_nil(ok, msg)
     assert.are.equal("up:1: time limit exceeded (1 ms per callback)", msg)
   end)
+
+  it("stops the mod at its next instruction, not a thousand later", function()
+    local sb = assert(sandbox.new { memory = 256 << 20, load_ms = 5000, callback_ms = 1 })
+    assert(sb:run([[s = ('x'):rep(32 << 20) count = 0
+      function late() pcall(string.upper, s) for i = 1, 5000 do count = count + 1 end end]], "=up"))
+    local ok, msg = sb:call("late")
+    assert.is_nil(ok)
+    assert.are.equal("up:2: time limit exceeded (1 ms per callback)", msg)
+    local _, count = sb:run("return count")
+    assert.are.equal(0, count) -- with the hook's own count, about 250 turns of the loop ran
+  end)
+
+  it("names the line the time ran out on, not an earlier refusal of memory", function()
+    local sb = assert(sandbox.new { memory = 8 << 20, load_ms = 5000, callback_ms = 2 })
+    assert(sb:run([[function loop() while true do end end
+      function cb() pcall(string.rep, "x", 64 << 20)
+        return pcall(loop) end]], "=m"))
+    local ok, msg = sb:call("cb")
+    assert.is_nil(ok)
+    assert.are.equal("m:1: time limit exceeded (2 ms per callback)", msg)
+  end)
 end)
 
 describe("a mod that catches the sandbox's stop", function()
@@ -153,6 +174,32 @@ describe("stock functions that loop in C without asking for memory", function()
       assert.matches("^m:%d+: time limit exceeded %(2 ms per callback%)", msg)
       T.expect_less(os.clock() - t0, 0.1, name .. ": CPU seconds")
     end
+  end)
+
+  it("keep pairs and __pairs working, and sort long strings under the deadline", function()
+    local sb = assert(sandbox.new { memory = 200 << 20, load_ms = 5000, callback_ms = 2 })
+    -- a __pairs returning next, a closure or a coroutine iterator crashed the host once pairs
+    -- wrapped every C function it returned
+    local ok, r = sb:run([[
+      local out = {}
+      local function keys(t) local n = 0 for _ in pairs(t) do n = n + 1 end return n end
+      out[#out + 1] = keys(setmetatable({}, { __pairs = function(t) return next, { 1, 2, 3 }, nil end }))
+      out[#out + 1] = keys(setmetatable({}, { __pairs = function() return utf8.codes("ab") end }))
+      out[#out + 1] = keys(setmetatable({}, { __pairs = function() return ("a b c"):gmatch("%a") end }))
+      out[#out + 1] = keys(setmetatable({}, { __pairs = function()
+        return coroutine.wrap(function() coroutine.yield(1) coroutine.yield(2) end) end }))
+      out[#out + 1] = tostring(pairs({}) == next)
+      return table.concat(out, ",")]], "=m")
+    assert.is_true(ok, r)
+    assert.are.equal("3,2,3,2,true", r)
+    -- 4096 references to one long string: each comparison reads it all
+    assert(sb:run([[L = {} local s = ("x"):rep(8 << 20) for i = 1, 4096 do L[i] = s end
+      function sortlong() table.sort(L) end]], "=m"))
+    local t0 = os.clock()
+    local ok2, msg = sb:call("sortlong")
+    assert.is_nil(ok2)
+    assert.matches("time limit exceeded %(2 ms per callback%)", msg)
+    T.expect_less(os.clock() - t0, 0.1, "CPU seconds")
   end)
 
   it("refuse a pack format longer than 4096 bytes", function()

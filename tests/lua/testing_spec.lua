@@ -87,6 +87,13 @@ describe("cleave.testing", function()
     assert.matches("but got:\n  frame 2  hit   stick/swing#2 tip -> dummy  damage 5  t 0.667  hitlag 0  hitstun 0  {group=0}", e, 1, true)
     e = fails(T.expect_miss, { hitbox_index = 3 })
     assert.matches("expected a miss {hitbox_index=3}, but the misses were:\n  frame 2  miss  stick/swing#2 tip -> me  team  {hitbox_index=1}\n", e, 1, true)
+    local b = T.arena {} -- a target without a name is named by its id, "#2"
+    b:attack { weapon = stick, attack = "swing", owner = b:spawn { team = 1 } }
+    b:spawn { x = 20, team = 2 }
+    b:step(4)
+    T.expect_hit { arena = b, target = "#2" }
+    e = fails(T.expect_hit, { arena = b, target = "#2", frame = 99 })
+    assert.is_nil(e:find("no recorded hit", 1, true), e)
   end)
 
   it("runs until a condition holds, or says it never did", function()

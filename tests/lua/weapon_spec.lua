@@ -78,6 +78,11 @@ describe("cleave.weapon", function()
       weapon_with({ damage = 0 / 0 }), 1, true)
     assert.matches("attacks.a.hitboxes[1].knockback (from the attack's defaults): unknown field 'grwoth' (did you mean 'growth'?)",
       weapon_with(nil, { knockback = { grwoth = 1 } }), 1, true)
+    -- inside a table from defaults the remark follows the whole path, as cleave_hit's checks say
+    assert.matches("attacks.a.hitboxes[1].knockback.angle (from the weapon's defaults) must be finite (got nan)",
+      weapon_with({ knockback = { angle = 0 / 0 } }), 1, true)
+    assert.matches("attacks.a.hitboxes[1].knockback.growth (from the weapon's defaults) must be >= 0 (got -1)",
+      weapon_with({ knockback = { growth = -1 } }), 1, true)
     -- cleave_hit's own checks (radius >= 0) too; the attack's defaults win over the weapon's
     assert.matches("attacks.a.hitboxes[1].radius (from the attack's defaults) must be >= 0 (got -1)",
       weapon_with({ radius = 2 }, { radius = -1 }, { radius = "none" }), 1, true)

@@ -83,6 +83,9 @@ static const char *caller_pos(clv_fctx *c) {
     return lua_tostring(c->L, -1);
 }
 
+/* The remark said after the path, or "". */
+static const char *remark_of(const clv_fctx *c) { return c->remark != NULL ? c->remark : ""; }
+
 int clv_f_fail(clv_fctx *c, const char *fmt, ...) {
     lua_State *L = c->L;
     va_list ap;
@@ -90,7 +93,8 @@ int clv_f_fail(clv_fctx *c, const char *fmt, ...) {
     const char *msg = push_message(c, fmt, ap);
     va_end(ap);
     const char *pos = caller_pos(c);
-    lua_pushfstring(L, "%s%s: %s%s%s", pos, c->where, c->path, c->plen > 0 ? " " : "", msg);
+    lua_pushfstring(L, "%s%s: %s%s%s%s", pos, c->where, c->path, remark_of(c),
+                    c->plen > 0 ? " " : "", msg);
     return lua_error(L);
 }
 
@@ -105,7 +109,8 @@ int clv_f_fail_at(clv_fctx *c, const char *fmt, ...) {
     if (at == NULL) {
         lua_pushfstring(L, "%s%s: %s", pos, c->where, msg);
     } else {
-        lua_pushfstring(L, "%s%s: %s: %s", pos, c->where, at, msg);
+        lua_pushfstring(L, "%s%s: %s%s: %s", pos, c->where, at, c->plen > 0 ? remark_of(c) : "",
+                        msg);
     }
     return lua_error(L);
 }
@@ -166,11 +171,17 @@ size_t clv_f_index(clv_fctx *c, lua_Integer i) {
     return old;
 }
 
-void clv_f_remark(clv_fctx *c, const char *text) { path_add(c, text, strlen(text)); }
+void clv_f_remark(clv_fctx *c, const char *text) {
+    c->remark = text;
+    c->remark_at = c->plen;
+}
 
 void clv_f_pop(clv_fctx *c, size_t old) {
     c->plen = old;
     c->path[old] = '\0';
+    if (c->remark != NULL && old < c->remark_at) {
+        c->remark = NULL;
+    }
 }
 
 /* Enters the table at idx: takes its call-site line when it has one. Returns the old where. */

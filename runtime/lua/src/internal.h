@@ -143,7 +143,9 @@ typedef struct clv_fctx {
     size_t plen;
     const char *where;
     const char *table;
-    bool at_caller; /* failures start with the calling Lua line's position (a method's table) */
+    bool at_caller;     /* failures start with the calling Lua line's position (a method's table) */
+    const char *remark; /* said after the path while it reaches remark_at (clv_f_remark) */
+    size_t remark_at;
 } clv_fctx;
 
 /// Raises "where: path msg" (the field at the path is at fault).
@@ -154,7 +156,8 @@ int clv_f_fail_at(clv_fctx *c, const char *fmt, ...);
 /// Extends the path by .key (or ["key"]) or by [i]; returns the length to give clv_f_pop.
 size_t clv_f_key(clv_fctx *c, const char *key);
 size_t clv_f_index(clv_fctx *c, lua_Integer i);
-/// Appends a remark to the path, as " (from the weapon's defaults)"; clv_f_pop removes it.
+/// Says text (" (from the weapon's defaults)") after the path in messages about the field
+/// just entered and the fields inside it; clv_f_pop back out of that field drops it.
 void clv_f_remark(clv_fctx *c, const char *text);
 void clv_f_pop(clv_fctx *c, size_t old);
 /// Enters the table at idx: takes its call-site line when it has one. Returns the old where.
@@ -252,6 +255,7 @@ void clv_lua_read_effect(clv_fctx *c, clv_lweapon *w, const char *given_name, cl
 /// Raises clv_hitbox_def_check's verdict d at the Lua field that holds the value ("shape.r"
 /// is the radius, or shape when the hitbox gave a cleave.Shape; effects count from 1).
 typedef const char *(*clv_lua_remark_fn)(const char *key, void *ud);
+/// from_default(key, ud) (may be NULL) gives the remark for the hitbox's field key, "" for none.
 void clv_lua_fail_check(clv_fctx *c, const clv_hit_diag *d, bool from_shape,
                         clv_lua_remark_fn from_default, void *ud);
 

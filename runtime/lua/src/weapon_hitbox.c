@@ -19,33 +19,39 @@ const char *const *const clv_lua_hit_fields = clv_lw_hitbox_fields + 2;
 #define FROM_ATTACK " (from the attack's defaults)"
 #define FROM_WEAPON " (from the weapon's defaults)"
 
-/* Pushes the value of a hitbox field: the hitbox's own, else attack.defaults, else
- * weapon.defaults. A value from a defaults table is named on the hitbox that uses it, with a
- * remark that says where it was written (the line is the hitbox's). */
-static int hb_get(wstate *s, int hb, const char *key, size_t *old) {
+/* Pushes the value of hitbox field key: the hitbox's own, else attack.defaults', else
+ * weapon.defaults', else nil. Returns the remark a message about a value from defaults says
+ * (its line is the hitbox's, where the field is not written), "" for the others. */
+static const char *hb_source(wstate *s, int hb, const char *key) {
     lua_State *L = s->c.L;
-    *old = clv_f_key(&s->c, key);
-    int t = lua_getfield(L, hb, key);
-    if (t != LUA_TNIL) {
-        return t;
+    if (lua_getfield(L, hb, key) != LUA_TNIL) {
+        return "";
     }
     lua_pop(L, 1);
-    if (s->adefaults_idx != 0 && (t = lua_getfield(L, s->adefaults_idx, key)) != LUA_TNIL) {
-        clv_f_remark(&s->c, FROM_ATTACK);
-        return t;
-    }
     if (s->adefaults_idx != 0) {
+        if (lua_getfield(L, s->adefaults_idx, key) != LUA_TNIL) {
+            return FROM_ATTACK;
+        }
         lua_pop(L, 1);
     }
-    if (s->defaults_idx != 0 && (t = lua_getfield(L, s->defaults_idx, key)) != LUA_TNIL) {
-        clv_f_remark(&s->c, FROM_WEAPON);
-        return t;
-    }
     if (s->defaults_idx != 0) {
+        if (lua_getfield(L, s->defaults_idx, key) != LUA_TNIL) {
+            return FROM_WEAPON;
+        }
         lua_pop(L, 1);
     }
     lua_pushnil(L);
-    return LUA_TNIL;
+    return "";
+}
+
+/* Pushes the value of a hitbox field with its path (and remark) entered. */
+static int hb_get(wstate *s, int hb, const char *key, size_t *old) {
+    *old = clv_f_key(&s->c, key);
+    const char *remark = hb_source(s, hb, key);
+    if (remark[0] != '\0') {
+        clv_f_remark(&s->c, remark);
+    }
+    return lua_type(s->c.L, -1);
 }
 
 typedef struct hb_ref {
@@ -53,20 +59,12 @@ typedef struct hb_ref {
     int hb;
 } hb_ref;
 
-/* The remark hb_get would give field key of the hitbox, for cleave_hit's verdicts. */
+/* The remark of field key of the hitbox, for cleave_hit's verdicts. */
 static const char *default_remark(const char *key, void *ud) {
     const hb_ref *r = ud;
-    lua_State *L = r->s->c.L;
-    const char *remark = "";
-    if (lua_getfield(L, r->hb, key) == LUA_TNIL) {
-        if (r->s->adefaults_idx != 0 && lua_getfield(L, r->s->adefaults_idx, key) != LUA_TNIL) {
-            remark = FROM_ATTACK;
-        } else if (r->s->defaults_idx != 0 &&
-                   lua_getfield(L, r->s->defaults_idx, key) != LUA_TNIL) {
-            remark = FROM_WEAPON;
-        }
-    }
-    return remark; /* the values stay pushed: an error is raised next */
+    const char *remark = hb_source(r->s, r->hb, key);
+    lua_pop(r->s->c.L, 1);
+    return remark;
 }
 
 /* Pushes hitbox field key (from the hitbox or the defaults) with its path; false, with

@@ -90,22 +90,24 @@ static bool deadline_passed(const clv_sandbox *sb) {
  * thread's frames allocates nothing; a coroutine's bomb is reported at its resume. Only up to
  * Lua 5.4.4: later releases turn every frame's stack pointers into offsets while they grow a
  * stack, so a refused stack growth would find the frames unreadable (no line then). */
-static void note_refusal(clv_sandbox *sb) {
+static void note_line(clv_sandbox *sb, bool *noted, char *where, size_t size) {
 #if LUA_VERSION_RELEASE_NUM <= 50404
-    if (sb->stop_noted || sb->L == NULL || sb->busy == 0) {
+    if (*noted || sb->L == NULL || sb->busy == 0) {
         return;
     }
-    sb->stop_noted = true;
+    *noted = true;
     lua_Debug ar;
     for (int level = 0; lua_getstack(sb->L, level, &ar); level++) {
         if (lua_getinfo(sb->L, "Sl", &ar) && ar.currentline > 0) {
-            snprintf(sb->stop_where, sizeof sb->stop_where, "%s:%d: ", ar.short_src,
-                     ar.currentline);
+            snprintf(where, size, "%s:%d: ", ar.short_src, ar.currentline);
             return;
         }
     }
 #else
     (void)sb;
+    (void)noted;
+    (void)where;
+    (void)size;
 #endif
 }
 
@@ -142,15 +144,19 @@ static bool too_late(clv_sandbox *sb, size_t more) {
     return sb->expired && more >= LATE_SMALL;
 }
 
-/* May the budget grow by `more` bytes? A refusal notes the mod's line. */
+/* May the budget grow by `more` bytes? A refusal notes the mod's line: as where the memory ran
+ * out, or, past the deadline, as where the time did. */
 static bool may_grow(clv_sandbox *sb, size_t more) {
     if (sb->fail_after > 0 && ++sb->growths >= sb->fail_after) {
-        note_refusal(sb);
+        note_line(sb, &sb->oom_noted, sb->oom_where, sizeof sb->oom_where);
         return false;
     }
-    if (sb->bytes > sb->limits.memory_bytes || more > sb->limits.memory_bytes - sb->bytes ||
-        too_late(sb, more)) {
-        note_refusal(sb);
+    if (sb->bytes > sb->limits.memory_bytes || more > sb->limits.memory_bytes - sb->bytes) {
+        note_line(sb, &sb->oom_noted, sb->oom_where, sizeof sb->oom_where);
+        return false;
+    }
+    if (too_late(sb, more)) {
+        note_line(sb, &sb->late_noted, sb->late_where, sizeof sb->late_where);
         return false;
     }
     return true;
@@ -249,9 +255,9 @@ const char *clv_sandbox_push_timeout(lua_State *L, int level) {
         found = lua_getinfo(L, "Sl", &ar) && ar.currentline > 0;
     }
     if (found) {
-        if (sb != NULL && !sb->stop_noted) {
-            sb->stop_noted = true;
-            snprintf(sb->stop_where, sizeof sb->stop_where, "%s:%d: ", ar.short_src,
+        if (sb != NULL && !sb->late_noted) {
+            sb->late_noted = true;
+            snprintf(sb->late_where, sizeof sb->late_where, "%s:%d: ", ar.short_src,
                      ar.currentline);
         }
         return lua_pushfstring(L, "%s:%d: time limit exceeded (%s ms per %s)", ar.short_src,
@@ -415,8 +421,10 @@ static bool protected_call(clv_sandbox *sb, int nargs, int nresults, double ms, 
         start_deadline(sb, ms, phase);
     }
     sb->busy++;
-    sb->stop_noted = false;
-    sb->stop_where[0] = '\0';
+    sb->oom_noted = false;
+    sb->oom_where[0] = '\0';
+    sb->late_noted = false;
+    sb->late_where[0] = '\0';
     int status = lua_pcall(L, nargs, nresults, func);
     sb->busy--;
     const char *ran = sb->phase != NULL ? sb->phase : phase;
@@ -426,20 +434,21 @@ static bool protected_call(clv_sandbox *sb, int nargs, int nresults, double ms, 
         return true;
     }
     if (status == LUA_OK) {
-        /* The sandbox stopped the mod past its deadline (a refused request, a timeout error)
-         * and the mod caught that and returned, possibly straight from the C function that
-         * caught it (`return pcall(f)`), where no hook runs: what it computed is not its own. */
+        /* The sandbox saw the deadline pass during the call: it may have refused a request or
+         * raised the timeout, which the mod could catch and return from, straight from the C
+         * function that caught it (`return pcall(f)`) where no hook runs. What the call
+         * returned is not trusted. */
         lua_settop(L, func - 1);
-        write_err(err, errlen, "%stime limit exceeded (%g ms per %s)", sb->stop_where, sb->shown_ms,
+        write_err(err, errlen, "%stime limit exceeded (%g ms per %s)", sb->late_where, sb->shown_ms,
                   ran);
         return false;
     }
     if (status == LUA_ERRMEM && sb->expired) {
         /* the allocator refused a late request: the memory was there, the time was not */
-        write_err(err, errlen, "%stime limit exceeded (%g ms per %s)", sb->stop_where, sb->shown_ms,
+        write_err(err, errlen, "%stime limit exceeded (%g ms per %s)", sb->late_where, sb->shown_ms,
                   ran);
     } else if (status == LUA_ERRMEM) {
-        write_err(err, errlen, "%snot enough memory (the mod's limit is %zu bytes)", sb->stop_where,
+        write_err(err, errlen, "%snot enough memory (the mod's limit is %zu bytes)", sb->oom_where,
                   sb->limits.memory_bytes);
     } else {
         write_err(err, errlen, "%s",

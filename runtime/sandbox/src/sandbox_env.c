@@ -155,8 +155,8 @@ static bool has_position(const char *msg) {
 
 /* The function coroutine.wrap returns: resumes its coroutine (upvalue 1). Stock Lua adds the
  * caller's position to every error passing through, so an error of nested wraps (a recursion
- * ends in one after 200 levels) carried "mod:1: " 200 times; here a position is added only to
- * a message that has none. */
+ * ends in one) carried "mod:1: " once per level; here a position is added only to a message
+ * that has none. */
 static int sb_wrapped(lua_State *L) {
     lua_State *co = lua_tothread(L, lua_upvalueindex(1));
     int n = lua_gettop(L);

@@ -36,8 +36,10 @@ struct clv_sandbox {
     const char *phase; /* "load" or "callback" */
     int busy;
     int faults;
-    bool stop_noted;      /* stop_where holds where this call was first stopped */
-    char stop_where[160]; /* "file:line: " of a refused allocation or a raised timeout */
+    bool oom_noted;       /* oom_where holds the first refused allocation of this call */
+    char oom_where[160];  /* "file:line: " of the Lua code that asked for it */
+    bool late_noted;      /* late_where holds where the deadline first stopped this call */
+    char late_where[160]; /* "file:line: " of a timeout raised or a late request refused */
     int log_first;        /* ring of log lines */
     int log_count;
     long log_dropped;
@@ -62,7 +64,8 @@ bool clv_sandbox_expired(lua_State *L);
 void clv_sandbox_tick(lua_State *L);
 
 /// Pushes "<where>time limit exceeded (<budget> ms per <phase>)" for the error raised when a
-/// deadline passes; `where` is the "file:line: " of the running Lua code or empty.
+/// deadline passes; `where` is the "file:line: " of the first Lua frame from `level` up, or
+/// empty, and is kept as where the call was first stopped.
 const char *clv_sandbox_push_timeout(lua_State *L, int level);
 
 /// Replaces find, match, gmatch and gsub of the table on top of the stack by versions whose
@@ -70,8 +73,10 @@ const char *clv_sandbox_push_timeout(lua_State *L, int level);
 void clv_sandbox_open_patterns(lua_State *L);
 
 /// Replaces, in the global table on top of the stack, setmetatable and the library functions
-/// whose loops a mod could make long in C (table.insert, remove, move; string.rep) by versions
-/// that check the deadline or refuse what would loop (sandbox_lib.c).
+/// whose loops a mod could make long in C (table.insert, remove, move, sort, concat;
+/// string.rep, pack, packsize, unpack; utf8.len, offset, codepoint, codes; tonumber, next,
+/// pairs, rawequal) by versions that check the deadline or refuse what would loop
+/// (sandbox_lib.c).
 void clv_sandbox_open_lib(lua_State *L);
 
 #endif

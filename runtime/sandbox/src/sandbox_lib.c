@@ -3,10 +3,15 @@
  *
  * - table.move, table.insert and table.remove loop over a range the mod chooses (a range of
  *   2^63 elements, or a length forged with __len), touching no memory: neither the deadline nor
- *   the memory budget would stop them. These versions look at the deadline every CHECK_EVERY
- *   elements. string.rep copies its string once per repetition (n one-byte copies between two
- *   looks at the clock for ('x'):rep(n)), and n times nothing for an empty string and
- *   separator; this one copies doubling blocks.
+ *   the memory budget would stop them. These versions count each element with
+ *   clv_sandbox_tick. string.rep copies its string once per repetition (n one-byte copies
+ *   between two looks at the clock for ('x'):rep(n)), and n times nothing for an empty string
+ *   and separator; this one copies doubling blocks.
+ * - Stock functions whose one call works through an input as large as the memory budget
+ *   without asking for memory (table.sort, table.concat, utf8.len, tonumber, next...): a
+ *   thousand such calls fit between two looks of the hook. They run the stock function and
+ *   look at the deadline after it (sort with an order function that looks as it goes), and
+ *   pack formats are bounded.
  * - A metatable's fields are read when setmetatable is called: the sandbox sets a copy of
  *   its metafields (a "sealed" metatable) whose __metatable is the mod's table, so
  *   getmetatable still answers the mod's table while later writes to it cannot change what Lua
@@ -23,15 +28,6 @@
 #include <lualib.h>
 
 #include "sandbox_internal.h"
-
-#define CHECK_EVERY 1024
-
-/* Raises the sandbox's timeout error when the deadline has passed (every CHECK_EVERY calls). */
-static void check_deadline(lua_State *L, lua_Unsigned i) {
-    if (i % CHECK_EVERY == 0) {
-        clv_sandbox_check_deadline(L);
-    }
-}
 
 /* The length of the table argument 1, read as the table library does (__len honoured). */
 static lua_Integer table_length(lua_State *L) {
@@ -54,7 +50,7 @@ static int sb_insert(lua_State *L) {
         pos = luaL_checkinteger(L, 2);
         luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2, "position out of bounds");
         for (lua_Integer i = e; i > pos; i--) {
-            check_deadline(L, (lua_Unsigned)(e - i));
+            clv_sandbox_tick(L);
             lua_geti(L, 1, i - 1);
             lua_seti(L, 1, i);
         }
@@ -74,9 +70,8 @@ static int sb_remove(lua_State *L) {
         luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
     }
     lua_geti(L, 1, pos);
-    lua_Unsigned moved = 0;
     for (; pos < size; pos++) {
-        check_deadline(L, ++moved);
+        clv_sandbox_tick(L);
         lua_geti(L, 1, pos + 1);
         lua_seti(L, 1, pos);
     }
@@ -99,7 +94,7 @@ static int sb_move(lua_State *L) {
         luaL_argcheck(L, t <= LUA_MAXINTEGER - n + 1, 4, "destination wrap around");
         bool forward = t > e || t <= f || (tt != 1 && !lua_compare(L, 1, tt, LUA_OPEQ));
         for (lua_Integer i = 0; i < n; i++) {
-            check_deadline(L, (lua_Unsigned)i + 1u);
+            clv_sandbox_tick(L);
             lua_Integer k = forward ? i : n - 1 - i;
             lua_geti(L, 1, f + k);
             lua_seti(L, tt, t + k);
@@ -171,10 +166,9 @@ static void push_sealed(lua_State *L, int mt) {
     lua_createtable(L, 0, 4);
     int sealed = lua_gettop(L);
     bool protects = false;
-    lua_Unsigned n = 0;
     lua_pushnil(L);
     while (lua_next(L, mt)) {
-        check_deadline(L, ++n);
+        clv_sandbox_tick(L);
         const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
         if (k != NULL && k[0] == '_' && k[1] == '_') {
             check_metafield(L, k);
@@ -238,10 +232,22 @@ static int sb_then_check(lua_State *L) {
     return n;
 }
 
+/* Strings at least this long make one comparison long enough to look at the deadline after it;
+ * shorter ones are counted with clv_sandbox_tick. */
+#define LONG_STRING 4096
+
+static bool is_long_string(lua_State *L, int i) {
+    return lua_type(L, i) == LUA_TSTRING && lua_rawlen(L, i) >= LONG_STRING;
+}
+
 /* The order table.sort uses without a function: Lua's <, looking at the deadline now and then
- * (a look costs as much as a comparison). */
+ * (a look costs as much as a comparison of numbers). */
 static int sort_less(lua_State *L) {
-    clv_sandbox_tick(L);
+    if (is_long_string(L, 1) || is_long_string(L, 2)) {
+        clv_sandbox_check_deadline(L);
+    } else {
+        clv_sandbox_tick(L);
+    }
     lua_pushboolean(L, lua_compare(L, 1, 2, LUA_OPLT));
     return 1;
 }
@@ -256,9 +262,29 @@ static int sort_calling(lua_State *L) {
     return 1;
 }
 
-/* Plain tables up to this long are sorted by stock sort's own comparisons (under 1 ms), and the
- * deadline looked at after: a C call per comparison would make them 2 to 3 times slower. */
+/* Tables up to this long, of numbers and short strings only and without a metatable, are sorted
+ * by stock sort's own comparisons (under 1 ms) and the deadline looked at after: a C call per
+ * comparison would make them 2 to 3 times slower. */
 #define SORT_PLAIN_MAX 4096
+
+static bool plain_to_sort(lua_State *L) {
+    if (lua_type(L, 1) != LUA_TTABLE || lua_getmetatable(L, 1)) {
+        return false; /* (a metatable pushed is dropped by the caller's settop) */
+    }
+    lua_Unsigned n = lua_rawlen(L, 1);
+    if (n > SORT_PLAIN_MAX) {
+        return false;
+    }
+    for (lua_Unsigned i = 1; i <= n; i++) {
+        int t = lua_rawgeti(L, 1, (lua_Integer)i);
+        bool plain = t == LUA_TNUMBER || (t == LUA_TSTRING && !is_long_string(L, -1));
+        lua_pop(L, 1);
+        if (!plain) {
+            return false;
+        }
+    }
+    return true;
+}
 
 /* table.sort(t [, comp]): stock sort compares in C, and one call of it on a large table runs
  * for a second; given an order that looks at the deadline, it stops in time. A Lua comp runs
@@ -268,8 +294,8 @@ static int sb_sort(lua_State *L) {
         return sb_then_check(L); /* stock's "table expected, got no value" */
     }
     if (lua_isnoneornil(L, 2)) {
-        if (lua_type(L, 1) == LUA_TTABLE && !lua_getmetatable(L, 1) &&
-            lua_rawlen(L, 1) <= SORT_PLAIN_MAX) {
+        if (plain_to_sort(L)) {
+            lua_settop(L, 1);
             return sb_then_check(L);
         }
         lua_settop(L, 1);
@@ -289,26 +315,34 @@ static int sb_format_checked(lua_State *L) {
     size_t len;
     luaL_checklstring(L, 1, &len);
     if (len > MAX_FORMAT) {
-        return luaL_argerror(L, 1, "format longer than 4096 bytes in mods");
+        return luaL_argerror(L, 1,
+                             lua_pushfstring(L, "format longer than %d bytes in mods", MAX_FORMAT));
     }
     return sb_then_check(L);
 }
 
-/* Replaces the function at index i of the n results on top with a checked one (the stock
- * iterator of pairs or utf8.codes, which skips empty slots or bytes in C). */
-static void check_result(lua_State *L, int n, int i) {
-    if (n >= i && lua_iscfunction(L, -n + i - 1)) {
-        lua_pushvalue(L, -n + i - 1);
-        lua_pushcclosure(L, sb_then_check, 1);
-        lua_replace(L, -n + i - 2);
-    }
+/* utf8.codes: the stock function, its iterator (a stock C function without upvalues, which
+ * skips continuation bytes in C) checked. */
+static int sb_codes(lua_State *L) {
+    int n = sb_then_check(L);
+    lua_pushvalue(L, -n);
+    lua_pushcclosure(L, sb_then_check, 1);
+    lua_replace(L, -n - 1);
+    return n;
 }
 
-/* utf8.codes and pairs: the stock function, its iterator checked. */
-static int sb_iterator_checked(lua_State *L) {
-    int n = sb_then_check(L);
-    check_result(L, n, 1);
-    return n;
+/* pairs(t): without __pairs, the checked next (upvalue 2), t, nil, as stock pairs gives its
+ * next; with __pairs, stock pairs (upvalue 1) calls it and returns what it returns. */
+static int sb_pairs(lua_State *L) {
+    luaL_checkany(L, 1);
+    if (luaL_getmetafield(L, 1, "__pairs") != LUA_TNIL) {
+        lua_pop(L, 1);
+        return lua_tocfunction(L, lua_upvalueindex(1))(L);
+    }
+    lua_pushvalue(L, lua_upvalueindex(2));
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
 }
 
 /* Replaces field `name` of the table on top with f, the stock function as its upvalue. */
@@ -345,11 +379,14 @@ void clv_sandbox_open_lib(lua_State *L) {
     around_stock(L, "len", sb_then_check);
     around_stock(L, "offset", sb_then_check);
     around_stock(L, "codepoint", sb_then_check);
-    around_stock(L, "codes", sb_iterator_checked);
+    around_stock(L, "codes", sb_codes);
     lua_pop(L, 1);
 
     around_stock(L, "tonumber", sb_then_check);
     around_stock(L, "next", sb_then_check);
-    around_stock(L, "pairs", sb_iterator_checked);
+    lua_getfield(L, -1, "pairs");
+    lua_getfield(L, -2, "next"); /* the checked next, which pairs returns */
+    lua_pushcclosure(L, sb_pairs, 2);
+    lua_setfield(L, -2, "pairs");
     around_stock(L, "rawequal", sb_then_check);
 }
