@@ -335,12 +335,17 @@ local function check_want(fname, want, known)
   return copy
 end
 
+-- How an event names its target: by name, else "#<id>" (an expectation may use either).
+local function target_label(event)
+  return event.target_name or ("#" .. tostring(event.target_id))
+end
+
 local function matches(event, want)
   for k, v in pairs(want) do
     if k ~= "arena" then
       local got = event[k]
       if k == "target" and type(v) == "string" then
-        got = event.target_name or ("#" .. tostring(event.target_id))
+        got = target_label(event)
       end
       if type(v) == "number" and type(got) == "number" then
         if math.abs(v - got) > 1e-4 * math.max(1, math.abs(v)) then return false end
@@ -369,7 +374,7 @@ local function hit_line(h)
   for _, e in ipairs(h.effects or {}) do flags[#flags + 1] = "+" .. e end
   local hurtbox = h.hurtbox and ("  hurtbox " .. h.hurtbox) or ""
   return ("frame %d  hit   %s/%s#%d %s -> %s%s  damage %s  t %s%s  hitlag %d  hitstun %d%s"):format(
-    h.frame, h.weapon, h.attack, h.attack_frame, h.hitbox, h.target_name or ("#" .. h.target_id),
+    h.frame, h.weapon, h.attack, h.attack_frame, h.hitbox, target_label(h),
     hurtbox, fmt(h.damage), fmt(h.t), kb, h.hitlag, h.hitstun,
     #flags > 0 and ("  [" .. table.concat(flags, " ") .. "]") or "")
 end
@@ -377,7 +382,7 @@ end
 local function miss_line(m)
   local gap = m.reason == "out_of_reach" and ("  gap " .. fmt(m.distance)) or ""
   return ("frame %d  miss  %s/%s#%d %s -> %s  %s%s"):format(
-    m.frame, m.weapon, m.attack, m.attack_frame, m.hitbox, m.target_name or ("#" .. m.target_id),
+    m.frame, m.weapon, m.attack, m.attack_frame, m.hitbox, target_label(m),
     m.reason, gap)
 end
 
@@ -454,7 +459,7 @@ local function target_hint(want, r)
   local names, seen = {}, {}
   for _, list in ipairs { r.hits, r.misses } do
     for _, e in ipairs(list) do
-      local n = e.target_name or ("#" .. tostring(e.target_id)) -- as matches() names it
+      local n = target_label(e)
       if not seen[n] then
         seen[n] = true
         names[#names + 1] = n

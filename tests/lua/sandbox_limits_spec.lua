@@ -5,6 +5,16 @@ local cleave = require "cleave"
 local T = require "cleave.testing"
 local sandbox = require "cleave.sandbox"
 
+-- Calls global `name` of sb and asserts that it timed out, with a message matching pattern,
+-- within cpu seconds of CPU.
+local function times_out(sb, name, pattern, cpu)
+  local t0 = os.clock()
+  local ok, msg = sb:call(name)
+  assert.is_nil(ok, name)
+  assert.matches(pattern, msg)
+  T.expect_less(os.clock() - t0, cpu, name .. ": CPU seconds")
+end
+
 local function stick(on_hit)
   return cleave.weapon {
     name = "stick",
@@ -118,11 +128,7 @@ describe("a mod that catches the sandbox's stop", function()
         coroutine.close(co)
       end]])
     for _, name in ipairs { "wrapped", "closed" } do
-      local t0 = os.clock()
-      local ok, msg = sb:call(name)
-      assert.is_nil(ok)
-      assert.matches("time limit exceeded %(2 ms per callback%)", msg)
-      T.expect_less(os.clock() - t0, 0.2, name .. ": CPU seconds")
+      times_out(sb, name, "time limit exceeded %(2 ms per callback%)", 0.2)
     end
   end)
 end)
@@ -168,11 +174,7 @@ describe("stock functions that loop in C without asking for memory", function()
     -- sort: no look at all)
     for _, name in ipairs { "sort", "concat", "len", "offset", "number", "ordered", "codes",
       "nexts", "same" } do
-      local t0 = os.clock()
-      local ok, msg = sb:call(name)
-      assert.is_nil(ok)
-      assert.matches("^m:%d+: time limit exceeded %(2 ms per callback%)", msg)
-      T.expect_less(os.clock() - t0, 0.1, name .. ": CPU seconds")
+      times_out(sb, name, "^m:%d+: time limit exceeded %(2 ms per callback%)", 0.1)
     end
   end)
 
@@ -195,11 +197,7 @@ describe("stock functions that loop in C without asking for memory", function()
     -- 4096 references to one long string: each comparison reads it all
     assert(sb:run([[L = {} local s = ("x"):rep(8 << 20) for i = 1, 4096 do L[i] = s end
       function sortlong() table.sort(L) end]], "=m"))
-    local t0 = os.clock()
-    local ok2, msg = sb:call("sortlong")
-    assert.is_nil(ok2)
-    assert.matches("time limit exceeded %(2 ms per callback%)", msg)
-    T.expect_less(os.clock() - t0, 0.1, "CPU seconds")
+    times_out(sb, "sortlong", "time limit exceeded %(2 ms per callback%)", 0.1)
   end)
 
   it("refuse a pack format longer than 4096 bytes", function()

@@ -123,6 +123,9 @@ static void note_line(clv_sandbox *sb, bool *noted, char *where, size_t size) {
 
 static void sandbox_hook(lua_State *L, lua_Debug *ar);
 
+/* Sets the hook of thread L to fire at its next instruction: the deadline has passed. */
+static void hook_next_instruction(lua_State *L) { lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, 1); }
+
 /* Past the deadline, does the allocator refuse a growth of `more` bytes? It looks at the clock
  * once LOOK_BYTES have been handed out since its last look. A refusal is a memory error that
  * load() or pcall can catch, so once the deadline is seen here the main thread's hook is set
@@ -138,7 +141,7 @@ static bool too_late(clv_sandbox *sb, size_t more) {
         sb->grown_since_look = 0;
         sb->expired = deadline_passed(sb);
         if (sb->expired) {
-            lua_sethook(sb->L, sandbox_hook, LUA_MASKCOUNT, 1);
+            hook_next_instruction(sb->L);
         }
     }
     return sb->expired && more >= LATE_SMALL;
@@ -222,9 +225,9 @@ bool clv_sandbox_expired(lua_State *L) {
         return false;
     }
     sb->expired = true;
-    lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, 1);
+    hook_next_instruction(L);
     if (L != sb->L) {
-        lua_sethook(sb->L, sandbox_hook, LUA_MASKCOUNT, 1);
+        hook_next_instruction(sb->L);
     }
     return true;
 }

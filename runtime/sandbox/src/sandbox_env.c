@@ -351,13 +351,6 @@ static void check_environment(lua_State *L) {
     }
 }
 
-/* Replaces field `name` of the table on top by a C closure over its old value. */
-static void wrap_field(lua_State *L, const char *name, lua_CFunction f) {
-    lua_getfield(L, -1, name);
-    lua_pushcclosure(L, f, 1);
-    lua_setfield(L, -2, name);
-}
-
 /* Pushes a new table with the function fields of the table at t. */
 static void push_functions(lua_State *L, int t) {
     lua_newtable(L);
@@ -396,7 +389,7 @@ int clv_sandbox_build_env(lua_State *L) {
         lua_setfield(L, -2, *name);
     }
     clv_sandbox_open_lib(L);
-    wrap_field(L, "load", sb_load);
+    clv_sandbox_wrap_field(L, "load", sb_load);
     lua_pushcfunction(L, sb_collectgarbage);
     lua_setfield(L, -2, "collectgarbage");
     lua_pushcfunction(L, sb_xpcall);
@@ -427,7 +420,7 @@ int clv_sandbox_build_env(lua_State *L) {
     lua_pop(L, 1);
 
     lua_getfield(L, -1, LUA_COLIBNAME);
-    wrap_field(L, "create", sb_co_create);
+    clv_sandbox_wrap_field(L, "create", sb_co_create);
     lua_pushcfunction(L, sb_co_wrap);
     lua_setfield(L, -2, "wrap");
     lua_pop(L, 1);

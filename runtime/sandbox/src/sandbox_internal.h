@@ -78,5 +78,7 @@ void clv_sandbox_open_patterns(lua_State *L);
 /// pairs, rawequal) by versions that check the deadline or refuse what would loop
 /// (sandbox_lib.c).
 void clv_sandbox_open_lib(lua_State *L);
+/// Replaces field `name` of the table on top by the C closure f over its old value.
+void clv_sandbox_wrap_field(lua_State *L, const char *name, lua_CFunction f);
 
 #endif

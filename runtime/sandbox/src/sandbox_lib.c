@@ -225,9 +225,10 @@ static int sb_setmetatable(lua_State *L) {
  * deadline. These run the stock function (upvalue 1) in their own frame, so its argument
  * errors and positions read as from the stock function, and look at the deadline after it:
  * the overrun is one call. */
+static int call_stock(lua_State *L) { return lua_tocfunction(L, lua_upvalueindex(1))(L); }
+
 static int sb_then_check(lua_State *L) {
-    lua_CFunction stock = lua_tocfunction(L, lua_upvalueindex(1));
-    int n = stock(L);
+    int n = call_stock(L);
     clv_sandbox_check_deadline(L);
     return n;
 }
@@ -290,21 +291,15 @@ static bool plain_to_sort(lua_State *L) {
  * for a second; given an order that looks at the deadline, it stops in time. A Lua comp runs
  * under the hook and is passed as it is. */
 static int sb_sort(lua_State *L) {
-    if (lua_isnone(L, 1)) {
-        return sb_then_check(L); /* stock's "table expected, got no value" */
-    }
-    if (lua_isnoneornil(L, 2)) {
-        if (plain_to_sort(L)) {
-            lua_settop(L, 1);
-            return sb_then_check(L);
-        }
+    /* without arguments, stock sort says "table expected, got no value" */
+    if (!lua_isnone(L, 1) && lua_isnoneornil(L, 2) && !plain_to_sort(L)) {
         lua_settop(L, 1);
         lua_pushcfunction(L, sort_less);
     } else if (lua_iscfunction(L, 2)) {
         lua_settop(L, 2);
         lua_pushcclosure(L, sort_calling, 1);
     }
-    return lua_tocfunction(L, lua_upvalueindex(1))(L);
+    return sb_then_check(L);
 }
 
 /* Longest format string.pack, packsize and unpack take in a mod: stock Lua reads a format of
@@ -337,7 +332,7 @@ static int sb_pairs(lua_State *L) {
     luaL_checkany(L, 1);
     if (luaL_getmetafield(L, 1, "__pairs") != LUA_TNIL) {
         lua_pop(L, 1);
-        return lua_tocfunction(L, lua_upvalueindex(1))(L);
+        return call_stock(L);
     }
     lua_pushvalue(L, lua_upvalueindex(2));
     lua_pushvalue(L, 1);
@@ -345,8 +340,7 @@ static int sb_pairs(lua_State *L) {
     return 3;
 }
 
-/* Replaces field `name` of the table on top with f, the stock function as its upvalue. */
-static void around_stock(lua_State *L, const char *name, lua_CFunction f) {
+void clv_sandbox_wrap_field(lua_State *L, const char *name, lua_CFunction f) {
     lua_getfield(L, -1, name);
     lua_pushcclosure(L, f, 1);
     lua_setfield(L, -2, name);
@@ -363,30 +357,30 @@ void clv_sandbox_open_lib(lua_State *L) {
     lua_setfield(L, -2, "remove");
     lua_pushcfunction(L, sb_move);
     lua_setfield(L, -2, "move");
-    around_stock(L, "sort", sb_sort);
-    around_stock(L, "concat", sb_then_check);
+    clv_sandbox_wrap_field(L, "sort", sb_sort);
+    clv_sandbox_wrap_field(L, "concat", sb_then_check);
     lua_pop(L, 1);
 
     lua_getfield(L, -1, LUA_STRLIBNAME);
     lua_pushcfunction(L, sb_rep);
     lua_setfield(L, -2, "rep");
-    around_stock(L, "unpack", sb_format_checked);
-    around_stock(L, "pack", sb_format_checked);
-    around_stock(L, "packsize", sb_format_checked);
+    clv_sandbox_wrap_field(L, "unpack", sb_format_checked);
+    clv_sandbox_wrap_field(L, "pack", sb_format_checked);
+    clv_sandbox_wrap_field(L, "packsize", sb_format_checked);
     lua_pop(L, 1);
 
     lua_getfield(L, -1, LUA_UTF8LIBNAME);
-    around_stock(L, "len", sb_then_check);
-    around_stock(L, "offset", sb_then_check);
-    around_stock(L, "codepoint", sb_then_check);
-    around_stock(L, "codes", sb_codes);
+    clv_sandbox_wrap_field(L, "len", sb_then_check);
+    clv_sandbox_wrap_field(L, "offset", sb_then_check);
+    clv_sandbox_wrap_field(L, "codepoint", sb_then_check);
+    clv_sandbox_wrap_field(L, "codes", sb_codes);
     lua_pop(L, 1);
 
-    around_stock(L, "tonumber", sb_then_check);
-    around_stock(L, "next", sb_then_check);
+    clv_sandbox_wrap_field(L, "tonumber", sb_then_check);
+    clv_sandbox_wrap_field(L, "next", sb_then_check);
     lua_getfield(L, -1, "pairs");
     lua_getfield(L, -2, "next"); /* the checked next, which pairs returns */
     lua_pushcclosure(L, sb_pairs, 2);
     lua_setfield(L, -2, "pairs");
-    around_stock(L, "rawequal", sb_then_check);
+    clv_sandbox_wrap_field(L, "rawequal", sb_then_check);
 }

@@ -78,6 +78,14 @@ static const clv_hit_event *hit_on(const clv_arena *a, clv_entity_id target) {
     return NULL;
 }
 
+/* Swings w of me (facing +x), steps once and returns the frame's hit on foe, or NULL. */
+static const clv_hit_event *swing_hit(clv_arena *a, clv_weapon_id w, clv_entity_id me,
+                                      clv_entity_id foe) {
+    swing(a, w, me, 0.0f);
+    CHECK(clv_arena_step(a) == CLV_HIT_OK);
+    return hit_on(a, foe);
+}
+
 /* The reason of the frame's first miss on target, or -1. */
 static int32_t miss_on(const clv_arena *a, clv_entity_id target) {
     int32_t n = 0;
@@ -280,9 +288,7 @@ static void test_guard_direction_and_unblockable(void) {
         }
         /* kase 0 and 2: the foe faces +x, away from the attacker at x = 0 */
         CHECK(clv_arena_set_state(a, foe, CLV_HURT_GUARD, 0) == CLV_HIT_OK);
-        swing(a, w, me, 0.0f);
-        CHECK(clv_arena_step(a) == CLV_HIT_OK);
-        const clv_hit_event *h = hit_on(a, foe);
+        const clv_hit_event *h = swing_hit(a, w, me, foe);
         CHECK(h != NULL);
         bool blocked = h != NULL && (h->flags & CLV_HIT_FLAG_BLOCKED) != 0;
         CHECK(blocked == (kase == 2));
@@ -305,9 +311,7 @@ static void test_heavy_armor_at_the_threshold(void) {
         clv_entity_id me = spawn(a, 0.0f, 0.0f, 1);
         clv_entity_id foe = spawn(a, 30.0f, 4.0f, 2);
         CHECK(clv_arena_set_armor(a, foe, CLV_ARMOR_HEAVY, 5.0f) == CLV_HIT_OK);
-        swing(a, w, me, 0.0f);
-        CHECK(clv_arena_step(a) == CLV_HIT_OK);
-        const clv_hit_event *h = hit_on(a, foe);
+        const clv_hit_event *h = swing_hit(a, w, me, foe);
         CHECK(h != NULL);
         bool armored = i == 0;
         CHECK(h != NULL && ((h->flags & CLV_HIT_FLAG_ARMOR) != 0) == armored);
@@ -336,9 +340,7 @@ static void test_super_armor_hurtbox(void) {
     clv_hurtbox_def rock = hurt("rock", 0, 4, CLV_HURTBOX_ARMOR);
     clv_body_id bid = still_body(a, "golem", &rock, 1);
     CHECK(clv_arena_play(a, foe, bid, 0) == CLV_HIT_OK);
-    swing(a, w, me, 0.0f);
-    CHECK(clv_arena_step(a) == CLV_HIT_OK);
-    const clv_hit_event *h = hit_on(a, foe);
+    const clv_hit_event *h = swing_hit(a, w, me, foe);
     CHECK(h != NULL && h->flags == CLV_HIT_FLAG_ARMOR && h->damage == 3.0f);
     CHECK(info(a, foe).velocity.x == 0.0f && info(a, foe).hp == 97.0f);
     clv_arena_destroy(a);
@@ -513,9 +515,7 @@ static void test_smash_knockback_in_the_arena(void) {
         clv_entity_id me = spawn(a, 0.0f, 0.0f, 1);
         clv_entity_id foe = spawn(a, 30.0f, 4.0f, 2);
         CHECK(clv_arena_set_airborne(a, foe, airborne != 0) == CLV_HIT_OK);
-        swing(a, w, me, 0.0f);
-        CHECK(clv_arena_step(a) == CLV_HIT_OK);
-        const clv_hit_event *h = hit_on(a, foe);
+        const clv_hit_event *h = swing_hit(a, w, me, foe);
         CHECK(h != NULL && h->hitstun == 22);
         float c = airborne ? 0.70710678f : 1.0f, s = airborne ? -0.70710678f : 0.0f;
         CHECK_NEAR(h != NULL ? h->knockback.x : 0.0f, 1.692f * c, 1e-4);
@@ -693,9 +693,7 @@ static void jab_the_knight(float at, int32_t *index, char *id) {
     clv_entity_id me = spawn(a, 0.0f, 0.0f, 1);
     clv_entity_id foe = spawn(a, 200.0f, 1.0f, 2);
     CHECK(clv_arena_play(a, foe, bid, 0) == CLV_HIT_OK);
-    swing(a, w, me, 0.0f);
-    CHECK(clv_arena_step(a) == CLV_HIT_OK);
-    const clv_hit_event *h = hit_on(a, foe);
+    const clv_hit_event *h = swing_hit(a, w, me, foe);
     CHECK(h != NULL);
     *index = h != NULL ? h->hurtbox : -1;
     snprintf(id, CLV_HIT_NAME_MAX, "%s", h != NULL ? h->hurtbox_id : "?");
